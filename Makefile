@@ -1,0 +1,24 @@
+# The two commands of a new user: `make demo` and `make test`. Each creates .venv first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test bench model clean
+
+$(BIN)/makhos: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+demo: $(BIN)/makhos
+	$(BIN)/makhos demo
+
+test: $(BIN)/makhos
+	$(BIN)/python -m pytest engine tests
+
+bench: $(BIN)/makhos
+	$(BIN)/python bench/perft.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info
