@@ -71,6 +71,9 @@ class Rules:
     captured_removal: CapturedRemoval = CapturedRemoval.END_OF_TURN
     repetition_threshold: int = 3  # same position, same side to move, this many times
     count_rule_moves: int = 16  # 16 (sports association), 10 (PEA 2005) or 50 (online)
+    # True: the count starts on a player's claim (tournament rules). False: it runs by
+    # itself over full moves without a capture or a man move (the online 50-move rule).
+    count_on_claim: bool = True
     forced_opening: tuple[str, ...] = field(default=())  # moves in PDN, e.g. ("22-18", "11-15")
 
     def __post_init__(self) -> None:
@@ -115,17 +118,16 @@ class Rules:
         return f"{self.first_mover.pdn}:W{side(light)}:B{side(dark)}"
 
     def to_dict(self) -> dict:
-        """A JSON-ready form of the settings."""
-        return {
-            "men_per_side": self.men_per_side,
-            "setup": self.setup.value,
-            "golden_board": self.golden_board,
-            "first_mover": self.first_mover.value,
-            "captured_removal": self.captured_removal.value,
-            "repetition_threshold": self.repetition_threshold,
-            "count_rule_moves": self.count_rule_moves,
-            "forced_opening": list(self.forced_opening),
-        }
+        """A JSON-ready form of the settings (enums by value, tuples as lists)."""
+        out = {}
+        for name in self.__dataclass_fields__:
+            value = getattr(self, name)
+            if isinstance(value, enum.Enum):
+                value = value.value
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[name] = value
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> "Rules":

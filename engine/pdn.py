@@ -1,0 +1,281 @@
+"""PDN, the Portable Draughts Notation, for Thai checkers (``[GameType "31"]``).
+
+Writing gives full-path captures (``25x18x11``) or the Thai short form (``25x11``);
+reading accepts both. An irregular ply that stood is written as the change (or ``--``
+when no single move describes it) followed by a comment carrying the reason and the FEN of
+the board after it, so a game with an irregularity round-trips::
+
+    3. 18-22 {irregular: man moved backwards (18-22); FEN W:W1,2:B22,30}
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .game import Game, IllegalMove, Outcome, Result
+from .move import MoveText
+from .position import Position
+from .rules import Rules
+
+GAME_TYPE = "31"
+_RESULTS = {"2-0": Outcome.LIGHT_WINS, "1-0": Outcome.LIGHT_WINS, "0-2": Outcome.DARK_WINS,
+            "0-1": Outcome.DARK_WINS, "1-1": Outcome.DRAW, "1/2-1/2": Outcome.DRAW}
+_RESULT_TEXT = {Outcome.LIGHT_WINS: "2-0", Outcome.DARK_WINS: "0-2", Outcome.DRAW: "1-1"}
+_IRREGULAR = re.compile(r"^\s*irregular:\s*(?P<reason>.*?);\s*FEN\s+(?P<fen>\S+)\s*$", re.DOTALL)
+_TOKEN = re.compile(
+    r"""(?P<space>\s+)
+      | (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
+      | (?P<comment>\{[^}]*\})
+      | (?P<result>2-0|0-2|1-1|1/2-1/2|1-0|0-1|\*)(?![\dx-])
+      | (?P<number>\d+\.(?:\.\.)?)
+      | (?P<move>\d{1,2}(?:[-x]\d{1,2})+|--)(?:[!?]{0,2})
+      | (?P<nag>\$\d+)
+      | (?P<open>\()
+      | (?P<close>\))
+    """,
+    re.VERBOSE,
+)
+
+
+class PdnError(ValueError):
+    """Malformed or illegal PDN, with the line and column where reading stopped."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(f"line {line}, column {column}: {message}")
+        self.line = line
+        self.column = column
+
+
+@dataclass
+class PdnGame:
+    """A game with its PDN tags (Event, White, Black, Round, ...)."""
+
+    game: Game
+    tags: dict[str, str] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = False) -> str:
+    """The PDN text of one game. ``short`` writes captures in the Thai short form."""
+    tags = dict(tags or {})
+    result = game.result()
+    header = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
+    header.update(tags)
+    header["GameType"] = GAME_TYPE
+    header["Result"] = _RESULT_TEXT[result.outcome] if result else "*"
+    if result and "Termination" not in tags:
+        header["Termination"] = result.reason
+    if game.start != Position.start(game.rules):
+        header["FEN"] = game.start.fen()
+    if game.rules != Rules():
+        header["Rules"] = _rules_text(game.rules)
+    lines = [f'[{name} "{_escape(value)}"]' for name, value in header.items()]
+    tokens = []
+    for index, ply in enumerate(game.plies):
+        if index % 2 == 0:
+            tokens.append(f"{index // 2 + 1}.")
+        if ply.move is None:
+            tokens.append("--")
+        else:
+            tokens.append(ply.move.short() if short and not ply.is_irregular else str(ply.move))
+        if ply.is_irregular:
+            reason = ply.irregularity.replace("{", "(").replace("}", ")").replace(";", ",")
+            tokens.append(f"{{irregular: {reason}; FEN {ply.after.fen()}}}")
+    tokens.append(header["Result"])
+    return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+
+def write_games(games: list[PdnGame], short: bool = False) -> str:
+    """Several games, one after the other, as in an event's PDN file."""
+    return "\n".join(write_game(g.game, g.tags, short) for g in games)
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _wrap(tokens: list[str], width: int = 79) -> str:
+    lines, line = [], ""
+    for token in tokens:
+        if line and len(line) + 1 + len(token) > width:
+            lines.append(line)
+            line = token
+        else:
+            line = f"{line} {token}" if line else token
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def _rules_text(rules: Rules) -> str:
+    default = Rules().to_dict()
+    parts = []
+    for key, value in rules.to_dict().items():
+        if value != default[key]:
+            text = ",".join(value) if isinstance(value, list) else str(value).lower()
+            parts.append(f"{key}={text}")
+    return ";".join(parts)
+
+
+def _parse_rules(text: str) -> Rules:
+    settings: dict = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        key, _, value = part.partition("=")
+        key = key.strip()
+        if key in ("men_per_side", "golden_board", "repetition_threshold", "count_rule_moves"):
+            settings[key] = int(value)
+        elif key == "count_on_claim":
+            settings[key] = value.strip() == "true"
+        elif key == "forced_opening":
+            settings[key] = tuple(filter(None, value.split(",")))
+        else:
+            settings[key] = value.strip()
+    return Rules.from_dict(settings)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_games(text: str) -> list[PdnGame]:
+    """Every game in a PDN text. Raises PdnError on malformed or illegal input."""
+    reader = _Reader(text)
+    games = []
+    while reader.more():
+        games.append(reader.game())
+    return games
+
+
+def read_game(text: str) -> PdnGame:
+    """The single game of a PDN text."""
+    games = read_games(text)
+    if len(games) != 1:
+        raise PdnError(f"expected one game, found {len(games)}", 1, 1)
+    return games[0]
+
+
+class _Reader:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.at = 0
+
+    def _where(self, offset: int) -> tuple[int, int]:
+        line = self.text.count("\n", 0, offset) + 1
+        column = offset - (self.text.rfind("\n", 0, offset) + 1) + 1
+        return line, column
+
+    def _error(self, message: str, offset: int) -> PdnError:
+        return PdnError(message, *self._where(offset))
+
+    def _next(self):
+        while self.at < len(self.text):
+            match = _TOKEN.match(self.text, self.at)
+            if not match:
+                snippet = self.text[self.at:self.at + 12].split("\n")[0]
+                raise self._error(f"unexpected text {snippet!r}", self.at)
+            self.at = match.end()
+            if match.lastgroup != "space":
+                return match
+        return None
+
+    def _peek(self):
+        saved = self.at
+        token = self._next()
+        self.at = saved
+        return token
+
+    def more(self) -> bool:
+        return self._peek() is not None
+
+    def game(self) -> PdnGame:
+        tags: dict[str, str] = {}
+        token = self._peek()
+        while token is not None and token.lastgroup == "tag":
+            self._next()
+            tags[token.group("name")] = re.sub(r"\\(.)", r"\1", token.group("value"))
+            token = self._peek()
+        start_offset = token.start() if token else len(self.text)
+        if tags.get("GameType", GAME_TYPE).split(",")[0].strip() != GAME_TYPE:
+            raise self._error(f"GameType {tags['GameType']} is not Thai checkers (31)", start_offset)
+        try:
+            rules = _parse_rules(tags["Rules"]) if "Rules" in tags else Rules()
+            start = Position.from_fen(tags["FEN"]) if "FEN" in tags else None
+        except ValueError as error:
+            raise self._error(str(error), start_offset) from None
+        game = Game(rules, start)
+        while True:
+            token = self._next()
+            if token is None:
+                break
+            kind = token.lastgroup
+            if kind == "result":
+                self._finish(game, tags, token)
+                break
+            if kind == "tag":
+                raise self._error("tag inside the moves (missing result token?)", token.start())
+            if kind == "move":
+                self._play(game, token)
+            elif kind == "open":
+                self._skip_variation(token)
+            elif kind == "close":
+                raise self._error("')' without '('", token.start())
+        return PdnGame(game, tags)
+
+    def _play(self, game: Game, token) -> None:
+        text = token.group("move")
+        comment = self._peek()
+        irregular = None
+        if comment is not None and comment.lastgroup == "comment":
+            irregular = _IRREGULAR.match(comment.group()[1:-1])
+        if irregular:
+            self._next()
+            try:
+                after = Position.from_fen(irregular.group("fen"))
+                move = None
+                if text != "--":
+                    parsed = MoveText.parse(text)
+                    move = next((m for m in game.position.legal_moves(game.rules)
+                                 if parsed.matches(m)), None)
+                    move = move or _described(parsed)
+            except ValueError as error:
+                raise self._error(str(error), comment.start()) from None
+            game.play_irregular(after, irregular.group("reason"), move)
+            return
+        if text == "--":
+            raise self._error("'--' must be followed by an {irregular: ...; FEN ...} comment",
+                              token.start())
+        try:
+            game.play_text(text)
+        except IllegalMove as error:
+            raise self._error(str(error), token.start()) from None
+        except ValueError as error:
+            raise self._error(str(error), token.start()) from None
+
+    def _skip_variation(self, opening) -> None:
+        depth = 1
+        while depth:
+            token = self._next()
+            if token is None:
+                raise self._error("variation '(' never closed", opening.start())
+            depth += {"open": 1, "close": -1}.get(token.lastgroup, 0)
+
+    def _finish(self, game: Game, tags: dict[str, str], token) -> None:
+        text = token.group("result")
+        if text == "*":
+            return
+        outcome = _RESULTS[text]
+        found = game.result()
+        if found is None:
+            game.declare(Result(outcome, tags.get("Termination", "declared")))
+        elif found.outcome is not outcome:
+            raise self._error(f"result {text} contradicts the game ({found.reason})", token.start())
+
+
+def _described(parsed: MoveText):
+    """A Move for the path of an irregular ply (not checked against the rules)."""
+    from .move import Move
+
+    if parsed.capture:
+        return Move(parsed.squares, captured=())
+    return Move(parsed.squares)
