@@ -1,0 +1,105 @@
+"""PDN for Thai checkers: GameType 31, full and short capture forms, irregular plies."""
+
+import pytest
+
+from engine import CapturedRemoval, Position, Rules
+from engine.game import Game, Outcome, Result
+from engine.pdn import PdnError, read_game, read_games, write_game, write_games
+
+SAMPLE = """[Event "PEA Open"]
+[White "Anan"]
+[Black "Somchai"]
+[GameType "31"]
+[Result "*"]
+
+1. 25-21 8-12 2. 21-17 {a comment} 12-16 (2... 6-10 3. 17-13) 3. 26-22! *
+"""
+
+
+def test_reads_tags_moves_comments_and_skips_variations():
+    record = read_game(SAMPLE)
+    assert record.tags["White"] == "Anan"
+    assert [str(p.move) for p in record.game.plies] == ["25-21", "8-12", "21-17", "12-16", "26-22"]
+
+
+def test_written_game_declares_thai_game_type_and_result():
+    game = Game(start=Position.from_fen("B:W14:B18"))
+    game.play_text("18x9")
+    text = write_game(game)
+    assert '[GameType "31"]' in text
+    assert '[Result "0-2"]' in text  # dark (Black in PDN) won
+    assert '[FEN "B:W14:B18"]' in text
+    assert text.rstrip().endswith("0-2")
+
+
+def test_full_path_and_short_form_captures_both_read():
+    start = "B:W15,7:B19"
+    for written in ("19x10x3", "19x3"):
+        record = read_game(f'[FEN "{start}"]\n1. {written} *')
+        assert str(record.game.plies[0].move) == "19x10x3"
+
+
+def test_short_form_is_written_on_request():
+    game = Game(start=Position.from_fen("B:W15,7:B19"))
+    game.play_text("19x10x3")
+    assert "19x3" in write_game(game, short=True)
+    assert "19x10x3" in write_game(game)
+
+
+def test_irregular_ply_round_trips_with_reason_and_fen():
+    game = Game()
+    game.play_text("25-21")
+    after = Position.from_fen("B:W1,2,3,4,5,6,7,8,14:B21,26,27,28,29,30,31,32")
+    game.play_irregular(after, "light man appeared on 14")
+    game.play_text("21-17")
+    text = write_game(game)
+    assert "{irregular: light man appeared on 14; FEN" in text
+    again = read_game(text).game
+    assert again.positions() == game.positions()
+    assert again.plies[1].irregularity == "light man appeared on 14"
+
+
+def test_rules_other_than_the_default_round_trip():
+    rules = Rules(men_per_side=12, captured_removal=CapturedRemoval.IMMEDIATE, count_rule_moves=10)
+    game = Game(rules)
+    game.play(game.legal_moves()[0])
+    again = read_game(write_game(game)).game
+    assert again.rules == rules
+    assert again.positions() == game.positions()
+
+
+def test_declared_result_round_trips():
+    game = Game()
+    game.declare(Result(Outcome.LIGHT_WINS, "resignation"))
+    again = read_game(write_game(game)).game
+    assert again.result() == Result(Outcome.LIGHT_WINS, "resignation")
+
+
+def test_several_games_in_one_file():
+    games = read_games(SAMPLE + "\n" + SAMPLE)
+    assert len(games) == 2
+    assert read_games(write_games(games))[1].tags["Black"] == "Somchai"
+
+
+@pytest.mark.parametrize(
+    "text, line, column, words",
+    [
+        ('[GameType "31"]\n1. 25-21 9-14 *', 2, 10, "not legal"),
+        ('[GameType "31"]\n1. 25-21 {never closed', 2, 10, "unexpected text"),
+        ('[FEN "B:W1:B99"]\n1. 25-21 *', 2, 1, "no square 99"),
+        ('[GameType "20"]\n1. 32-28 *', 2, 1, "not Thai checkers"),
+        ("1. 25-21 (8-12 *", 1, 10, "never closed"),
+        ("1. 25-21 -- *", 1, 10, "irregular"),
+        ("1. 25-21 @ *", 1, 10, "unexpected"),
+    ],
+)
+def test_malformed_pdn_names_line_and_column(text, line, column, words):
+    with pytest.raises(PdnError) as caught:
+        read_games(text)
+    assert (caught.value.line, caught.value.column) == (line, column)
+    assert words in str(caught.value)
+
+
+def test_result_contradicting_the_game_is_an_error():
+    with pytest.raises(PdnError, match="contradicts"):
+        read_game('[FEN "B:W14:B18"]\n1. 18x9 2-0')
