@@ -2,6 +2,10 @@
 
 Counts distinct move paths (two capture chains between the same squares count twice),
 as the reference table in ``docs/RULES.md`` does. The last ply is counted in bulk.
+
+With ``table=True`` the counts of positions already met at the same remaining depth are
+reused: the count below a position depends on nothing else, and many move orders
+transpose (the start has 1.8 million leaves at depth 7 but far fewer distinct positions).
 """
 
 from __future__ import annotations
@@ -11,11 +15,14 @@ from .position import Position
 from .rules import CapturedRemoval, Colour, Rules
 
 
-def perft(position: Position, depth: int, rules: Rules | None = None) -> int:
+def perft(position: Position, depth: int, rules: Rules | None = None, *, table: bool = False) -> int:
     """The number of move paths of length ``depth`` from ``position``.
 
-    >>> perft(Position.start(), 3)
-    392
+    ``table`` keeps a transposition table for this call (memory grows with the number of
+    distinct positions; the counts are the same).
+
+    >>> perft(Position.start(), 3), perft(Position.start(), 3, table=True)
+    (392, 392)
     """
     if depth < 0:
         raise ValueError("depth must be >= 0")
@@ -23,8 +30,12 @@ def perft(position: Position, depth: int, rules: Rules | None = None) -> int:
         return 1
     immediate = (rules or Rules()).captured_removal is CapturedRemoval.IMMEDIATE
     if position.turn is Colour.DARK:
-        return _perft(position.dark, position.light, position.kings, True, depth, immediate)
-    return _perft(position.light, position.dark, position.kings, False, depth, immediate)
+        sides = (position.dark, position.light, position.kings, True)
+    else:
+        sides = (position.light, position.dark, position.kings, False)
+    if table:
+        return _perft_table(*sides, depth, immediate, {})
+    return _perft(*sides, depth, immediate)
 
 
 def _perft(mine: int, theirs: int, kings: int, up: bool, depth: int, immediate: bool) -> int:
@@ -41,6 +52,35 @@ def _perft(mine: int, theirs: int, kings: int, up: bool, depth: int, immediate: 
     for move in moves:
         m, t, k = apply(mine, theirs, kings, up, move)
         total += _perft(t, m, k, down, depth - 1, immediate)
+    return total
+
+
+def _perft_table(
+    mine: int, theirs: int, kings: int, up: bool, depth: int, immediate: bool, seen: dict
+) -> int:
+    """:func:`_perft` with a transposition table keyed on (mine, theirs, kings, up, depth).
+
+    ``up`` tells the side to move, so the key is the full position; the last ply is not
+    stored since bulk counting it costs less than the lookup.
+    """
+    if depth == 1:
+        if has_capture(mine, theirs, kings, up):
+            return len(captures(mine, theirs, kings, up, immediate))
+        return count_quiet_moves(mine, theirs, kings, up)
+    key = (mine, theirs, kings, up, depth)
+    total = seen.get(key)
+    if total is not None:
+        return total
+    if has_capture(mine, theirs, kings, up):
+        moves = captures(mine, theirs, kings, up, immediate)
+    else:
+        moves = quiet_moves(mine, theirs, kings, up)
+    total = 0
+    down = not up
+    for move in moves:
+        m, t, k = apply(mine, theirs, kings, up, move)
+        total += _perft_table(t, m, k, down, depth - 1, immediate, seen)
+    seen[key] = total
     return total
 
 

@@ -36,7 +36,8 @@ class Piece(enum.Enum):
         return cls.LIGHT_KING if king else cls.LIGHT_MAN
 
 
-_FEN = re.compile(r"^\s*([BW])\s*((?::\s*[BW][^:]*){0,2})\.?\s*$", re.IGNORECASE)
+# The side lists stop short of a closing "." so that "B:W1,2:B31,32." reads like PDN.
+_FEN = re.compile(r"^\s*([BW])\s*((?::\s*[BW][^:.]*){0,2})\.?\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,15 +212,17 @@ class Position:
 
 
 def _jumped(frm: int, to: int, captured: int) -> int:
-    """The one captured square on the diagonal between two landing squares."""
+    """The piece taken on the jump from ``frm`` to ``to``: the one right before the landing.
+
+    Every jump lands immediately behind the piece it takes, so that square, not the first
+    captured square on the way, is the one: with immediate removal a king may fly back over
+    a square it emptied earlier in the same chain (``18x11x25`` in ``B:BK18:W15,22``).
+    """
     a, b = BIT_INDEX[frm], BIT_INDEX[to]
     step = next(s for s in (4, 5, -4, -5) if (b - a) % s == 0 and (b - a) // s > 0 and _on_ray(a, b, s))
-    i = a + step
-    while i != b:
-        if (captured >> i) & 1:
-            return SQUARE_OF_INDEX[i]
-        i += step
-    raise ValueError(f"no captured piece between {frm} and {to}")
+    if (captured >> (b - step)) & 1:
+        return SQUARE_OF_INDEX[b - step]
+    raise ValueError(f"no captured piece right before {to} on the jump from {frm}")
 
 
 def _on_ray(a: int, b: int, step: int) -> bool:
