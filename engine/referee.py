@@ -21,7 +21,7 @@ from typing import Sequence
 from .move import Move
 from .position import Piece, Position
 from .rules import Colour, Rules
-from .squares import row_col
+from .squares import BIT, row_col, square_at
 
 
 class Verdict(enum.Enum):
@@ -74,9 +74,56 @@ class Explanation:
 
 Board = tuple[int, int, int]  # (dark, light, kings): a position without its side to move
 
+#: A chain with more captures than this has only its all-lifted and none-lifted variants
+#: enumerated: the variants grow as 2**captures.
+_MAX_REMOVAL_SUBSETS = 5
+
 
 def board_of(position: Position) -> Board:
     return position.dark, position.light, position.kings
+
+
+@dataclass(frozen=True, slots=True)
+class Hypothesis:
+    """One way the board may have changed, and the board it predicts.
+
+    The tracker scores every hypothesis against the per-square probabilities of a camera
+    reading; :func:`explain` looks for the ones whose board equals an exact observation.
+    """
+
+    verdict: Verdict
+    moves: tuple[Move, ...]
+    board: Board
+    pending: Pending = Pending()
+    plies_back: int = 0
+    landed_on: int | None = None
+
+
+def hypotheses(before: Position, rules: Rules | None = None,
+               earlier: Sequence[Position] = ()) -> list[Hypothesis]:
+    """Every explanation worth considering for the next change, most natural first.
+
+    Order of precedence: the board unchanged, a legal move done (then with steps still
+    pending), a takeback, a chain in progress, a plain move that missed a capture, two
+    plies, a move by the wrong side. Illegal changes are what remains.
+    """
+    rules = rules or Rules()
+    legal = before.legal_moves(rules)
+    out = [Hypothesis(Verdict.UNCHANGED, (), board_of(before))]
+    done = [h for m in legal for h in _with_pending(Verdict.MOVE, before, (m,))]
+    out += sorted(done, key=lambda h: bool(h.pending))
+    for back, position in enumerate(reversed(earlier), start=1):
+        out.append(Hypothesis(Verdict.TAKEBACK, (), board_of(position), plies_back=back))
+    out += _chain_prefixes(before, legal)
+    if legal and legal[0].is_capture:
+        out += [h for m in before.plain_moves() for h in _with_pending(Verdict.MISSED_CAPTURE, before, (m,))]
+    for first in legal:
+        middle = before.play(first)
+        for reply in middle.legal_moves(rules):
+            out += _with_pending(Verdict.TWO_PLIES, before, (first, reply), removals=False)
+    other = before.with_turn(before.turn.opponent)
+    out += [h for m in other.legal_moves(rules) for h in _with_pending(Verdict.WRONG_SIDE, other, (m,))]
+    return out
 
 
 def explain(
@@ -96,146 +143,118 @@ def explain(
     """
     rules = rules or Rules()
     seen = board_of(observed)
-    side = before.turn
-    name = side.value
-    if seen == board_of(before):
-        return Explanation(Verdict.UNCHANGED, "no change")
+    found = [h for h in hypotheses(before, rules, earlier) if h.board == seen]
+    if not found:
+        return Explanation(Verdict.ILLEGAL, describe_change(before, observed))
+    return describe(before, [h for h in found if h.verdict is found[0].verdict
+                             and bool(h.pending) == bool(found[0].pending)], earlier, rules)
 
-    legal = before.legal_moves(rules)
-    exact, tolerant = _matches(before, legal, observed)
-    if exact or tolerant:
-        found = exact or tolerant
-        moves = tuple((m,) for m, _ in found)
-        pending = found[0][1]
+
+def describe(before: Position, found: list[Hypothesis], earlier: Sequence[Position] = (),
+             rules: Rules | None = None) -> Explanation:
+    """The explanation of hypotheses of one verdict that all predict the same board."""
+    first = found[0]
+    side = before.turn.value
+    candidates = tuple(h.moves for h in found)
+    listed = ", ".join(" ".join(map(str, h.moves)) for h in found)
+    verdict = first.verdict
+    if verdict is Verdict.UNCHANGED:
+        return Explanation(verdict, "no change")
+    if verdict is Verdict.MOVE:
         if len(found) > 1:
-            listed = ", ".join(str(m) for m, _ in found)
-            return Explanation(Verdict.AMBIGUOUS, f"{name} played one of {listed}", moves, pending)
-        move = found[0][0]
-        return Explanation(Verdict.MOVE, f"{name} played {move}{_pending_text(pending)}", moves, pending)
-
-    for back, position in enumerate(reversed(earlier), start=1):
-        if board_of(position) == seen:
-            return Explanation(Verdict.TAKEBACK, f"the board is back as it was {back} ply(s) ago",
-                               plies_back=back)
-
-    partial = _partial_chains(before, legal, observed)
-    if partial:
-        return partial
-
-    if before.has_capture():
-        plain = [(m, p) for m, p in _matches_any(before, before.plain_moves(), observed)]
-        if plain:
-            move, pending = plain[0]
-            missed = tuple(legal)
-            listed = ", ".join(str(m) for m in missed)
-            return Explanation(
-                Verdict.MISSED_CAPTURE,
-                f"{name} played {move} while a capture was compulsory ({listed})",
-                ((move,),), pending, missed,
-            )
-
-    pairs = []
-    for first in legal:
-        middle = before.play(first)
-        for reply, pending in _matches_any(middle, middle.legal_moves(rules), observed,
-                                           crowned_before=first):
-            pairs.append(((first, reply), pending))
-    if pairs:
-        listed = ", ".join(f"{a} {b}" for (a, b), _ in pairs)
-        return Explanation(Verdict.TWO_PLIES, f"two plies at once: {listed}",
-                           tuple(p for p, _ in pairs), pairs[0][1])
-
-    other = before.with_turn(side.opponent)
-    wrong = _matches_any(other, other.legal_moves(rules), observed)
-    if wrong:
-        move, pending = wrong[0]
-        moved_last = bool(earlier) and earlier[-1].turn is side.opponent
-        verb = "moved twice" if moved_last else "moved out of turn"
-        return Explanation(Verdict.WRONG_SIDE, f"{side.opponent.value} {verb} ({move})",
-                           ((move,),), pending)
-
-    return Explanation(Verdict.ILLEGAL, describe_change(before, observed))
+            return Explanation(Verdict.AMBIGUOUS, f"{side} played one of {listed}", candidates,
+                               first.pending)
+        return Explanation(verdict, f"{side} played {listed}{_pending_text(first.pending)}",
+                           candidates, first.pending)
+    if verdict is Verdict.TAKEBACK:
+        return Explanation(verdict, f"the board is back as it was {first.plies_back} ply(s) ago",
+                           plies_back=first.plies_back)
+    if verdict is Verdict.PARTIAL_CHAIN:
+        shown = "x".join(map(str, _prefix_to(found[0].moves[0], first.landed_on)))
+        return Explanation(verdict, f"{side} capture chain not finished: {shown} must go on "
+                           f"({listed})", candidates, first.pending, landed_on=first.landed_on)
+    if verdict is Verdict.MISSED_CAPTURE:
+        missed = tuple(before.legal_moves(rules))
+        return Explanation(verdict, f"{side} played {listed} while a capture was compulsory "
+                           f"({', '.join(map(str, missed))})", candidates, first.pending, missed)
+    if verdict is Verdict.TWO_PLIES:
+        return Explanation(verdict, f"two plies at once: {listed}", candidates, first.pending)
+    moved_last = bool(earlier) and earlier[-1].turn is before.turn.opponent
+    verb = "moved twice" if moved_last else "moved out of turn"
+    return Explanation(Verdict.WRONG_SIDE, f"{before.turn.opponent.value} {verb} ({listed})",
+                       candidates, first.pending)
 
 
-# ---------------------------------------------------------------- matching
+# ---------------------------------------------------------------- building hypotheses
 
 
-def _matches(before: Position, moves: list[Move], observed: Position):
-    """Split the moves that explain ``observed`` into exact and tolerant matches."""
-    exact, tolerant = [], []
-    for move, pending in _matches_any(before, moves, observed):
-        (tolerant if pending else exact).append((move, pending))
-    return exact, tolerant
-
-
-def _matches_any(before: Position, moves: list[Move], observed: Position,
-                 crowned_before: Move | None = None) -> list[tuple[Move, Pending]]:
-    out = []
+def _with_pending(verdict: Verdict, before: Position, moves: tuple[Move, ...],
+                  removals: bool = True) -> list[Hypothesis]:
+    """A move sequence done, and the same with captured men not lifted or a king not stacked."""
+    after = before
     for move in moves:
-        crown_squares = {move.end} if move.crowns else set()
-        if crowned_before is not None and crowned_before.crowns:
-            crown_squares.add(crowned_before.end)
-        pending = _pending(before, before.play(move), observed, set(move.captured), crown_squares)
-        if pending is not None:
-            out.append((move, pending))
+        after = after.play(move)
+    last = moves[-1]
+    crowned = {m.end for m in moves if m.crowns and after.piece_at(m.end) is not None
+               and after.piece_at(m.end).is_king}
+    lifts = [()]
+    if removals and last.captured:
+        taken = last.captured
+        if len(taken) <= _MAX_REMOVAL_SUBSETS:
+            lifts = [tuple(s for k, s in enumerate(taken) if mask >> k & 1)
+                     for mask in range(1 << len(taken))]
+        else:
+            lifts = [(), taken]
+    out = []
+    for still in lifts:
+        for uncrowned in ([()] + ([tuple(crowned)] if crowned else [])):
+            board = _overlay(after, {s: before.piece_at(s) for s in still},
+                             {s: after.piece_at(s) for s in uncrowned})
+            out.append(Hypothesis(verdict, moves, board, Pending(frozenset(still), frozenset(uncrowned))))
     return out
 
 
-def _pending(before: Position, expected: Position, observed: Position,
-             removable: set[int], crown_squares: set[int]) -> Pending | None:
-    """What is still to be done if ``observed`` is ``expected`` in progress; None if not."""
-    removals, crownings = set(), set()
-    for square in _differing_squares(board_of(expected), board_of(observed)):
-        seen = observed.piece_at(square)
-        want = expected.piece_at(square)
-        if square in removable and want is None and seen is not None and seen == before.piece_at(square):
-            removals.add(square)
-        elif (square in crown_squares and want is not None and want.is_king and seen is not None
-              and not seen.is_king and seen.colour is want.colour):
-            crownings.add(square)
+def _overlay(position: Position, restored: dict, uncrowned: dict) -> Board:
+    """A position's board with captured pieces put back and new kings shown as men."""
+    dark, light, kings = board_of(position)
+    for square, piece in restored.items():
+        bit = BIT[square]
+        if piece.colour is Colour.DARK:
+            dark |= bit
         else:
-            return None
-    return Pending(frozenset(removals), frozenset(crownings))
+            light |= bit
+        if piece.is_king:
+            kings |= bit
+    for square in uncrowned:
+        kings &= ~BIT[square]
+    return dark, light, kings
 
 
-def _partial_chains(before: Position, legal: list[Move], observed: Position) -> Explanation | None:
+def _chain_prefixes(before: Position, legal: list[Move]) -> list[Hypothesis]:
     """The capturing piece on an inner landing of a legal chain (shown one jump at a time)."""
-    found: dict[tuple[int, ...], list[Move]] = {}
-    pendings: dict[tuple[int, ...], Pending] = {}
-    mover = before.piece_at(legal[0].start) if legal else None
+    out = []
     for move in legal:
         for j in range(1, len(move.path) - 1):
-            prefix = move.path[: j + 1]
-            if prefix in found:
-                found[prefix].append(move)
-                continue
             pieces = before.pieces()
             piece = pieces.pop(move.start)
             for square in move.captured[:j]:
                 pieces.pop(square)
             pieces[move.path[j]] = piece
-            expected = Position.from_pieces(pieces, before.turn)
-            pending = _pending(before, expected, observed, set(move.captured[:j]), set())
-            if pending is not None:
-                found[prefix] = [move]
-                pendings[prefix] = pending
-    if not found or mover is None:
-        return None
-    prefix = max(found, key=len)
-    chains = tuple((m,) for m in found[prefix])
-    shown = "x".join(map(str, prefix))
-    rest = ", ".join(str(m) for (m,) in chains)
-    return Explanation(
-        Verdict.PARTIAL_CHAIN,
-        f"{before.turn.value} capture chain not finished: {shown} must go on ({rest})",
-        chains, pendings[prefix], landed_on=prefix[-1],
-    )
+            inner = Position.from_pieces(pieces, before.turn)
+            taken = move.captured[:j]
+            variants = [()] if len(taken) > _MAX_REMOVAL_SUBSETS else [
+                tuple(s for k, s in enumerate(taken) if mask >> k & 1) for mask in range(1 << len(taken))]
+            for still in variants:
+                board = _overlay(inner, {s: before.piece_at(s) for s in still}, {})
+                out.append(Hypothesis(Verdict.PARTIAL_CHAIN, (move,), board,
+                                      Pending(frozenset(still)), landed_on=move.path[j]))
+    # Longer prefixes first: the piece further along the chain is the better story.
+    out.sort(key=lambda h: -h.moves[0].path.index(h.landed_on))
+    return out
 
 
-def _differing_squares(a: Board, b: Board) -> list[int]:
-    from .squares import squares_of
-
-    return squares_of((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]))
+def _prefix_to(move: Move, landed_on: int | None) -> tuple[int, ...]:
+    return move.path[: move.path.index(landed_on) + 1] if landed_on in move.path else move.path
 
 
 def _pending_text(pending: Pending) -> str:
@@ -313,8 +332,6 @@ def _describe_step(before: Position, piece: Piece, start: int, end: int, taken: 
 
 
 def _squares_between(start: int, end: int) -> list[int]:
-    from .squares import square_at
-
     (r0, c0), (r1, c1) = row_col(start), row_col(end)
     steps = abs(r1 - r0)
     dr, dc = (r1 - r0) // max(steps, 1), (c1 - c0) // max(steps, 1)
