@@ -1,0 +1,386 @@
+"""Find the 8x8 playing grid in a frame, without markers, from the grid's own structure.
+
+Why X-corners: pieces stand on square centres and hide most of the squares' area, but the
+points where four squares meet stay visible and are saddle points of the image intensity,
+which nothing else on a table (piece rims, stripes, hands) produces in a regular lattice.
+The steps, all on a working copy with the longer side ``work_size`` pixels:
+
+1. saddle response (Hessian determinant, negative at saddles) with non-maximum
+   suppression, filtered by a ring test (an X-corner shows two bright and two dark
+   sectors on a small circle around it);
+2. lattice growth from seeds: a point and its two nearest non-collinear neighbours give a
+   first affine guess of the grid; the lattice is grown ring by ring, refitting a
+   homography (lattice index -> pixel) each time, so perspective is absorbed gradually;
+3. the 8x8 window inside the lattice: the 7x7 inner corners must be X-corners and the
+   32 corners on the board's outline must not (a frame, tape or the table meets the
+   squares there), which also picks the right window on a larger board masked to 8x8;
+4. refinement at full resolution (``cv2.cornerSubPix`` on the visible inner corners) and a
+   robust homography fit; the outer corners are its image of the board outline.
+
+Confidence is the share of the 49 inner corners that were confirmed, discounted by
+X-corner evidence on the outline (a sign that the window could be off by one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .geometry import BoardLocation, clockwise, homography_from_corners, location_from_corners, project
+
+#: Board coordinates of the 49 inner corners, (u, v) in 1..7, u fastest.
+INNER_CORNERS = np.stack(np.meshgrid(np.arange(1, 8), np.arange(1, 8)), axis=-1).reshape(-1, 2).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class LocateConfig:
+    """Tuning of the marker-free localiser; the defaults suit 640-1920 px wide frames."""
+
+    work_size: int = 640  # longer side of the working image
+    blur_sigma: float = 1.0  # pre-smoothing before the Hessian
+    max_candidates: int = 400  # strongest saddle points kept
+    ring_radius: float = 3.0  # radius of the ring test, working pixels
+    min_contrast: float = 12.0  # grey levels between the ring's bright and dark sectors
+    max_seeds: int = 40  # seeds tried before giving up
+    good_lattice: int = 30  # a lattice this large stops the seed search
+    min_inner: int = 12  # inner corners needed to accept a board
+    min_confidence: float = 0.25
+
+
+@dataclass(frozen=True)
+class _Features:
+    """The working image and its saddle evidence, shared by every step of one search."""
+
+    gray: np.ndarray  # blurred working image, float32
+    points: np.ndarray  # (N, 2) candidate X-corners, working pixels
+    strength: np.ndarray  # (N,) saddle strength of each candidate
+    scale: float  # working pixels per frame pixel
+
+
+def _gray(frame: np.ndarray) -> np.ndarray:
+    return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+
+
+def sample(gray: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Nearest-pixel values at ``(..., 2)`` points; points off the image (or not finite) read 0."""
+    pts = np.nan_to_num(np.asarray(points, np.float32), nan=-1.0, posinf=-1.0, neginf=-1.0)
+    xs = np.clip(np.rint(pts[..., 0]), -1, gray.shape[1]).astype(np.intp)
+    ys = np.clip(np.rint(pts[..., 1]), -1, gray.shape[0]).astype(np.intp)
+    inside = (xs >= 0) & (xs < gray.shape[1]) & (ys >= 0) & (ys < gray.shape[0])
+    values = gray[np.where(inside, ys, 0), np.where(inside, xs, 0)].astype(np.float32)
+    return np.where(inside, values, 0.0)
+
+
+def _ring_offsets(radius: float, n: int = 16) -> np.ndarray:
+    angles = np.arange(n) * (2 * np.pi / n)
+    return np.stack([np.cos(angles), np.sin(angles)], axis=1) * radius
+
+
+def x_corner_evidence(gray: np.ndarray, points: np.ndarray, radius: float, min_contrast: float) -> np.ndarray:
+    """1.0 where a point looks like an X-corner (4 sign changes on a ring), else 0.0.
+
+    Vectorised nearest-pixel sampling: cheap enough to run on every predicted grid point.
+    """
+    if len(points) == 0:
+        return np.zeros(0, np.float32)
+    h, w = gray.shape
+    values = sample(gray, points[:, None, :] + _ring_offsets(radius)[None])
+    lo, hi = values.min(axis=1, keepdims=True), values.max(axis=1, keepdims=True)
+    signs = values > (lo + hi) / 2
+    changes = np.count_nonzero(signs != np.roll(signs, 1, axis=1), axis=1)
+    inside = (points[:, 0] >= radius) & (points[:, 0] < w - radius) & (points[:, 1] >= radius) & (points[:, 1] < h - radius)
+    ok = (changes == 4) & ((hi - lo)[:, 0] >= min_contrast) & inside
+    return ok.astype(np.float32)
+
+
+def _features(frame: np.ndarray, cfg: LocateConfig) -> _Features:
+    gray = _gray(frame)
+    scale = min(1.0, cfg.work_size / max(gray.shape))
+    if scale < 1.0:
+        gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), cfg.blur_sigma)
+    gxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
+    gyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
+    gxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
+    saddle = np.maximum(gxy * gxy - gxx * gyy, 0)
+    peaks = (saddle == cv2.dilate(saddle, np.ones((5, 5), np.uint8))) & (saddle > 0)
+    ys, xs = np.nonzero(peaks)
+    strength = saddle[ys, xs]
+    if len(strength) > cfg.max_candidates:
+        keep = np.argpartition(-strength, cfg.max_candidates)[: cfg.max_candidates]
+        ys, xs, strength = ys[keep], xs[keep], strength[keep]
+    points = np.stack([xs, ys], axis=1).astype(np.float32)
+    ok = x_corner_evidence(g, points, cfg.ring_radius, cfg.min_contrast) > 0
+    top = strength[ok].max() if ok.any() else 0.0
+    ok &= strength > 0.01 * top
+    order = np.argsort(-strength[ok])
+    return _Features(g, points[ok][order], strength[ok][order], scale)
+
+
+def _fit(lattice: np.ndarray, pixels: np.ndarray) -> np.ndarray | None:
+    """Least-squares lattice -> pixel homography (affine while too few points)."""
+    if len(lattice) >= 6:
+        h, _ = cv2.findHomography(lattice.astype(np.float32), pixels.astype(np.float32), 0)
+        return h
+    a, _ = cv2.estimateAffine2D(lattice.astype(np.float32), pixels.astype(np.float32), method=cv2.LMEDS)
+    return None if a is None else np.vstack([a, [0, 0, 1]])
+
+
+def polarity(gray: np.ndarray, h: np.ndarray, nodes: np.ndarray, offset: float = 0.15) -> np.ndarray:
+    """Signed X-corner contrast at lattice nodes: the (+,+)/(-,-) quadrants minus the others.
+
+    On a checkerboard it alternates in sign from one corner to the next, which tells a true
+    grid from a lattice of every other corner or of half-square steps. The quadrants are
+    sampled close to the corner so that discs on the square centres do not reach them.
+    """
+    d = np.array([[offset, offset], [-offset, -offset], [offset, -offset], [-offset, offset]], np.float32)
+    v = sample(gray, project(h, (nodes[:, None, :] + d[None]).reshape(-1, 2))).reshape(-1, 4)
+    return v[:, 0] + v[:, 1] - v[:, 2] - v[:, 3]
+
+
+def _grow(feat: _Features, lattice: np.ndarray, members: np.ndarray, cfg: LocateConfig, max_span: int = 12) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Grow a lattice ring by ring from a start; return (lattice indices, point indices, homography).
+
+    A node is taken when a detected point lies near its prediction and the polarity there
+    alternates with the node's parity like the rest of the lattice.
+    """
+    points = feat.points
+    h = _fit(lattice, points[members])
+    for it in range(2 * max_span):
+        if h is None:
+            return None
+        # One ring at a time while the fit rests on a few points, then two.
+        reach = 1 if it < 2 else 2
+        lo, hi = lattice.min(axis=0) - reach, lattice.max(axis=0) + reach
+        hi = np.minimum(hi, lo + max_span)
+        ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1))
+        grid = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float32)
+        pred = project(h, grid)
+        step = np.minimum(
+            np.linalg.norm(project(h, grid + [1, 0]) - pred, axis=1),
+            np.linalg.norm(project(h, grid + [0, 1]) - pred, axis=1),
+        )
+        dist = np.sqrt((pred[:, None, 0] - points[None, :, 0]) ** 2 + (pred[:, None, 1] - points[None, :, 1]) ** 2)
+        nearest = dist.argmin(axis=1)
+        near = dist[np.arange(len(grid)), nearest]
+        ok = near < 0.3 * step
+        signed = polarity(feat.gray, h, grid) * np.where((grid.sum(axis=1) % 2) == 0, 1.0, -1.0)
+        ok &= np.abs(signed) >= cfg.min_contrast
+        if not ok.any():
+            return None
+        ok &= np.sign(signed) == np.sign(signed[ok].sum())
+        # One detected point answers for one grid node only: the closest claimant keeps it.
+        claim = np.full(len(points), np.inf)
+        np.minimum.at(claim, nearest[ok], near[ok])
+        ok &= near <= claim[nearest]
+        new_lattice, new_members = grid[ok], nearest[ok]
+        if len(new_members) < 3:
+            return None
+        if len(new_members) == len(members) and np.array_equal(np.sort(new_members), np.sort(members)):
+            break
+        lattice, members = new_lattice, new_members
+        h = _fit(lattice, points[members])
+    return lattice, members, h
+
+
+def _grow_seed(feat: _Features, seed: int, first: int, second: int, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Grow from a seed square, then try the lattices twice as dense.
+
+    When some of the seed's neighbours are hidden its nearest ones may be two squares
+    away or diagonal, and the grown lattice holds only every other corner; each index-2
+    re-indexing is grown again and the one explaining most points is kept.
+    """
+    best = _grow(feat, np.array([[0, 0], [1, 0], [0, 1]], np.float32), np.array([seed, first, second]), cfg)
+    if best is None or len(best[1]) < 6 or _quality(best[0]) >= cfg.good_lattice:
+        return best
+    lattice, members, _ = best
+    i, j = lattice[:, 0], lattice[:, 1]
+    for denser in (np.stack([i + j, i - j], axis=1), np.stack([2 * i, j], axis=1), np.stack([i, 2 * j], axis=1)):
+        grown = _grow(feat, denser, members, cfg)
+        if grown is not None and _quality(grown[0]) > _quality(best[0]):
+            best = grown
+    return best
+
+
+def _seed_neighbours(points: np.ndarray, seed: int) -> tuple[int, int] | None:
+    """The two nearest neighbours of a seed along different grid directions."""
+    d = points - points[seed]
+    dist = np.linalg.norm(d, axis=1)
+    dist[seed] = np.inf
+    order = np.argsort(dist)[:6]
+    first = order[0]
+    if not np.isfinite(dist[first]):
+        return None
+    for other in order[1:]:
+        cos = abs(np.dot(d[first], d[other])) / (dist[first] * dist[other])
+        if cos < 0.6 and 0.5 < dist[other] / dist[first] < 2.0:
+            return int(first), int(other)
+    return None
+
+
+def _quality(lattice: np.ndarray) -> float:
+    """Points explained, discounted when they are spread thin over a large span.
+
+    A wrong lattice (steps of a square and a half, say) can pick up many stray points
+    over a span far larger than a board; a true one is dense.
+    """
+    span = lattice.max(axis=0) - lattice.min(axis=0) + 1
+    density = len(lattice) / float(span[0] * span[1])
+    return len(lattice) * min(1.0, density / 0.5)
+
+
+def _best_lattice(feat: _Features, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    best, best_quality = None, 0.0
+    used = np.zeros(len(feat.points), bool)
+    for seed in range(min(cfg.max_seeds, len(feat.points))):
+        if used[seed]:
+            continue
+        pair = _seed_neighbours(feat.points, seed)
+        if pair is None:
+            continue
+        grown = _grow_seed(feat, seed, *pair, cfg)
+        if grown is None:
+            continue
+        quality = _quality(grown[0])
+        if quality >= 8 and quality == len(grown[0]):
+            used[grown[1]] = True
+        if quality > best_quality:
+            best, best_quality = grown, quality
+        if best_quality >= cfg.good_lattice:
+            break
+    return best
+
+
+def _evidence_grid(feat: _Features, h: np.ndarray, lo: np.ndarray, hi: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+    """X-corner evidence at every lattice node in [lo, hi] (indexed [j, i])."""
+    ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1))
+    nodes = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float32)
+    pred = project(h, nodes)
+    ev = x_corner_evidence(feat.gray, pred, cfg.ring_radius, cfg.min_contrast)
+    return ev.reshape(ii.shape)
+
+
+def _choose_window(feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float, float]:
+    """Lattice index of inner corner (1, 1) of the best 8x8 window, its inner and outline evidence."""
+    lmin, lmax = lattice.min(axis=0).astype(int), lattice.max(axis=0).astype(int)
+    lo, hi = lmin - 4, lmax + 4
+    ev = _evidence_grid(feat, h, lo, hi, cfg)
+    # Summed-area table: the evidence of any rectangle of nodes in O(1).
+    sat = np.pad(ev.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+
+    def box(i0: np.ndarray, j0: np.ndarray, n: int) -> np.ndarray:
+        return sat[j0 + n, i0 + n] - sat[j0, i0 + n] - sat[j0 + n, i0] + sat[j0, i0]
+
+    oi, oj = np.meshgrid(np.arange(lmin[0] - 3, lmax[0] - 2), np.arange(lmin[1] - 3, lmax[1] - 2))
+    oi, oj = oi.ravel(), oj.ravel()
+    i0, j0 = oi - lo[0], oj - lo[1]
+    inner = box(i0, j0, 7)
+    outline = box(i0 - 1, j0 - 1, 9) - inner
+    score = inner - 1.5 * outline
+    k = int(np.argmax(score))
+    return np.array([oi[k], oj[k]], np.float32), float(inner[k]), float(outline[k])
+
+
+def _refine(gray_full: np.ndarray, h_board: np.ndarray, visible: np.ndarray, square_px: float) -> tuple[np.ndarray, int] | None:
+    """Sub-pixel inner corners at full resolution and a robust board -> image homography."""
+    if visible.sum() < 6:
+        return None
+    src = INNER_CORNERS[visible]
+    guess = project(h_board, src).reshape(-1, 1, 2)
+    half = int(np.clip(round(0.08 * square_px), 2, 10))
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)
+    refined = cv2.cornerSubPix(gray_full, guess.copy(), (half, half), (-1, -1), criteria).reshape(-1, 2)
+    moved = np.linalg.norm(refined - guess.reshape(-1, 2), axis=1)
+    keep = moved < 0.25 * square_px
+    if keep.sum() < 6:
+        return None
+    h, mask = cv2.findHomography(src[keep], refined[keep], cv2.RANSAC, max(1.0, 0.04 * square_px))
+    if h is None:
+        return None
+    return h, int(mask.sum())
+
+
+def _ordered(h_board: np.ndarray, confidence: float, method: str) -> BoardLocation:
+    """Corners in the documented order: clockwise, starting nearest the image's top-left."""
+    corners = project(h_board, np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float32))
+    if not clockwise(corners):
+        corners = corners[[0, 3, 2, 1]]
+    start = int(np.argmin(corners.sum(axis=1)))
+    corners = np.roll(corners, -start, axis=0)
+    return BoardLocation(corners, homography_from_corners(corners), confidence, method)
+
+
+def refine_location(frame: np.ndarray, hint: BoardLocation, cfg: LocateConfig = LocateConfig()) -> BoardLocation | None:
+    """Re-fit a known board after a small move: snap each inner corner, refit, keep the order.
+
+    Cheaper than :func:`locate_board` and keeps the hint's corner order, so the numbering
+    found from the pieces survives a small bump.
+    """
+    gray = _gray(frame)
+    pred = hint.to_image(INNER_CORNERS)
+    radius = max(2.0, 0.12 * hint.square_px)
+    visible = x_corner_evidence(cv2.GaussianBlur(gray, (3, 3), 0), pred, radius, cfg.min_contrast) > 0
+    fitted = _refine(gray, hint.homography, visible, hint.square_px)
+    if fitted is None:
+        return None
+    h, inliers = fitted
+    confidence = inliers / len(INNER_CORNERS)
+    if inliers < cfg.min_inner or confidence < cfg.min_confidence:
+        return None
+    corners = project(h, np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float32))
+    return BoardLocation(corners, homography_from_corners(corners), confidence, "tracked")
+
+
+def locate_board(frame: np.ndarray, hint: BoardLocation | None = None, cfg: LocateConfig = LocateConfig()) -> BoardLocation | None:
+    """Find the 8x8 board in a BGR or grey frame of any size; None when no grid is seen.
+
+    With a ``hint`` (the last known location) a cheap refit near it is tried first and the
+    hint's corner order is kept; otherwise the corners start nearest the image's top-left
+    and go clockwise (the numbering is settled later from the pieces).
+    """
+    if hint is not None:
+        near = refine_location(frame, hint, cfg)
+        if near is not None and near.confidence >= 0.5:
+            return near
+    feat = _features(frame, cfg)
+    if len(feat.points) < cfg.min_inner:
+        return None
+    found = _best_lattice(feat, cfg)
+    if found is None or len(found[1]) < cfg.min_inner:
+        return None
+    lattice, _, h_lattice = found
+    origin, inner, outline = _choose_window(feat, lattice, h_lattice, cfg)
+    # Board coordinates (u, v) -> lattice (i, j) = origin + (u, v) - 1, then to full-res pixels.
+    to_lattice = np.array([[1, 0, origin[0] - 1], [0, 1, origin[1] - 1], [0, 0, 1]], np.float64)
+    to_full = np.diag([1 / feat.scale, 1 / feat.scale, 1.0])
+    h_board = to_full @ h_lattice @ to_lattice
+    visible = x_corner_evidence(feat.gray, project(h_lattice @ to_lattice, INNER_CORNERS), cfg.ring_radius, cfg.min_contrast) > 0
+    square_px = float(np.linalg.norm(project(h_board, np.array([[0, 0], [8, 8]], np.float32)) @ [1, -1]) / (8 * np.sqrt(2)))
+    fitted = _refine(_gray(frame), h_board, visible, square_px)
+    if fitted is None:
+        return None
+    h_board, inliers = fitted
+    confidence = inliers / len(INNER_CORNERS) * max(0.0, 1.0 - outline / 8.0)
+    if inliers < cfg.min_inner or confidence < cfg.min_confidence:
+        return None
+    return _ordered(h_board, confidence, "grid")
+
+
+def locate_aruco(frame: np.ndarray, ids: tuple[int, int, int, int] = (0, 1, 2, 3), dictionary: int = cv2.aruco.DICT_4X4_50) -> BoardLocation | None:
+    """The board from four ArUco markers, marker ``ids[k]`` at board corner ``k``.
+
+    Convention: each marker sits just outside its board corner; the marker's own corner
+    nearest the centre of the four markers is taken as the board corner.
+    """
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(dictionary), cv2.aruco.DetectorParameters())
+    marker_corners, marker_ids, _ = detector.detectMarkers(_gray(frame))
+    if marker_ids is None:
+        return None
+    found = {int(i): c.reshape(4, 2) for i, c in zip(marker_ids.ravel(), marker_corners)}
+    if not all(i in found for i in ids):
+        return None
+    centre = np.mean([found[i].mean(axis=0) for i in ids], axis=0)
+    corners = np.array([found[i][np.argmin(np.linalg.norm(found[i] - centre, axis=1))] for i in ids], np.float32)
+    return location_from_corners(corners, 1.0, "aruco")
