@@ -17,8 +17,8 @@ The steps, all on a working copy with the longer side ``work_size`` pixels:
 4. refinement at full resolution (``cv2.cornerSubPix`` on the visible inner corners) and a
    robust homography fit; the outer corners are its image of the board outline.
 
-Confidence is the share of the 49 inner corners that were confirmed, discounted by
-X-corner evidence on the outline (a sign that the window could be off by one).
+Confidence is the share of the 49 inner corners that were confirmed, discounted when
+another window of the lattice scored nearly as well (the board could be off by a row).
 """
 
 from __future__ import annotations
@@ -263,7 +263,8 @@ def _evidence_grid(feat: _Features, h: np.ndarray, lo: np.ndarray, hi: np.ndarra
 
 
 def _choose_window(feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float, float]:
-    """Lattice index of inner corner (1, 1) of the best 8x8 window, its inner and outline evidence."""
+    """Lattice index of inner corner (1, 1) of the best 8x8 window, its inner evidence, and
+    its lead over the runner-up (a small lead means the window may be off by a row)."""
     lmin, lmax = lattice.min(axis=0).astype(int), lattice.max(axis=0).astype(int)
     lo, hi = lmin - 4, lmax + 4
     ev = _evidence_grid(feat, h, lo, hi, cfg)
@@ -279,8 +280,10 @@ def _choose_window(feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: Loc
     inner = box(i0, j0, 7)
     outline = box(i0 - 1, j0 - 1, 9) - inner
     score = inner - 1.5 * outline
-    k = int(np.argmax(score))
-    return np.array([oi[k], oj[k]], np.float32), float(inner[k]), float(outline[k])
+    order = np.argsort(-score)
+    k = int(order[0])
+    margin = float(score[k] - score[order[1]]) if len(order) > 1 else float(score[k])
+    return np.array([oi[k], oj[k]], np.float32), float(inner[k]), margin
 
 
 def _refine(gray_full: np.ndarray, h_board: np.ndarray, visible: np.ndarray, square_px: float) -> tuple[np.ndarray, int] | None:
@@ -351,7 +354,7 @@ def locate_board(frame: np.ndarray, hint: BoardLocation | None = None, cfg: Loca
     if found is None or len(found[1]) < cfg.min_inner:
         return None
     lattice, _, h_lattice = found
-    origin, inner, outline = _choose_window(feat, lattice, h_lattice, cfg)
+    origin, inner, margin = _choose_window(feat, lattice, h_lattice, cfg)
     # Board coordinates (u, v) -> lattice (i, j) = origin + (u, v) - 1, then to full-res pixels.
     to_lattice = np.array([[1, 0, origin[0] - 1], [0, 1, origin[1] - 1], [0, 0, 1]], np.float64)
     to_full = np.diag([1 / feat.scale, 1 / feat.scale, 1.0])
@@ -362,7 +365,7 @@ def locate_board(frame: np.ndarray, hint: BoardLocation | None = None, cfg: Loca
     if fitted is None:
         return None
     h_board, inliers = fitted
-    confidence = inliers / len(INNER_CORNERS) * max(0.0, 1.0 - outline / 8.0)
+    confidence = inliers / len(INNER_CORNERS) * min(1.0, margin / 10.0)
     if inliers < cfg.min_inner or confidence < cfg.min_confidence:
         return None
     return _ordered(h_board, confidence, "grid")
