@@ -137,16 +137,29 @@ class Rules:
         if unknown:
             raise ValueError(f"unknown rule settings: {', '.join(sorted(unknown))}")
         kwargs = dict(data)
+        # Settings arrive as JSON from --rules or a profile: a number given as a string
+        # must be a clear error, not a TypeError from a comparison deep in __post_init__.
+        for key, value in kwargs.items():
+            wanted = {"int": int, "bool": bool}.get(cls.__dataclass_fields__[key].type)
+            if wanted is not None and type(value) is not wanted:
+                raise ValueError(f"bad value for {key}: {value!r} (expected {wanted.__name__})")
         converters = {
             "setup": Setup,
             "first_mover": Colour,
             "captured_removal": CapturedRemoval,
-            "forced_opening": tuple,
+            "forced_opening": _move_list,
         }
         for key, convert in converters.items():
             if key in kwargs:
                 try:
                     kwargs[key] = convert(kwargs[key])
-                except ValueError:
+                except (ValueError, TypeError):
                     raise ValueError(f"bad value for {key}: {kwargs[key]!r}") from None
         return cls(**kwargs)
+
+
+def _move_list(value) -> tuple[str, ...]:
+    """A list of moves; a lone string is refused, as tuple() would split it into characters."""
+    if isinstance(value, str) or not all(isinstance(move, str) for move in value):
+        raise ValueError("expected a list of moves such as [\"22-18\", \"11-15\"]")
+    return tuple(value)

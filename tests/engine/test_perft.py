@@ -146,6 +146,7 @@ def test_cli_perft_from_a_fen_with_a_rules_setting(capsys):
         (["perft", "2", "--rules", '{"captured_removal": "never"}'], "makhos perft: error: bad value for captured_removal"),
         (["perft", "2", "--rules", "{not json"], "makhos perft: error: --rules is not valid JSON"),
         (["perft", "2", "--rules", '{"kings_fly": false}'], "makhos perft: error: unknown rule settings: kings_fly"),
+        (["perft", "2", "--rules", '{"golden_board": "2"}'], "makhos perft: error: bad value for golden_board"),
     ],
 )
 def test_cli_perft_bad_input_exits_2_with_a_clear_message(capsys, argv, message):

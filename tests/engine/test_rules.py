@@ -345,6 +345,15 @@ def test_rules_from_dict_refuses_bad_values():
         Rules.from_dict({"captured_removal": "never"})
     with pytest.raises(ValueError, match="setup"):
         Rules.from_dict({"setup": "four-kings"})
+    # Regressions: a number as a string raised a bare TypeError, and a lone string
+    # became a forced opening of single characters ("2", "2", "-", ...).
+    with pytest.raises(ValueError, match="golden_board"):
+        Rules.from_dict({"golden_board": "2"})
+    with pytest.raises(ValueError, match="men_per_side"):
+        Rules.from_dict({"men_per_side": True})
+    with pytest.raises(ValueError, match="forced_opening"):
+        Rules.from_dict({"forced_opening": "22-18"})
+    assert Rules.from_dict({"forced_opening": ["22-18"]}).forced_opening == ("22-18",)
 
 
 def test_rules_dict_round_trip():
