@@ -135,10 +135,10 @@ class Game:
     def play_irregular(self, after: Position, irregularity: str, move: Move | None = None) -> Ply:
         """Record a change that broke a rule but stands: play goes on from ``after``.
 
-        ``after``'s side to move is set to the opponent of the side that made the change.
+        ``after.turn`` is the side that plays on, which need not alternate: after a side
+        moved twice, the same opponent is still to move.
         """
-        before = self.position
-        ply = Ply(before, after.with_turn(before.turn.opponent), move, irregularity)
+        ply = Ply(self.position, after, move, irregularity)
         self.plies.append(ply)
         return ply
 

@@ -1,0 +1,216 @@
+"""The tracker turns settled readings into a refereed game (issue: frames to a game)."""
+
+import numpy as np
+import pytest
+
+from engine import Colour, Position, Rules
+from engine.game import Game
+from events import EventKind
+from tracker import GameTracker, TrackerConfig
+from vision.reading import Reading
+
+
+class Feed:
+    """Plays readings into a tracker at 30 fps and keeps every event."""
+
+    def __init__(self, tracker: GameTracker, rng_seed: int | None = None) -> None:
+        self.tracker = tracker
+        self.time = 0.0
+        self.events = []
+        self.rng = np.random.default_rng(rng_seed) if rng_seed is not None else None
+
+    def board(self, fen_or_position, frames: int = 5) -> list:
+        position = fen_or_position if isinstance(fen_or_position, Position) else Position.from_fen(fen_or_position)
+        new = []
+        for _ in range(frames):
+            self.time += 1 / 30
+            reading = Reading.certain(position, self.time)
+            if self.rng is not None:
+                noisy = reading.probabilities + self.rng.uniform(0, 0.1, reading.probabilities.shape)
+                reading = Reading(self.time, (noisy / noisy.sum(axis=1, keepdims=True)).astype(np.float32))
+            new += self.tracker.observe(self.time, reading)
+        self.events += new
+        return new
+
+    def hand(self, frames: int = 10) -> list:
+        new = []
+        for _ in range(frames):
+            self.time += 1 / 30
+            new += self.tracker.observe(self.time, None)
+        self.events += new
+        return new
+
+    def wait(self, seconds: float, position) -> list:
+        return self.board(position, frames=int(seconds * 30))
+
+
+def kinds(events) -> list[str]:
+    return [e.kind.value for e in events]
+
+
+def started(fen: str, **config) -> Feed:
+    start = Position.from_fen(fen)
+    tracker = GameTracker("b1", config=TrackerConfig(first_mover=Colour.DARK, **config))
+    tracker.start_from(start, 0.0)
+    return Feed(tracker)
+
+
+def test_standard_start_is_recognised_and_a_random_game_recorded_move_perfect():
+    feed = Feed(GameTracker("b1"), rng_seed=1)
+    assert kinds(feed.board(Position.start())) == ["game_started"]
+    game = Game()
+    rng = np.random.default_rng(7)
+    while game.result() is None and len(game.plies) < 60:
+        moves = game.legal_moves()
+        game.play(moves[rng.integers(len(moves))])
+        feed.hand()
+        feed.board(game.position)
+    assert feed.tracker.game.positions() == game.positions()
+    assert not any(e.kind is EventKind.IRREGULARITY for e in feed.events)
+
+
+def test_twelve_man_start_is_recognised():
+    feed = Feed(GameTracker("b1"))
+    feed.board(Position.start(Rules(men_per_side=12)))
+    assert feed.tracker.game.rules.men_per_side == 12
+
+
+def test_first_mover_is_inferred_from_the_first_move():
+    feed = Feed(GameTracker("b1"))
+    feed.board(Position.start())
+    light_first = Position.start().with_turn(Colour.LIGHT)
+    feed.board(light_first.play(light_first.legal_moves()[0]))
+    assert feed.tracker.game.rules.first_mover is Colour.LIGHT
+    assert [e.side for e in feed.events if e.kind is EventKind.MOVE] == ["light"]
+
+
+def test_nothing_is_read_while_a_hand_is_over_the_board():
+    feed = started("B:W1,2:B25,26")
+    assert feed.hand(60) == []
+    assert feed.tracker.game.plies == []
+
+
+def test_uncertain_reading_commits_nothing():
+    feed = started("B:W1:B25")
+    before, after = Position.from_fen("B:W1:B25"), Position.from_fen("W:W1:B21")
+    half = (Reading.certain(before).probabilities + Reading.certain(after).probabilities) / 2
+    for k in range(20):
+        feed.tracker.observe(1 + k / 30, Reading(1 + k / 30, half))
+    assert feed.tracker.game.plies == []
+
+
+def test_missed_capture_raises_an_alert_naming_the_capture_then_correction():
+    feed = started("B:W14:B18,30")
+    events = feed.board("W:W14:B18,26")
+    alert = [e for e in events if e.kind is EventKind.IRREGULARITY]
+    assert len(alert) == 1 and "18x9" in alert[0].reason and alert[0].detail["missed"] == ["18x9"]
+    assert feed.tracker.game.plies == []  # the irregular move is not recorded yet
+    events = feed.board("B:W14:B18,30")  # board put back
+    assert kinds(events) == ["alert_closed"] and events[0].detail["how"] == "corrected"
+    feed.board("W:B9,30")  # then the right move
+    assert [str(p.move) for p in feed.tracker.game.plies] == ["18x9"]
+
+
+def test_opponent_playing_on_makes_the_irregular_move_stand():
+    feed = started("B:W15,5:B18,22,30")
+    feed.board("W:W15,5:B18,22,26")  # dark misses 18x11
+    events = feed.board("B:W15,9:B18,22,26")  # light plays on: 5-9
+    plies = feed.tracker.game.plies
+    assert plies[0].is_irregular and "compulsory" in plies[0].irregularity
+    assert str(plies[1].move) == "5-9"
+    assert "alert_closed" in kinds(events)
+
+
+def test_capture_chain_shown_jump_by_jump_with_men_lifted_late():
+    feed = started("B:W15,7,2:B19,30")
+    feed.board("W:W15,7,2:B10,30")  # first landing, nothing lifted
+    feed.board("W:W15,7,2:B3,30", frames=3)  # second landing
+    feed.hand(5)
+    feed.board("W:W2:BK3,30")  # men lifted, king stacked
+    assert [str(p.move) for p in feed.tracker.game.plies] == ["19x10x3"]
+    assert not any(e.kind is EventKind.IRREGULARITY for e in feed.events)
+
+
+def test_chain_stopped_early_is_an_alert_once_it_rests():
+    feed = started("B:W15,7,2:B19,30", chain_patience=1.0)
+    events = feed.wait(1.5, "W:W7,2:B10,30")
+    alerts = [e for e in events if e.kind is EventKind.IRREGULARITY]
+    assert len(alerts) == 1 and alerts[0].detail["rule"] == "partial chain"
+    events = feed.board("W:W2:BK3,30")  # the chain is finished after all
+    assert "alert_closed" in kinds(events)
+    assert [str(p.move) for p in feed.tracker.game.plies] == ["19x10x3"]
+
+
+def test_late_crowning_is_pending_then_settles_and_forgetting_it_is_an_alert():
+    feed = started("B:W20,9:B6,30")
+    events = feed.board("W:W20,9:B2,30")  # dark man reaches 2, not stacked yet
+    assert "crowning_pending" in kinds(events)
+    assert feed.tracker.game.position.piece_at(2).is_king
+    events = feed.board("B:W24,9:B2,30")  # light moves without stacking it
+    alerts = [e for e in events if e.kind is EventKind.IRREGULARITY]
+    assert len(alerts) == 1 and "crowning not done on 2" in alerts[0].reason
+    assert str(feed.tracker.game.plies[-1].move) == "20-24"
+    feed.board("B:W24,9:BK2,30")  # stacked at last: the board matches the game again
+    assert 2 not in feed.tracker.overlay
+
+
+def test_knocked_piece_put_back_is_a_mismatch_then_matched_and_the_game_kept():
+    feed = started("B:W1,5:B25,30")
+    events = feed.board("B:W1:B25,30")  # a light man knocked off the board
+    assert kinds(events) == ["board_mismatch"] and "removed from 5" in events[0].reason
+    events = feed.board("B:W1,5:B25,30")
+    assert kinds(events) == ["board_matched", "alert_closed"]
+    assert feed.tracker.game.plies == []
+
+
+def test_two_plies_seen_at_once_are_both_recorded():
+    feed = started("B:W1,5:B25,30")
+    feed.board("B:W1,9:B21,30")
+    assert [str(p.move) for p in feed.tracker.game.plies] == ["25-21", "5-9"]
+
+
+def test_takeback_restores_the_earlier_position():
+    feed = started("B:W1,5:B25,30")
+    feed.board("W:W1,5:B21,30")
+    events = feed.board("B:W1,5:B25,30")
+    assert kinds(events) == ["takeback"] and feed.tracker.game.plies == []
+
+
+def test_dark_moving_twice_is_a_wrong_side_alert():
+    feed = started("B:W1,5:B25,30")
+    feed.board("W:W1,5:B21,30")
+    events = feed.board("W:W1,5:B17,30")
+    alerts = [e for e in events if e.kind is EventKind.IRREGULARITY]
+    assert len(alerts) == 1 and alerts[0].reason.startswith("dark moved twice")
+
+
+def test_move_clock_warns_at_1_30_and_1_50_and_signals_red_at_2_00():
+    feed = started("B:W1:B25")
+    events = []
+    for second in range(0, 125):
+        events += feed.tracker.observe(float(second), None)
+    clock = [(e.detail["level"], e.detail["seconds"]) for e in events if e.kind is EventKind.CLOCK]
+    assert clock == [("yellow", 90.0), ("yellow", 110.0), ("red", 120.0)]
+
+
+def test_extra_time_moves_the_limit():
+    feed = started("B:W1:B25")
+    feed.tracker.grant_extra_time(300)
+    events = []
+    for second in range(0, 125):
+        events += feed.tracker.observe(float(second), None)
+    assert not any(e.kind is EventKind.CLOCK for e in events)
+
+
+def test_result_event_when_the_last_piece_is_taken():
+    feed = started("B:W14:B18")
+    events = feed.board("W:B9")
+    result = [e for e in events if e.kind is EventKind.RESULT]
+    assert result and result[0].detail["outcome"] == "dark wins"
+
+
+@pytest.mark.parametrize("frames", [2, 3])
+def test_a_move_is_committed_only_after_enough_agreeing_readings(frames):
+    feed = started("B:W1:B25")
+    feed.board("W:W1:B21", frames=frames)
+    assert len(feed.tracker.game.plies) == (1 if frames >= 3 else 0)
