@@ -72,7 +72,8 @@ class Game:
     """The record of one game under one rule set.
 
     >>> g = Game()
-    >>> g.play_text("25-21"); g.position.turn
+    >>> _ = g.play_text("25-21")
+    >>> g.position.turn
     <Colour.LIGHT: 'light'>
     """
 
