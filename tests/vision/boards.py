@@ -21,6 +21,7 @@ class TestFrame:
     corners: np.ndarray  # (4, 2) true outer corners of the 8x8 area, clockwise from board (0, 0)
     played_parity: int  # (row + col) % 2 of the played squares in the drawn board's frame
     occupied: np.ndarray  # (8, 8) bool, drawn board's frame
+    homography: np.ndarray  # top-down board pixels -> frame, to re-shoot the same view
 
 
 def top_down(rng: np.random.Generator, played_parity: int, occupied: np.ndarray, light_on_rows=(0, 1, 2)) -> np.ndarray:
@@ -95,25 +96,28 @@ def render(
     stripes: bool = False,
     homography: np.ndarray | None = None,
 ) -> TestFrame:
-    """One frame; pass ``homography`` to re-shoot the same board from the same camera."""
-    rng = np.random.default_rng(seed)
-    parity = int(rng.integers(0, 2))
-    occupied = start_occupancy(parity) if rng.uniform() < 0.5 else ((np.add.outer(range(8), range(8)) % 2 == parity) & (rng.uniform(size=(8, 8)) < 0.5))
-    board = top_down(rng, parity, occupied)
+    """One frame; the same seed gives the same board, camera and table whatever the flags,
+    so a frame with a hand, or from a bumped camera (``homography``), pairs with a clean one."""
+    board_rng, camera_rng, table_rng, hand_rng, noise_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(5))
+    parity = int(board_rng.integers(0, 2))
+    if board_rng.uniform() < 0.5:
+        occupied = start_occupancy(parity)
+    else:
+        occupied = (np.add.outer(range(8), range(8)) % 2 == parity) & (board_rng.uniform(size=(8, 8)) < 0.5)
+    board = top_down(board_rng, parity, occupied)
     if homography is None:
-        elevation = rng.uniform(35, 90) if elevation_deg is None else elevation_deg
-        yaw = rng.uniform(0, 360) if yaw_deg is None else yaw_deg
-        homography = perspective(rng, size, elevation, yaw, rng.uniform(380, 650))
-    img = background(rng, size, stripes)
+        elevation = camera_rng.uniform(35, 90) if elevation_deg is None else elevation_deg
+        yaw = camera_rng.uniform(0, 360) if yaw_deg is None else yaw_deg
+        homography = perspective(camera_rng, size, elevation, yaw, camera_rng.uniform(380, 650))
+    img = background(table_rng, size, stripes)
     warped = cv2.warpPerspective(board, homography, size, flags=cv2.INTER_LINEAR)
     mask = cv2.warpPerspective(np.full(board.shape[:2], 255, np.uint8), homography, size, flags=cv2.INTER_NEAREST)
     img[mask > 0] = warped[mask > 0]
     inner = np.array([[FRAME, FRAME], [FRAME + 8 * PX, FRAME], [FRAME + 8 * PX, FRAME + 8 * PX], [FRAME, FRAME + 8 * PX]], np.float64)
     corners = cv2.perspectiveTransform(inner[None], homography)[0].astype(np.float32)
     if hand:
-        centre = corners.mean(axis=0) + rng.uniform(-0.2, 0.2, 2) * np.ptp(corners, axis=0)
-        draw_hand(img, rng, centre, 0.12 * np.ptp(corners[:, 0]))
+        centre = corners.mean(axis=0) + hand_rng.uniform(-0.2, 0.2, 2) * np.ptp(corners, axis=0)
+        draw_hand(img, hand_rng, centre, 0.12 * np.ptp(corners[:, 0]))
     img = cv2.GaussianBlur(img, (3, 3), 0)
-    noise = rng.normal(0, 3, img.shape)
-    img = np.clip(img + noise, 0, 255).astype(np.uint8)
-    return TestFrame(img, corners, parity, occupied)
+    img = np.clip(img + noise_rng.normal(0, 3, img.shape), 0, 255).astype(np.uint8)
+    return TestFrame(img, corners, parity, occupied, homography)

@@ -1,0 +1,115 @@
+"""Follow the board from frame to frame: a cheap check each frame, a full search only when lost.
+
+Why: a full localisation costs tens of milliseconds, the X-corner probe a few
+microseconds; one core can then watch many boards. The probe (see
+:mod:`vision.grid_probe`) separates three cases that need different answers:
+
+- corners visible with the expected polarity: the board has not moved, keep the location;
+- too few corners visible: something covers the board (the occlusion gate handles that),
+  keep the location but look again with a full search now and then, in case the camera
+  was also moved;
+- visible corners with the wrong polarity: the board or camera was bumped; search again
+  (a local refit first, then the full search), at most every ``retry_s`` seconds so a
+  long disturbance does not eat the core.
+
+After a re-localisation the corner order closest to the previous one is kept, so the
+numbering found from the pieces survives a bump.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .geometry import BoardLocation
+from .grid_probe import GridCheck, GridProbe
+from .locate import locate_board, refine_location
+
+
+class TrackState(enum.Enum):
+    SEARCHING = "searching"  # no board yet, or lost it
+    TRACKING = "tracking"  # board verified in this frame
+    HIDDEN = "hidden"  # too little of the grid visible to verify; location kept
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    min_visible: int = 8  # corners needed to judge the polarity
+    min_agreement: float = 0.8  # share of visible corners with the right sign
+    retry_s: float = 0.1  # least time between two full searches
+    hidden_retry_s: float = 1.0  # full search this often while the grid stays hidden
+    min_confidence: float = 0.3  # a search result below this is ignored
+    min_contrast: float = 60.0  # probe threshold, summed-channel grey levels
+
+
+def _closest_order(new: BoardLocation, old: BoardLocation) -> BoardLocation:
+    """``new`` with its first corner rotated to sit where ``old``'s first corner was."""
+    costs = [np.linalg.norm(np.roll(new.corners, -k, axis=0) - old.corners, axis=1).sum() for k in range(4)]
+    return new.rotated(int(np.argmin(costs)))
+
+
+class BoardTracker:
+    """Keeps one board's location up to date; call :meth:`update` with every frame.
+
+    ``locate`` is the full search (injectable so tests and profiles can substitute the
+    ArUco finder or fixed corners).
+    """
+
+    def __init__(
+        self,
+        cfg: TrackerConfig = TrackerConfig(),
+        locate: Callable[[np.ndarray], BoardLocation | None] = locate_board,
+        initial: BoardLocation | None = None,
+    ) -> None:
+        self.cfg = cfg
+        self._locate = locate
+        self.location: BoardLocation | None = initial
+        self.state = TrackState.SEARCHING
+        self.last_check: GridCheck | None = None
+        self._probe: GridProbe | None = None
+        self._last_search = -np.inf
+        self._previous: BoardLocation | None = initial  # for the corner order after a bump
+
+    def update(self, frame: np.ndarray, timestamp: float | None = None) -> BoardLocation | None:
+        """The board's location in ``frame``, or None while it is lost."""
+        now = time.monotonic() if timestamp is None else timestamp
+        if self.location is not None and self._probe is None:
+            self._probe = GridProbe.build(self.location, frame)
+        if self._probe is not None:
+            check = self._probe.check(frame, self.cfg.min_contrast)
+            self.last_check = check
+            if check.n_visible < self.cfg.min_visible:
+                self.state = TrackState.HIDDEN
+                if now - self._last_search >= self.cfg.hidden_retry_s:
+                    self._search(frame, now)
+                return self.location
+            if check.agreement >= self.cfg.min_agreement:
+                self.state = TrackState.TRACKING
+                return self.location
+            # Wrong polarity: it moved. A small move is fixed by a local refit, at once.
+            refit = refine_location(frame, self.location) if self.location is not None else None
+            if refit is not None:
+                self._adopt(refit, frame)
+                return self.location
+            self.location, self._probe = None, None
+            self.state = TrackState.SEARCHING
+        if now - self._last_search >= self.cfg.retry_s:
+            self._search(frame, now)
+        return self.location
+
+    def _search(self, frame: np.ndarray, now: float) -> None:
+        self._last_search = now
+        found = self._locate(frame)
+        if found is not None and found.confidence >= self.cfg.min_confidence:
+            self._adopt(found, frame)
+
+    def _adopt(self, found: BoardLocation, frame: np.ndarray) -> None:
+        if self._previous is not None:
+            found = _closest_order(found, self._previous)
+        self.location = self._previous = found
+        self._probe = GridProbe.build(found, frame)
+        self.state = TrackState.TRACKING

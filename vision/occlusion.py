@@ -1,0 +1,141 @@
+"""The occlusion gate: never read a position while a hand, an arm or an object is over the board.
+
+A frame is read only when the board has been quiet for ``still_s`` seconds and nothing
+covers it. Three cheap cues, on a tiny rectified view (``px`` pixels per square) of the
+board plus a ring of ``margin`` squares around it:
+
+- motion: some cell's mean colour changed since the previous frame;
+- hidden grid: X-corners that were visible in the last still view are gone (a hand or arm
+  over the squares hides the points where squares meet; pieces on square centres do not);
+- crossing: the ring around the board changed since the last still view (an arm reaching
+  in must cross it, even where the hand itself hides no corner yet).
+
+Changes of pieces on the squares are what we want to see, so the gate compares the
+squares themselves only through their corners. A changed ring that then stays still for
+``settle_s`` (a cup put down beside the board) becomes the new normal.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .geometry import BoardLocation
+from .grid_probe import GridCheck, GridProbe
+
+
+class GateState(enum.Enum):
+    NO_BOARD = "no_board"
+    OCCLUDED = "occluded"
+    MOVING = "moving"
+    STILL = "still"
+
+
+@dataclass(frozen=True)
+class GateStatus:
+    """The gate's verdict for one frame: read the board only when ``readable``."""
+
+    state: GateState
+    since: float  # timestamp at which ``state`` began
+    readable: bool
+    lost_corners: int = 0  # X-corners hidden since the last still view
+    motion: float = 0.0  # largest cell change since the previous frame, grey levels
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    px: int = 6  # rectified pixels per square
+    margin: int = 1  # squares of surroundings watched around the board
+    motion_level: float = 12.0  # cell change between frames that counts as motion
+    change_level: float = 30.0  # ring cell change from the last still view that counts as crossing
+    still_s: float = 0.3  # quiet time before the board is read again
+    min_still_frames: int = 3  # and at least this many quiet frames (slow sources)
+    max_lost_corners: int = 1  # corners a tall piece may hide without blocking the read
+    min_visible_first: int = 40  # corners needed before the very first still view
+    settle_s: float = 2.0  # a changed ring that stays still this long is the new normal
+    min_contrast: float = 60.0  # probe threshold, summed-channel grey levels
+
+
+class OcclusionGate:
+    """Per-board state machine; feed it every frame with the tracker's location."""
+
+    def __init__(self, cfg: GateConfig = GateConfig()) -> None:
+        self.cfg = cfg
+        n = 8 + 2 * cfg.margin
+        ring = np.ones((n, n), bool)
+        ring[cfg.margin : n - cfg.margin, cfg.margin : n - cfg.margin] = False
+        self._ring = ring
+        self._reset(None)
+
+    def _reset(self, location: BoardLocation | None) -> None:
+        self._location = location
+        self._probe: GridProbe | None = None
+        self._previous: np.ndarray | None = None  # cells of the previous frame
+        self._reference: np.ndarray | None = None  # cells of the last still view
+        self._reference_visible: np.ndarray | None = None  # corners seen in the last still view
+        self._quiet_since: float | None = None
+        self._quiet_frames = 0
+        self._state = GateState.NO_BOARD
+        self._since = 0.0
+
+    def _cells(self, frame: np.ndarray, location: BoardLocation) -> np.ndarray:
+        """Mean colour of each square of the board and its ring, ``(n, n, c)`` float32."""
+        px, m = self.cfg.px, self.cfg.margin
+        n = 8 + 2 * m
+        to_board = np.array([[1 / px, 0, -m], [0, 1 / px, -m], [0, 0, 1]], np.float64)
+        view = cv2.warpPerspective(
+            frame, location.homography @ to_board, (n * px, n * px), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+        )
+        return cv2.resize(view, (n, n), interpolation=cv2.INTER_AREA).astype(np.float32).reshape(n, n, -1)
+
+    def _moved(self, location: BoardLocation) -> bool:
+        if self._location is None:
+            return True
+        shift = np.linalg.norm(location.corners - self._location.corners, axis=1).max()
+        return bool(shift > 0.1 * location.square_px)
+
+    def update(self, frame: np.ndarray, location: BoardLocation | None, timestamp: float, check: GridCheck | None = None) -> GateStatus:
+        """Judge one frame. ``check`` may pass the tracker's probe result to save a probe."""
+        if location is None:
+            self._reset(None)
+            return self._status(GateState.NO_BOARD, timestamp)
+        if self._moved(location):
+            self._reset(location)
+        cfg = self.cfg
+        if self._probe is None:
+            self._probe = GridProbe.build(location, frame)
+        if check is None:
+            check = self._probe.check(frame, cfg.min_contrast)
+        cells = self._cells(frame, location)
+        motion = 0.0 if self._previous is None else float(np.abs(cells - self._previous).max())
+        self._previous = cells
+        if motion > cfg.motion_level or self._quiet_since is None:
+            self._quiet_since, self._quiet_frames = timestamp, 0
+        self._quiet_frames += 1
+        quiet = timestamp - self._quiet_since
+
+        if self._reference is None:
+            lost = max(0, cfg.min_visible_first - check.n_visible)
+            crossing = False
+        else:
+            lost = int((self._reference_visible & ~check.visible).sum())
+            crossing = bool(np.abs(cells - self._reference)[self._ring].max() > cfg.change_level)
+            if crossing and lost <= cfg.max_lost_corners and quiet >= cfg.settle_s:
+                crossing = False  # something now rests beside the board: the new normal
+        hidden = lost > (0 if self._reference is None else cfg.max_lost_corners)
+        if hidden or crossing:
+            state = GateState.OCCLUDED
+        elif quiet < cfg.still_s or self._quiet_frames < cfg.min_still_frames:
+            state = GateState.MOVING
+        else:
+            state = GateState.STILL
+            self._reference, self._reference_visible = cells, check.visible
+        return self._status(state, timestamp, lost, motion)
+
+    def _status(self, state: GateState, timestamp: float, lost: int = 0, motion: float = 0.0) -> GateStatus:
+        if state is not self._state:
+            self._state, self._since = state, timestamp
+        return GateStatus(state, self._since, state is GateState.STILL, lost, motion)
