@@ -37,6 +37,23 @@ class Piece(enum.Enum):
 
 
 # The side lists stop short of a closing "." so that "B:W1,2:B31,32." reads like PDN.
+Board = tuple[int, int, int]  # (dark, light, kings): the pieces without the side to move
+
+
+def place(board: Board, square: int, piece: Piece | None) -> Board:
+    """The board with ``square`` holding ``piece`` (emptied for None)."""
+    bit = BIT[square]
+    dark, light, kings = board[0] & ~bit, board[1] & ~bit, board[2] & ~bit
+    if piece is not None:
+        if piece.colour is Colour.DARK:
+            dark |= bit
+        else:
+            light |= bit
+        if piece.is_king:
+            kings |= bit
+    return dark, light, kings
+
+
 _FEN = re.compile(r"^\s*([BW])\s*((?::\s*[BW][^:.]*){0,2})\.?\s*$", re.IGNORECASE)
 
 
@@ -72,18 +89,12 @@ class Position:
     @classmethod
     def from_pieces(cls, pieces: dict[int, Piece], turn: Colour) -> "Position":
         """Build a position from a map of square to piece."""
-        dark = light = kings = 0
+        board: Board = (0, 0, 0)
         for square, piece in pieces.items():
             if not 1 <= square <= 32:
                 raise ValueError(f"no square {square}: squares are numbered 1-32")
-            bit = BIT[square]
-            if piece.colour is Colour.DARK:
-                dark |= bit
-            else:
-                light |= bit
-            if piece.is_king:
-                kings |= bit
-        return cls(dark, light, kings, turn)
+            board = place(board, square, piece)
+        return cls(*board, turn)
 
     @classmethod
     def from_fen(cls, fen: str) -> "Position":
@@ -145,6 +156,11 @@ class Position:
 
     def count(self, colour: Colour) -> int:
         return self.pieces_of(colour).bit_count()
+
+    @property
+    def board(self) -> Board:
+        """The pieces without the side to move: what a camera can see."""
+        return self.dark, self.light, self.kings
 
     def with_turn(self, turn: Colour) -> "Position":
         return Position(self.dark, self.light, self.kings, turn)

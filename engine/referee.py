@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from .move import Move
-from .position import Piece, Position
+from .position import Board, Piece, Position, place
 from .rules import Colour, Rules
-from .squares import BIT, row_col, square_at
+from .squares import row_col, square_at
 
 
 class Verdict(enum.Enum):
@@ -72,15 +72,9 @@ class Explanation:
         return None
 
 
-Board = tuple[int, int, int]  # (dark, light, kings): a position without its side to move
-
 #: A chain with more captures than this has only its all-lifted and none-lifted variants
 #: enumerated: the variants grow as 2**captures.
 _MAX_REMOVAL_SUBSETS = 5
-
-
-def board_of(position: Position) -> Board:
-    return position.dark, position.light, position.kings
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,11 +103,11 @@ def hypotheses(before: Position, rules: Rules | None = None,
     """
     rules = rules or Rules()
     legal = before.legal_moves(rules)
-    out = [Hypothesis(Verdict.UNCHANGED, (), board_of(before))]
+    out = [Hypothesis(Verdict.UNCHANGED, (), before.board)]
     done = [h for m in legal for h in _with_pending(Verdict.MOVE, before, (m,))]
     out += sorted(done, key=lambda h: bool(h.pending))
     for back, position in enumerate(reversed(earlier), start=1):
-        out.append(Hypothesis(Verdict.TAKEBACK, (), board_of(position), plies_back=back))
+        out.append(Hypothesis(Verdict.TAKEBACK, (), position.board, plies_back=back))
     out += _chain_prefixes(before, legal)
     if legal and legal[0].is_capture:
         out += [h for m in before.plain_moves() for h in _with_pending(Verdict.MISSED_CAPTURE, before, (m,))]
@@ -142,7 +136,7 @@ def explain(
     'dark played 25-21'
     """
     rules = rules or Rules()
-    seen = board_of(observed)
+    seen = observed.board
     found = [h for h in hypotheses(before, rules, earlier) if h.board == seen]
     if not found:
         return Explanation(Verdict.ILLEGAL, describe_change(before, observed))
@@ -216,18 +210,12 @@ def _with_pending(verdict: Verdict, before: Position, moves: tuple[Move, ...],
 
 def _overlay(position: Position, restored: dict, uncrowned: dict) -> Board:
     """A position's board with captured pieces put back and new kings shown as men."""
-    dark, light, kings = board_of(position)
+    board = position.board
     for square, piece in restored.items():
-        bit = BIT[square]
-        if piece.colour is Colour.DARK:
-            dark |= bit
-        else:
-            light |= bit
-        if piece.is_king:
-            kings |= bit
-    for square in uncrowned:
-        kings &= ~BIT[square]
-    return dark, light, kings
+        board = place(board, square, piece)
+    for square, king in uncrowned.items():
+        board = place(board, square, Piece.of(king.colour, False))
+    return board
 
 
 def _chain_prefixes(before: Position, legal: list[Move]) -> list[Hypothesis]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.referee import Board
+from engine.position import Board
 from engine.squares import BIT
 from vision.reading import CLASS_INDEX, Reading
 from engine import Piece

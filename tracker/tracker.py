@@ -11,13 +11,14 @@ than ``square_tolerance`` nats against that square's most likely class) puts the
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from engine import Colour, Move, Piece, Position, Rules
 from engine.game import Game
-from engine.referee import Board, Hypothesis, Pending, Verdict, board_of, describe, describe_change, hypotheses
+from engine.position import Board, place
+from engine.referee import Hypothesis, Pending, Verdict, describe, describe_change, hypotheses
 from engine.squares import BIT
 from events import EventKind, GameEvent
 from vision.reading import CLASS_INDEX, Reading
@@ -138,7 +139,7 @@ class GameTracker:
 
     def _stories(self) -> list[Story]:
         if self.game is None or self.game.result() is not None:
-            return [Story(StoryKind.START, board_of(Position.start(r)), rules=r)
+            return [Story(StoryKind.START, Position.start(r).board, rules=r)
                     for r in start_rules(self.rules)]
         position = self.game.position
         found = hypotheses(position, self.game.rules, self.game.positions()[:-1])
@@ -146,13 +147,13 @@ class GameTracker:
             # Who moves first is learnt from the first move: either side's is a move.
             other = position.with_turn(position.turn.opponent)
             found = [h for h in found if h.verdict is not Verdict.WRONG_SIDE]
-            found += [Hypothesis(Verdict.MOVE, (m,), board_of(other.play(m)))
+            found += [Hypothesis(Verdict.MOVE, (m,), other.play(m).board)
                       for m in other.legal_moves(self.game.rules)]
         stories = [Story(StoryKind.GAME, self._with_overlay(h.board, position), h) for h in found]
         if self.alert is not None:
             board = self.alert.board
-            stories.append(Story(StoryKind.ALERT_UNCHANGED, board_of(board)))
-            stories += [Story(StoryKind.STOOD, board_of(board.play(m)), move=m)
+            stories.append(Story(StoryKind.ALERT_UNCHANGED, board.board))
+            stories += [Story(StoryKind.STOOD, board.play(m).board, move=m)
                         for m in board.legal_moves(self.game.rules)]
         return stories
 
@@ -163,7 +164,7 @@ class GameTracker:
         best = int(np.argmax(scores))
         if worst_square_gap(log_p, stories[best].board) > self.config.square_tolerance:
             seen = reading.position()
-            return Story(StoryKind.MISMATCH, board_of(seen))
+            return Story(StoryKind.MISMATCH, seen.board)
         rivals = [score for story, score in zip(stories, scores)
                   if story.decision != stories[best].decision and story.board != stories[best].board]
         if rivals and scores[best] - max(rivals) < self.config.margin:
@@ -174,20 +175,12 @@ class GameTracker:
         """A predicted board with the known pending differences applied where untouched."""
         if not self.overlay:
             return board
-        dark, light, kings = board
+        shown = board
         for square, piece in self.overlay.items():
             bit = BIT[square]
-            untouched = all((a & bit) == (b & bit) for a, b in zip(board, board_of(position)))
-            if not untouched:
-                continue
-            dark, light, kings = dark & ~bit, light & ~bit, kings & ~bit
-            if piece.colour is Colour.DARK:
-                dark |= bit
-            else:
-                light |= bit
-            if piece.is_king:
-                kings |= bit
-        return dark, light, kings
+            if all((a & bit) == (b & bit) for a, b in zip(board, position.board)):
+                shown = place(shown, square, piece)
+        return shown
 
     def _settle_overlay(self, reading: Reading) -> None:
         """Forget pending differences the board no longer shows (men lifted, king stacked)."""
