@@ -286,17 +286,26 @@ def _choose_window(feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: Loc
     return np.array([oi[k], oj[k]], np.float32), float(inner[k]), margin
 
 
-def _refine(gray_full: np.ndarray, h_board: np.ndarray, visible: np.ndarray, square_px: float) -> tuple[np.ndarray, int] | None:
-    """Sub-pixel inner corners at full resolution and a robust board -> image homography."""
-    if visible.sum() < 6:
+def _refine(gray_full: np.ndarray, h_board: np.ndarray, tried: np.ndarray, square_px: float, cfg: LocateConfig, coarse: bool = False) -> tuple[np.ndarray, int] | None:
+    """Sub-pixel inner corners at full resolution and a robust board -> image homography.
+
+    ``coarse`` adds a first pass with a wide window, for a guess that may be a quarter of a
+    square off (a bumped board); the final pass uses a small window so that the rims of
+    pieces next to a corner do not pull it.
+    """
+    if tried.sum() < 6:
         return None
-    src = INNER_CORNERS[visible]
+    src = INNER_CORNERS[tried]
     guess = project(h_board, src).reshape(-1, 1, 2)
-    half = int(np.clip(round(0.08 * square_px), 2, 10))
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)
-    refined = cv2.cornerSubPix(gray_full, guess.copy(), (half, half), (-1, -1), criteria).reshape(-1, 2)
+    refined = guess.copy()
+    for frac in (0.25, 0.08) if coarse else (0.08,):
+        half = int(np.clip(round(frac * square_px), 2, 12))
+        refined = cv2.cornerSubPix(gray_full, refined, (half, half), (-1, -1), criteria)
+    refined = refined.reshape(-1, 2)
     moved = np.linalg.norm(refined - guess.reshape(-1, 2), axis=1)
-    keep = moved < 0.25 * square_px
+    radius = max(2.0, 0.12 * square_px)
+    keep = (moved < 0.3 * square_px) & (x_corner_evidence(gray_full, refined, radius, cfg.min_contrast) > 0)
     if keep.sum() < 6:
         return None
     h, mask = cv2.findHomography(src[keep], refined[keep], cv2.RANSAC, max(1.0, 0.04 * square_px))
@@ -321,11 +330,8 @@ def refine_location(frame: np.ndarray, hint: BoardLocation, cfg: LocateConfig = 
     Cheaper than :func:`locate_board` and keeps the hint's corner order, so the numbering
     found from the pieces survives a small bump.
     """
-    gray = _gray(frame)
-    pred = hint.to_image(INNER_CORNERS)
-    radius = max(2.0, 0.12 * hint.square_px)
-    visible = x_corner_evidence(cv2.GaussianBlur(gray, (3, 3), 0), pred, radius, cfg.min_contrast) > 0
-    fitted = _refine(gray, hint.homography, visible, hint.square_px)
+    tried = np.ones(len(INNER_CORNERS), bool)
+    fitted = _refine(_gray(frame), hint.homography, tried, hint.square_px, cfg, coarse=True)
     if fitted is None:
         return None
     h, inliers = fitted
@@ -361,7 +367,7 @@ def locate_board(frame: np.ndarray, hint: BoardLocation | None = None, cfg: Loca
     h_board = to_full @ h_lattice @ to_lattice
     visible = x_corner_evidence(feat.gray, project(h_lattice @ to_lattice, INNER_CORNERS), cfg.ring_radius, cfg.min_contrast) > 0
     square_px = float(np.linalg.norm(project(h_board, np.array([[0, 0], [8, 8]], np.float32)) @ [1, -1]) / (8 * np.sqrt(2)))
-    fitted = _refine(_gray(frame), h_board, visible, square_px)
+    fitted = _refine(_gray(frame), h_board, visible, square_px, cfg)
     if fitted is None:
         return None
     h_board, inliers = fitted

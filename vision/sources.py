@@ -1,0 +1,202 @@
+"""Where frames come from: webcam, video file, image folder or network camera, behind one interface.
+
+Every source is an iterable of :class:`Frame` (image + timestamp in seconds), so the rest of
+the pipeline never asks what kind of camera it has. Files give timestamps from their
+position (a folder is played at ``fps``), live sources from the monotonic clock. A live
+source that drops (unplugged webcam, network camera rebooting) is reopened with
+exponential backoff; a file that cannot be read raises :class:`SourceError` naming it.
+
+>>> open_source("rtsp://cam.local/stream").describe()
+'network camera rtsp://cam.local/stream'
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator, Protocol
+
+import cv2
+import numpy as np
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+NETWORK_SCHEMES = ("rtsp://", "rtsps://", "http://", "https://", "rtmp://", "udp://", "tcp://")
+
+
+class SourceError(RuntimeError):
+    """A source could not be opened, or gave a frame that cannot be decoded."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture and when it was taken (seconds; comparable within one source only)."""
+
+    image: np.ndarray  # BGR uint8
+    timestamp: float
+    index: int  # position in the source, from 0
+
+
+class Capture(Protocol):
+    """The part of ``cv2.VideoCapture`` that sources use (a fake one in tests)."""
+
+    def isOpened(self) -> bool: ...
+    def read(self) -> tuple[bool, np.ndarray | None]: ...
+    def release(self) -> None: ...
+
+
+class FrameSource(Protocol):
+    def __iter__(self) -> Iterator[Frame]: ...
+    def describe(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class ImageFolder:
+    """Still images in name order (or one image), played as a video at ``fps``.
+
+    A file that does not decode stops the run with SourceError naming it: a silently
+    skipped frame could hide the move that was played in it.
+    """
+
+    folder: Path
+    fps: float = 30.0
+
+    def paths(self) -> list[Path]:
+        if self.folder.is_file():
+            return [self.folder]
+        return sorted(p for p in self.folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+    def describe(self) -> str:
+        return f"image folder {self.folder}"
+
+    def __iter__(self) -> Iterator[Frame]:
+        if not self.folder.exists():
+            raise SourceError(f"{self.describe()}: no such folder")
+        paths = self.paths()
+        if not paths:
+            raise SourceError(f"{self.describe()}: no images ({', '.join(IMAGE_SUFFIXES)})")
+        for i, path in enumerate(paths):
+            yield Frame(read_image(path), i / self.fps, i)
+
+
+def read_image(path: str | Path) -> np.ndarray:
+    """Decode one image file, or raise SourceError saying which file and why."""
+    path = Path(path)
+    if not path.is_file():
+        raise SourceError(f"{path}: no such file")
+    image = cv2.imdecode(np.fromfile(path, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise SourceError(f"{path}: not a readable image (corrupt or unknown format)")
+    return image
+
+
+@dataclass(frozen=True)
+class VideoFile:
+    """A recorded video; timestamps from the container (or frame count and fps)."""
+
+    path: Path
+    open_capture: Callable[[str], Capture] = cv2.VideoCapture
+
+    def describe(self) -> str:
+        return f"video file {self.path}"
+
+    def __iter__(self) -> Iterator[Frame]:
+        if not self.path.is_file():
+            raise SourceError(f"{self.describe()}: no such file")
+        cap = self.open_capture(str(self.path))
+        try:
+            if not cap.isOpened():
+                raise SourceError(f"{self.describe()}: cannot be opened (corrupt or unknown format)")
+            fps = cap.get(cv2.CAP_PROP_FPS) if hasattr(cap, "get") else 0.0
+            fps = fps if fps and fps > 0 else 30.0
+            index = 0
+            while True:
+                ok, image = cap.read()
+                if not ok or image is None:
+                    if index == 0:
+                        raise SourceError(f"{self.describe()}: no frame could be decoded (corrupt file?)")
+                    return
+                yield Frame(image, index / fps, index)
+                index += 1
+        finally:
+            cap.release()
+
+
+@dataclass(frozen=True)
+class Backoff:
+    """Waits between reconnection attempts: ``first`` doubling up to ``longest`` seconds."""
+
+    first: float = 0.5
+    longest: float = 10.0
+    max_attempts: int | None = None  # None: keep trying for ever (a camera on a match table)
+
+    def delays(self) -> Iterator[float]:
+        delay, attempt = self.first, 0
+        while self.max_attempts is None or attempt < self.max_attempts:
+            yield delay
+            delay, attempt = min(self.longest, 2 * delay), attempt + 1
+
+
+@dataclass(frozen=True)
+class LiveCamera:
+    """A webcam (``target`` an index) or a network camera (an HTTP MJPEG or RTSP URL).
+
+    URLs go through OpenCV's FFmpeg backend. When a read fails the capture is released and
+    reopened after the backoff delays; a successful frame resets the backoff.
+    """
+
+    target: int | str
+    backoff: Backoff = Backoff()
+    open_capture: Callable[[int | str], Capture] | None = None
+    sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], float] = time.monotonic
+
+    def describe(self) -> str:
+        return f"webcam {self.target}" if isinstance(self.target, int) else f"network camera {self.target}"
+
+    def _open(self) -> Capture:
+        if self.open_capture is not None:
+            return self.open_capture(self.target)
+        if isinstance(self.target, int):
+            return cv2.VideoCapture(self.target)
+        return cv2.VideoCapture(self.target, cv2.CAP_FFMPEG)
+
+    def _reconnect(self) -> Capture:
+        for delay in self.backoff.delays():
+            self.sleep(delay)
+            cap = self._open()
+            if cap.isOpened():
+                return cap
+            cap.release()
+        raise SourceError(f"{self.describe()}: gone, and {self.backoff.max_attempts} reconnection attempts failed")
+
+    def __iter__(self) -> Iterator[Frame]:
+        cap = self._open()
+        if not cap.isOpened():
+            cap.release()
+            cap = self._reconnect()
+        index = 0
+        try:
+            while True:
+                ok, image = cap.read()
+                if ok and image is not None:
+                    yield Frame(image, self.clock(), index)
+                    index += 1
+                    continue
+                cap.release()
+                cap = self._reconnect()
+        finally:
+            cap.release()
+
+
+def open_source(spec: int | str | Path, fps: float = 30.0, backoff: Backoff = Backoff()) -> FrameSource:
+    """The source a user means: ``0`` (webcam index), a URL, a folder, or a video file."""
+    if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
+        return LiveCamera(int(spec), backoff)
+    text = str(spec)
+    if text.lower().startswith(NETWORK_SCHEMES):
+        return LiveCamera(text, backoff)
+    path = Path(text)
+    if path.is_dir() or path.suffix.lower() in IMAGE_SUFFIXES:
+        return ImageFolder(path, fps)
+    return VideoFile(path)
