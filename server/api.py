@@ -1,0 +1,97 @@
+"""The public JSON API: the hall, a board's state, PDN, and the SSE streams.
+
+Everything here is what spectators may see: it runs ``broadcast_delay`` behind the log.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort
+
+
+from . import sse
+from .access import board_or_404, hall
+from .hall import PUBLIC
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+PDN_MIMETYPE = "application/x-pdn; charset=utf-8"
+
+
+def hall_json(audience=PUBLIC) -> dict:
+    the_hall = hall()
+    return {"event": the_hall.config.event_name, "delay": the_hall.delay(audience),
+            "boards": [the_hall.summary(info.id, audience) for info in the_hall.infos()]}
+
+
+@bp.get("/hall")
+def hall_state():
+    return hall_json()
+
+
+@bp.get("/board/<board>")
+def board_state(board: str):
+    board_or_404(board)
+    return Response(hall().state_json(board, PUBLIC), mimetype="application/json")
+
+
+def _pdn_response(text: str, filename: str) -> Response:
+    return Response(text, mimetype=PDN_MIMETYPE,
+                    headers={"Content-Disposition": f'inline; filename="{filename}"'})
+
+
+@bp.get("/board/<board>/pdn")
+def board_pdn(board: str):
+    """The current game of the board."""
+    board_or_404(board)
+    name = hall().config.event_name
+    text = hall().with_state(board, PUBLIC, lambda s: s.pdn(s.current, name))
+    return _pdn_response(text, f"board-{board}.pdn")
+
+
+@bp.get("/board/<board>/game/<int:number>/pdn")
+def game_pdn(board: str, number: int):
+    board_or_404(board)
+    name = hall().config.event_name
+
+    def pdn(state):
+        record = state.game(number)
+        if record is None:
+            abort(404, description=f"board {board} has no game {number}")
+        return state.pdn(record, name)
+
+    return _pdn_response(hall().with_state(board, PUBLIC, pdn), f"board-{board}-game-{number}.pdn")
+
+
+@bp.get("/pdn")
+def event_pdn():
+    """Every game of every board, board by board, as the event's PDN file."""
+    the_hall = hall()
+    name = the_hall.config.event_name
+    texts = [the_hall.with_state(info.id, PUBLIC,
+                                 lambda s: "\n".join(s.pdn(r, name) for r in s.games if r.moves or r.result))
+             for info in the_hall.infos()]
+    return _pdn_response("\n".join(t for t in texts if t), "event.pdn")
+
+
+def _resume_point() -> int:
+    after = sse.last_event_id()
+    if after < 0:
+        abort(400, description="Last-Event-ID (or ?after=) must be a whole number >= 0")
+    return after
+
+
+@bp.get("/board/<board>/events")
+def board_events(board: str):
+    board_or_404(board)
+    the_hall = hall()
+    after = _resume_point()
+    return sse.response(sse.stream(the_hall, board, after, PUBLIC,
+                                   lambda b: the_hall.state_json(b, PUBLIC)))
+
+
+@bp.get("/hall/events")
+def hall_events():
+    the_hall = hall()
+    after = _resume_point()
+    return sse.response(sse.stream(the_hall, None, after, PUBLIC,
+                                   lambda b: sse.dumps(the_hall.summary(b, PUBLIC))))

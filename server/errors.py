@@ -1,0 +1,19 @@
+"""Errors as JSON under ``/api`` (with the reason), as a short page elsewhere."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        wants_json = request.path.startswith("/api/") or request.is_json
+        if wants_json:
+            response = jsonify(error=error.name, message=error.description, status=error.code)
+        else:
+            response = render_template("error.html", error=error), error.code
+            return response
+        response.status_code = error.code
+        return response

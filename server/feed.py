@@ -1,0 +1,144 @@
+"""The server's window on the event log: what has been seen, when, and who to wake.
+
+The log is the truth and may be written by another process (the recorder), so one
+poller thread reads it every ``poll_seconds``; appends made through this feed (referee
+decisions) are read back at once. Each event gets the wall time the server first saw it:
+the broadcast delay counts from then, because the log itself stores no append time and a
+source's frame time need not be wall time. Waiting readers (SSE streams) sleep on one
+:class:`threading.Condition` and are woken by new events or when a delayed event falls due.
+"""
+
+from __future__ import annotations
+
+import bisect
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+from events import EventLog, GameEvent
+
+EPOCH_2001 = 1e9  # a ``time`` above this is wall-clock time, not a video's frame time
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """An event and the wall time at which this server first saw it."""
+
+    event: GameEvent
+    at: float
+
+
+@dataclass(slots=True)
+class _Board:
+    seqs: list[int] = field(default_factory=list)
+    seen: list[Seen] = field(default_factory=list)
+
+
+class EventFeed:
+    """Events of every board held in order, with waits for new or newly visible ones."""
+
+    def __init__(self, log: EventLog, poll_seconds: float = 0.2,
+                 clock: Callable[[], float] = time.time) -> None:
+        self._log = log
+        self._poll = poll_seconds
+        self._clock = clock
+        self._changed = threading.Condition()
+        self._reading = threading.Lock()
+        self._boards: dict[str, _Board] = {}
+        self._last = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.refresh(startup=True)
+
+    # ------------------------------------------------------------ reading the log
+
+    def refresh(self, startup: bool = False) -> None:
+        """Take in what the log holds beyond the last event seen."""
+        with self._reading:
+            while True:
+                batch = self._log.read(after=self._last, limit=5000)
+                if not batch:
+                    return
+                now = self._clock()
+                with self._changed:
+                    for event in batch:
+                        # On start-up an event already in the log is as old as its wall
+                        # time says, never younger than now: a restart leaks nothing early.
+                        at = min(now, event.time) if startup and event.time > EPOCH_2001 else now
+                        board = self._boards.setdefault(event.board, _Board())
+                        board.seqs.append(event.seq)
+                        board.seen.append(Seen(event, at))
+                        self._last = event.seq
+                    self._changed.notify_all()
+
+    def start(self) -> None:
+        """Start polling the log for events appended by other processes."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="event-feed", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._poll):
+            self.refresh()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        with self._changed:
+            self._changed.notify_all()
+
+    @property
+    def closed(self) -> bool:
+        return self._stop.is_set()
+
+    def append(self, event: GameEvent) -> GameEvent:
+        """Write to the log (durably, first), then show: the order the project promises."""
+        stored = self._log.append(event)
+        self.refresh()
+        return stored
+
+    # ------------------------------------------------------------ queries
+
+    def now(self) -> float:
+        return self._clock()
+
+    def boards(self) -> list[str]:
+        with self._changed:
+            return sorted(self._boards)
+
+    def has_board(self, board: str) -> bool:
+        with self._changed:
+            return board in self._boards
+
+    def events(self, board: str | None, after: int, until: float) -> list[GameEvent]:
+        """Events (of a board, or all) with ``seq > after`` seen no later than ``until``."""
+        with self._changed:
+            return [s.event for s in self._after(board, after) if s.at <= until]
+
+    def _after(self, board: str | None, after: int) -> list[Seen]:
+        if board is not None:
+            entry = self._boards.get(board)
+            if entry is None:
+                return []
+            return entry.seen[bisect.bisect_right(entry.seqs, after):]
+        merged = [s for entry in self._boards.values()
+                  for s in entry.seen[bisect.bisect_right(entry.seqs, after):]]
+        merged.sort(key=lambda s: s.event.seq)
+        return merged
+
+    def wait(self, board: str | None, after: int, delay: float, timeout: float) -> bool:
+        """Block until an event after ``after`` is visible with this delay; False on timeout."""
+        deadline = self._clock() + timeout
+        with self._changed:
+            while not self._stop.is_set():
+                pending = self._after(board, after)
+                now = self._clock()
+                if pending and pending[0].at + delay <= now:
+                    return True
+                if now >= deadline:
+                    return False
+                due = deadline if not pending else min(deadline, pending[0].at + delay)
+                self._changed.wait(max(due - now, 0.001))
+        return False

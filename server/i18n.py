@@ -1,0 +1,89 @@
+"""Page text in English and Thai. Templates and scripts read the same table.
+
+The language comes from ``?lang=`` (the toggle) or the ``lang`` cookie the toggle sets.
+"""
+
+from __future__ import annotations
+
+from flask import request
+
+LANGUAGES = ("en", "th")
+
+TEXT: dict[str, tuple[str, str]] = {
+    # key: (English, Thai)
+    "app": ("Mak-hos live", "หมากฮอส สด"),
+    "makhos": ("Mak-hos", "หมากฮอส"),
+    "hall": ("Hall", "ห้องแข่งขัน"),
+    "board": ("Board", "กระดาน"),
+    "game": ("Game", "เกม"),
+    "of": ("of", "จาก"),
+    "round": ("Round", "รอบ"),
+    "moves": ("Moves", "การเดิน"),
+    "move": ("Move", "ตา"),
+    "plies": ("plies", "ตา"),
+    "dark": ("Dark", "ฝ่ายดำ"),
+    "light": ("Light", "ฝ่ายขาว"),
+    "man": ("man", "เบี้ย"),
+    "king": ("king", "ฮอส"),
+    "to_move": ("to move", "เดิน"),
+    "clock": ("Move clock", "เวลาต่อตา"),
+    "extra": ("extra", "เวลาเพิ่ม"),
+    "alerts": ("Alerts", "การแจ้งเตือน"),
+    "no_alerts": ("No open alerts", "ไม่มีการแจ้งเตือน"),
+    "result": ("Result", "ผลการแข่งขัน"),
+    "in_play": ("In play", "กำลังแข่ง"),
+    "dark wins": ("Dark wins", "ฝ่ายดำชนะ"),
+    "light wins": ("Light wins", "ฝ่ายขาวชนะ"),
+    "draw": ("Draw", "เสมอ"),
+    "match": ("Match", "แมตช์"),
+    "score": ("Score", "คะแนน"),
+    "flip": ("Flip board", "กลับกระดาน"),
+    "numbers": ("Square numbers", "เลขช่อง"),
+    "language": ("ภาษาไทย", "English"),
+    "start": ("Start", "เริ่ม"),
+    "live": ("Live", "สด"),
+    "delay": ("Broadcast delay", "หน่วงเวลาถ่ายทอด"),
+    "seconds": ("s", "วิ"),
+    "download_pdn": ("PDN", "PDN"),
+    "no_boards": ("No boards yet", "ยังไม่มีกระดาน"),
+    "irregular": ("irregular", "ผิดกติกา"),
+    "irregularity": ("Irregular move", "เดินผิดกติกา"),
+    "board_mismatch": ("Board does not match", "กระดานไม่ตรงกับเกม"),
+    "camera": ("Camera", "กล้อง"),
+    "crowning": ("Crowning pending on", "รอซ้อนฮอสที่ช่อง"),
+    "referee": ("Referee", "กรรมการ"),
+    "acknowledge": ("Acknowledge", "รับทราบ"),
+    "accept_move": ("Accept move", "ยอมรับการเดิน"),
+    "dismiss": ("Dismiss", "ยกเลิก"),
+    "correct_move": ("Correct move", "แก้การเดิน"),
+    "take_back": ("Take back", "ถอนการเดิน"),
+    "set_result": ("Set result", "ตัดสินผล"),
+    "new_game": ("New game", "เริ่มเกมใหม่"),
+    "set_players": ("Players and round", "ผู้เล่นและรอบ"),
+    "grant_extra_time": ("Extra time", "ให้เวลาเพิ่ม"),
+    "first_player": ("First mover in game 1", "ผู้เดินก่อนในเกมแรก"),
+    "second_player": ("Opponent", "คู่แข่ง"),
+    "games": ("Games", "จำนวนเกม"),
+    "reason": ("Reason", "เหตุผล"),
+    "rules": ("Rules", "กติกา"),
+    "setup": ("Set-up", "การตั้งหมาก"),
+    "men": ("Men per side", "จำนวนเบี้ยต่อฝ่าย"),
+    "apply": ("Apply", "ตกลง"),
+    "sound": ("Sound on", "เปิดเสียง"),
+    "camera_view": ("Camera view", "ภาพจากกล้อง"),
+    "no_camera": ("No camera", "ไม่มีกล้อง"),
+    "time_up": ("Time is up", "หมดเวลา"),
+    "connection_lost": ("Reconnecting…", "กำลังเชื่อมต่อใหม่…"),
+}
+
+
+def strings(lang: str) -> dict[str, str]:
+    index = LANGUAGES.index(lang) if lang in LANGUAGES else 0
+    return {key: pair[index] for key, pair in TEXT.items()}
+
+
+def page_language() -> tuple[str, dict[str, str]]:
+    """The request's language and its strings."""
+    lang = request.args.get("lang") or request.cookies.get("lang") or "en"
+    lang = lang if lang in LANGUAGES else "en"
+    return lang, strings(lang)

@@ -1,0 +1,124 @@
+"""The referee console and its API, behind the token: live state, decisions, the camera.
+
+Decisions are appended to the log as ``referee`` events (see referee_actions) after a
+check against the live state; a decision that does not fit the board (no such alert,
+extra time used up, an illegal correction) is refused with 409 and the reason.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Iterator
+
+from flask import Blueprint, Response, abort, jsonify, make_response, render_template, request
+
+from . import referee_actions as ra
+from . import sse
+from .access import COOKIE, board_or_404, hall, require_referee
+from .hall import REFEREE
+from .i18n import page_language
+
+bp = Blueprint("referee", __name__)
+
+BOUNDARY = "frame"
+
+
+@bp.get("/referee/<board>")
+def console(board: str):
+    token = require_referee()
+    info = board_or_404(board)
+    the_hall = hall()
+    lang, strings = page_language()
+    response = make_response(render_template(
+        "referee.html", board=info, lang=lang, strings=strings,
+        state=the_hall.state_json(board, REFEREE), camera=the_hall.config.camera is not None,
+        event_name=the_hall.config.event_name))
+    # The console's own fetches and EventSource carry the token as a cookie, not in URLs.
+    response.set_cookie(COOKIE, token, httponly=True, samesite="Strict",
+                        path="/", secure=request.is_secure)
+    return response
+
+
+@bp.get("/api/referee/<board>")
+def live_state(board: str):
+    require_referee()
+    board_or_404(board)
+    return Response(hall().state_json(board, REFEREE), mimetype="application/json")
+
+
+@bp.get("/api/referee/<board>/events")
+def live_events(board: str):
+    require_referee()
+    board_or_404(board)
+    after = sse.last_event_id()
+    if after < 0:
+        abort(400, description="Last-Event-ID (or ?after=) must be a whole number >= 0")
+    the_hall = hall()
+    return sse.response(sse.stream(the_hall, board, after, REFEREE,
+                                   lambda b: the_hall.state_json(b, REFEREE)))
+
+
+@bp.post("/api/referee/<board>/action")
+def act(board: str):
+    """Check a decision against the live board and append it to the log."""
+    require_referee()
+    board_or_404(board)
+    body = request.get_json(silent=True)
+    if body is None:
+        abort(400, description="the body must be JSON, e.g. {\"action\": \"take_back\", "
+                               "\"plies\": 1}, sent with Content-Type: application/json")
+    try:
+        action = ra.parse_action(body)
+    except ra.ActionError as error:
+        abort(400, description=str(error))
+    the_hall = hall()
+
+    def decide(state):
+        state.check(action)
+        game = state.current.number
+        if isinstance(action, ra.NewGame) and (state.current.moves or state.current.result):
+            game += 1
+        return the_hall.feed.append(action.to_event(board, game, the_hall.feed.now()))
+
+    try:
+        stored = the_hall.with_state(board, REFEREE, decide)
+    except ra.ActionError as error:
+        abort(409, description=str(error))
+    return jsonify(seq=stored.seq, game=stored.game, detail=stored.detail), 201
+
+
+def _snapshot_or_404(board: str) -> bytes:
+    camera = hall().config.camera
+    frame = camera.snapshot(board) if camera is not None else None
+    if frame is None:
+        abort(404, description="no camera")
+    return frame
+
+
+@bp.get("/referee/<board>/snapshot.jpg")
+def snapshot(board: str):
+    require_referee()
+    board_or_404(board)
+    return Response(_snapshot_or_404(board), mimetype="image/jpeg",
+                    headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/referee/<board>/camera.mjpg")
+def camera(board: str):
+    """MJPEG: the latest annotated frame, over and over, until the camera goes away."""
+    require_referee()
+    board_or_404(board)
+    first = _snapshot_or_404(board)
+    the_hall = hall()
+    period = 1.0 / the_hall.config.mjpeg_fps
+
+    def frames() -> Iterator[bytes]:
+        frame: bytes | None = first
+        while frame is not None and not the_hall.feed.closed:
+            yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
+                   f"Content-Length: {len(frame)}\r\n\r\n").encode() + frame + b"\r\n"
+            time.sleep(period)
+            frame = the_hall.config.camera.snapshot(board)
+
+    return Response(frames(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
+                    headers={"Cache-Control": "no-store"})

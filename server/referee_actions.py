@@ -1,0 +1,200 @@
+"""What a referee can decide, as data: one frozen dataclass per action.
+
+Every action is stored as a :class:`~events.GameEvent` of kind ``referee`` whose
+``detail`` is ``{"action": NAME, **fields}``. The event *is* the decision: every reader
+(the view state here, the tracker later) applies it itself, and nobody re-emits its effect
+as another kind of event, so a decision is never applied twice.
+
+=================  =====================================================  ================
+action             fields                                                 effect
+=================  =====================================================  ================
+acknowledge        alert (seq of the alert event)                         alert heard; sound stops, alert stays open
+accept_move        alert                                                  the irregular move stands; alert closed
+dismiss            alert                                                  alert closed with no change (false alarm)
+correct_move       move (PDN, full path or Thai short), alert (optional)  last ply taken back and ``move`` played in its place
+take_back          plies (>= 1)                                           the last ``plies`` plies undone
+set_result         outcome ("dark wins", "light wins", "draw"), reason    the game ends
+new_game           rules (Rules.to_dict() form, partial allowed)          next game of the match starts (event ``game`` = its number)
+set_players        first, second, round, games                            the match: ``first`` moves first in game 1, then alternate
+grant_extra_time   side ("dark"/"light"), minutes (5 or 10)               the per-move clock of ``side`` gets longer (two of 5 or one of 10 per game)
+=================  =====================================================  ================
+"""
+
+from __future__ import annotations
+
+from dataclasses import MISSING, asdict, dataclass, fields
+from typing import Any, ClassVar
+
+from engine import MoveText, Rules
+from engine.game import Outcome
+from events import EventKind, GameEvent
+
+MAX_TEXT = 80  # a name or a reason longer than this is a mistake, not a name
+
+
+class ActionError(ValueError):
+    """A referee request that cannot be an action; the message says what to fix."""
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeAction:
+    """Base of all actions: ``name`` is the wire name in ``detail.action``."""
+
+    name: ClassVar[str] = ""
+
+    def detail(self) -> dict[str, Any]:
+        return {"action": self.name, **asdict(self)}
+
+    def to_event(self, board: str, game: int, time: float) -> GameEvent:
+        return GameEvent(board=board, kind=EventKind.REFEREE, time=time, game=game,
+                         detail=self.detail())
+
+
+@dataclass(frozen=True, slots=True)
+class Acknowledge(RefereeAction):
+    name: ClassVar[str] = "acknowledge"
+    alert: int
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptMove(RefereeAction):
+    name: ClassVar[str] = "accept_move"
+    alert: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dismiss(RefereeAction):
+    name: ClassVar[str] = "dismiss"
+    alert: int
+
+
+@dataclass(frozen=True, slots=True)
+class CorrectMove(RefereeAction):
+    name: ClassVar[str] = "correct_move"
+    move: str
+    alert: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack(RefereeAction):
+    name: ClassVar[str] = "take_back"
+    plies: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class SetResult(RefereeAction):
+    name: ClassVar[str] = "set_result"
+    outcome: str
+    reason: str = "referee"
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame(RefereeAction):
+    name: ClassVar[str] = "new_game"
+    rules: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class SetPlayers(RefereeAction):
+    name: ClassVar[str] = "set_players"
+    first: str
+    second: str
+    round: str = ""
+    games: int = 4
+
+
+@dataclass(frozen=True, slots=True)
+class GrantExtraTime(RefereeAction):
+    name: ClassVar[str] = "grant_extra_time"
+    side: str
+    minutes: int
+
+
+ACTIONS: dict[str, type[RefereeAction]] = {
+    cls.name: cls
+    for cls in (Acknowledge, AcceptMove, Dismiss, CorrectMove, TakeBack, SetResult, NewGame,
+                SetPlayers, GrantExtraTime)
+}
+OUTCOMES = tuple(o.value for o in Outcome)
+SIDES = ("dark", "light")
+
+
+def parse_action(data: Any) -> RefereeAction:
+    """Check a request body (or an event's ``detail``) and build its action.
+
+    >>> parse_action({"action": "take_back", "plies": 2})
+    TakeBack(plies=2)
+    >>> parse_action({"action": "grant_extra_time", "side": "dark", "minutes": 7})
+    Traceback (most recent call last):
+    ...
+    server.referee_actions.ActionError: minutes must be 5 or 10
+    """
+    if not isinstance(data, dict):
+        raise ActionError("the body must be a JSON object with an 'action' field")
+    name = data.get("action")
+    cls = ACTIONS.get(name) if isinstance(name, str) else None
+    if cls is None:
+        raise ActionError(f"unknown action {name!r}; one of: {', '.join(ACTIONS)}")
+    known = {f.name for f in fields(cls)}
+    unknown = set(data) - known - {"action"}
+    if unknown:
+        raise ActionError(f"{name}: unknown field(s) {', '.join(sorted(unknown))}")
+    try:
+        action = cls(**{k: v for k, v in data.items() if k != "action"})
+    except TypeError:
+        required = [f.name for f in fields(cls)
+                    if f.default is MISSING and f.default_factory is MISSING]
+        raise ActionError(f"{name} needs: {', '.join(required)}") from None
+    _check(action)
+    return action
+
+
+def _text(value: Any, what: str, allow_empty: bool = False) -> None:
+    if not isinstance(value, str):
+        raise ActionError(f"{what} must be text")
+    if not allow_empty and not value.strip():
+        raise ActionError(f"{what} must not be empty")
+    if len(value) > MAX_TEXT:
+        raise ActionError(f"{what} is longer than {MAX_TEXT} characters")
+
+
+def _count(value: Any, what: str, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ActionError(f"{what} must be a whole number from {low} to {high}")
+
+
+def _check(action: RefereeAction) -> None:
+    match action:
+        case Acknowledge(alert=alert) | AcceptMove(alert=alert) | Dismiss(alert=alert):
+            _count(alert, "alert", 1, 2**62)
+        case CorrectMove(move=move, alert=alert):
+            _text(move, "move")
+            try:
+                MoveText.parse(move)
+            except ValueError as error:
+                raise ActionError(str(error)) from None
+            if alert is not None:
+                _count(alert, "alert", 1, 2**62)
+        case TakeBack(plies=plies):
+            _count(plies, "plies", 1, 1000)
+        case SetResult(outcome=outcome, reason=reason):
+            if outcome not in OUTCOMES:
+                raise ActionError(f"outcome must be one of: {', '.join(OUTCOMES)}")
+            _text(reason, "reason")
+        case NewGame(rules=rules):
+            if not isinstance(rules, dict):
+                raise ActionError("rules must be a JSON object of rule settings")
+            try:
+                Rules.from_dict(rules)
+            except (ValueError, TypeError) as error:
+                raise ActionError(f"rules: {error}") from None
+        case SetPlayers(first=first, second=second, round=round_, games=games):
+            _text(first, "first")
+            _text(second, "second")
+            _text(round_, "round", allow_empty=True)
+            _count(games, "games", 1, 20)
+        case GrantExtraTime(side=side, minutes=minutes):
+            if side not in SIDES:
+                raise ActionError("side must be 'dark' or 'light'")
+            if minutes not in (5, 10) or isinstance(minutes, bool):
+                raise ActionError("minutes must be 5 or 10")

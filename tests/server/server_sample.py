@@ -1,0 +1,26 @@
+"""Events of a real game, made with the engine, as the tracker would append them."""
+
+from __future__ import annotations
+
+from engine.game import Game
+from events import EventKind, GameEvent
+
+#: A legal game with captures, a chain-free crowning on 2 and a king at the end.
+MOVES = ("25-21", "8-11", "26-23", "11-16", "23-19", "16x23", "27x18", "3-8", "18-14", "7-10",
+         "14x7", "2x11", "30-26", "11-16", "21-17", "16-19", "17-13", "6-9", "13x6", "1x10")
+
+T0 = 1_700_000_000.0  # a wall-clock time base, as a live camera gives
+
+
+def game_events(board: str = "1", moves: tuple[str, ...] = MOVES, game: int = 1,
+                t0: float = T0) -> list[GameEvent]:
+    """game_started, then one move event per ply with the FEN after it."""
+    played = Game()
+    events = [GameEvent(board, EventKind.GAME_STARTED, t0, game=game, ply=0,
+                        fen=played.position.fen(), detail={"rules": {}})]
+    for index, text in enumerate(moves, start=1):
+        side = played.position.turn.value
+        ply = played.play_text(text)
+        events.append(GameEvent(board, EventKind.MOVE, t0 + 10 * index, game=game, ply=index,
+                                move=str(ply.move), fen=ply.after.fen(), side=side))
+    return events

@@ -1,0 +1,135 @@
+"""The public JSON API, PDN and SSE streams, through Flask's test client."""
+
+from __future__ import annotations
+
+import json
+
+from engine.pdn import read_game, read_games
+from events import EventKind, GameEvent
+
+from server_sample import MOVES, T0, game_events
+
+
+def fill(log, events):
+    for event in events:
+        log.append(event)
+
+
+def sse_messages(response, count: int) -> list[dict]:
+    """The first ``count`` update messages of a stream (the stream is then closed)."""
+    messages, buffer = [], ""
+    for chunk in response.response:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line
+                          and not line.startswith(":"))
+            if fields.get("event") == "update":
+                messages.append({"id": int(fields["id"]), **json.loads(fields["data"])})
+        if len(messages) >= count:
+            break
+    response.close()
+    return messages
+
+
+def test_hall_lists_configured_boards_then_boards_from_the_log(log, client):
+    fill(log, game_events("7", MOVES[:3]))
+    hall = client.get("/api/hall").get_json()
+    assert [b["board"] for b in hall["boards"]] == ["1", "2", "7"]
+    seven = hall["boards"][2]
+    assert seven["plies"] == 3 and seven["title"] == "Board 7"
+
+
+def test_board_state_is_the_folded_game(log, client):
+    fill(log, game_events("1"))
+    state = client.get("/api/board/1").get_json()
+    assert [m["move"] for m in state["game"]["moves"]] == list(MOVES)
+    assert state["title"] == "Table 1"
+
+
+def test_unknown_board_is_404_with_a_reason(client):
+    for url in ("/api/board/9", "/api/board/9/pdn", "/api/board/9/events", "/board/9",
+                "/board/9/embed", "/board/9/overlay"):
+        response = client.get(url)
+        assert response.status_code == 404, url
+    body = client.get("/api/board/9").get_json()
+    assert "no board '9'" in body["message"]
+
+
+def test_pdn_of_board_game_and_event(log, client):
+    fill(log, game_events("1"))
+    fill(log, game_events("2", MOVES[:4]))
+    response = client.get("/api/board/1/pdn")
+    assert response.mimetype == "application/x-pdn"
+    assert [str(p.move) for p in read_game(response.get_data(as_text=True)).game.plies] == list(MOVES)
+    one = client.get("/api/board/2/game/1/pdn").get_data(as_text=True)
+    assert len(read_game(one).game.plies) == 4
+    assert client.get("/api/board/2/game/5/pdn").status_code == 404
+    games = read_games(client.get("/api/pdn").get_data(as_text=True))
+    assert [g.tags["Board"] for g in games] == ["1", "2"]
+
+
+def test_board_stream_sends_each_event_with_the_state_after_a_burst(log, client):
+    fill(log, game_events("1", MOVES[:2]))
+    messages = sse_messages(client.get("/api/board/1/events"), 3)
+    assert [m["id"] for m in messages] == [1, 2, 3]
+    assert messages[0]["state"] is None and messages[-1]["state"]["seq"] == 3
+    assert messages[-1]["event"]["move"] == "8-11"
+
+
+def test_last_event_id_resumes_without_losing_events(log, client):
+    fill(log, game_events("1", MOVES[:5]))
+    response = client.get("/api/board/1/events", headers={"Last-Event-ID": "3"})
+    assert [m["id"] for m in sse_messages(response, 3)] == [4, 5, 6]
+    response = client.get("/api/board/1/events?after=5")
+    assert [m["id"] for m in sse_messages(response, 1)] == [6]
+
+
+def test_stream_wakes_on_an_event_appended_later(app, log, client):
+    fill(log, game_events("1", MOVES[:1]))
+    response = client.get("/api/board/1/events?after=2")
+    app.extensions["makhos"].feed.append(game_events("1", MOVES[:2])[-1])
+    [message] = sse_messages(response, 1)
+    assert message["event"]["move"] == "8-11"
+
+
+def test_bad_last_event_id_is_400(client):
+    response = client.get("/api/board/1/events", headers={"Last-Event-ID": "abc"})
+    assert response.status_code == 400
+    assert "Last-Event-ID" in response.get_json()["message"]
+
+
+def test_hall_stream_carries_board_summaries(log, client):
+    fill(log, game_events("1", MOVES[:1]) + game_events("2", MOVES[:1]))
+    messages = sse_messages(client.get("/api/hall/events"), 4)
+    assert [m["event"]["board"] for m in messages] == ["1", "1", "2", "2"]
+    assert messages[1]["state"]["plies"] == 1 and messages[3]["state"]["board"] == "2"
+
+
+def test_broadcast_delay_hides_recent_events_from_the_public(make_app, log):
+    app = make_app(broadcast_delay=60.0)
+    client = app.test_client()
+    feed = app.extensions["makhos"].feed
+    for event in game_events("1", MOVES[:2], t0=0.0):  # frame times: seen "now"
+        feed.append(event)
+    assert client.get("/api/board/1").get_json()["game"]["moves"] == []
+    assert client.get("/api/board/1").get_json()["delay"] == 60.0
+    live = client.get("/api/referee/1", headers={"X-Referee-Token": "s3cret-token"}).get_json()
+    assert len(live["game"]["moves"]) == 2
+    assert read_game(client.get("/api/board/1/pdn").get_data(as_text=True)).game.plies == []
+
+
+def test_events_already_in_the_log_at_start_keep_their_age(make_app, log):
+    fill(log, game_events("1", MOVES[:2], t0=T0))  # wall times long past
+    client = make_app(broadcast_delay=60.0).test_client()
+    assert len(client.get("/api/board/1").get_json()["game"]["moves"]) == 2
+
+
+def test_player_names_are_escaped_in_json_and_pages(log, client):
+    name = '</script><script>alert(1)</script><img src=x onerror=alert(2)>'
+    log.append(GameEvent("1", EventKind.REFEREE, T0, detail={
+        "action": "set_players", "first": name, "second": "B", "round": "1", "games": 4}))
+    assert client.get("/api/board/1").get_json()["game"]["players"]["dark"] == name
+    for url in ("/", "/board/1", "/board/1/embed", "/board/1/overlay"):
+        html = client.get(url).get_data(as_text=True)
+        assert "<script>alert(1)" not in html and "<img src=x" not in html, url

@@ -1,0 +1,208 @@
+"""Folding a board's events into what the pages show (server/state.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Position, Rules
+from engine.pdn import read_game
+from events import EventKind, GameEvent
+from server import referee_actions as ra
+from server.config import Scoring
+from server.state import BoardState
+
+from server_sample import MOVES, T0, game_events
+
+
+def fold(events, scoring=None) -> BoardState:
+    state = BoardState("1", scoring)
+    for seq, event in enumerate(events, start=1):
+        state.apply(event.with_seq(seq))
+    return state
+
+
+def referee(action: ra.RefereeAction, game: int = 1, time: float = T0 + 1000) -> GameEvent:
+    return action.to_event("1", game, time)
+
+
+def test_moves_give_the_position_move_list_and_last_move():
+    state = fold(game_events())
+    view = state.to_json()
+    game = view["game"]
+    assert [m["move"] for m in game["moves"]] == list(MOVES)
+    assert game["fen"] == game["moves"][-1]["fen"]
+    assert game["moves"][0]["side"] == "dark" and game["moves"][1]["side"] == "light"
+    assert game["last_move"] == {"path": [1, 10], "captured": [6]}
+    assert view["seq"] == len(MOVES) + 1
+
+
+def test_captured_squares_are_the_opponent_pieces_removed():
+    moves = fold(game_events()).to_json()["game"]["moves"]
+    capture = next(m for m in moves if m["move"] == "16x23")
+    assert capture["captured"] == [19]
+    assert next(m for m in moves if m["move"] == "25-21")["captured"] == []
+
+
+def test_clock_restarts_at_each_move_for_the_side_to_move():
+    state = fold(game_events(moves=MOVES[:3]))
+    assert state.clock.side == "light"
+    assert state.clock.started == T0 + 30
+    assert state.clock.limit_seconds == 120
+
+
+def test_irregular_move_stands_with_its_reason_and_the_board_fen():
+    events = game_events(moves=MOVES[:2])
+    after = "W:W1,2,3,4,5,6,7,11:B21,22,26,27,28,29,30,31,32"  # a dark man appeared on 22
+    events.append(GameEvent("1", EventKind.MOVE, T0 + 99, ply=3, fen=after, side="dark",
+                            reason="a piece was added"))
+    game = fold(events).to_json()["game"]
+    assert game["moves"][-1]["irregular"] == "a piece was added"
+    assert game["moves"][-1]["move"] is None
+    assert Position.from_fen(game["fen"]).piece_at(22) is not None
+    assert game["turn"] == "light"
+
+
+def test_alert_opens_on_irregularity_and_closes_by_event():
+    events = game_events(moves=MOVES[:2])
+    events.append(GameEvent("1", EventKind.IRREGULARITY, T0 + 50, side="dark",
+                            reason="missed capture", detail={"missed": ["16x23"]}))
+    state = fold(events)
+    [alert] = state.to_json()["alerts"]
+    assert alert["reason"] == "missed capture" and alert["kind"] == "irregularity"
+    state.apply(GameEvent("1", EventKind.ALERT_CLOSED, T0 + 60, detail={"alert": alert["seq"]},
+                          seq=99))
+    assert state.to_json()["alerts"] == []
+
+
+def test_board_mismatch_closes_when_the_board_matches_again():
+    state = fold(game_events(moves=MOVES[:1]) + [
+        GameEvent("1", EventKind.BOARD_MISMATCH, T0 + 20, detail={"squares": [5]})])
+    assert [a["kind"] for a in state.to_json()["alerts"]] == ["board_mismatch"]
+    state.apply(GameEvent("1", EventKind.BOARD_MATCHED, T0 + 21, seq=50))
+    assert state.to_json()["alerts"] == []
+
+
+def test_takeback_event_and_referee_take_back_undo_plies():
+    state = fold(game_events(moves=MOVES[:4]) + [
+        GameEvent("1", EventKind.TAKEBACK, T0 + 60, detail={"plies": 1})])
+    assert len(state.current.moves) == 3
+    state.apply(referee(ra.TakeBack(2)).with_seq(77))
+    assert [m.move for m in state.current.moves] == ["25-21"]
+    assert state.current.game.position.fen() == state.current.moves[-1].fen
+
+
+def test_correct_move_replaces_the_last_ply_and_closes_its_alert():
+    events = game_events(moves=MOVES[:5])
+    events.append(GameEvent("1", EventKind.IRREGULARITY, T0 + 60, side="light", reason="x"))
+    state = fold(events)
+    alert = next(iter(state.alerts))
+    action = ra.CorrectMove("11-15", alert)
+    # 23-19 was dark's fifth ply; dark may not play 11-15 (a light man), so it is refused
+    with pytest.raises(ra.ActionError):
+        state.check(action)
+    action = ra.CorrectMove("23-18", alert)
+    state.check(action)
+    state.apply(referee(action).with_seq(90))
+    assert state.current.moves[-1].move == "23-18"
+    assert len(state.current.moves) == 5 and not state.alerts
+
+
+def test_acknowledge_keeps_the_alert_open_but_heard():
+    state = fold(game_events(moves=MOVES[:1]) + [
+        GameEvent("1", EventKind.IRREGULARITY, T0, reason="chain stopped early")])
+    seq = next(iter(state.alerts))
+    state.apply(referee(ra.Acknowledge(seq)).with_seq(10))
+    assert state.to_json()["alerts"][0]["acknowledged"] is True
+
+
+def test_red_clock_signal_is_an_alert_until_the_move():
+    state = fold(game_events(moves=MOVES[:1]) + [
+        GameEvent("1", EventKind.CLOCK, T0 + 130, detail={"level": "red", "seconds": 120})])
+    assert state.to_json()["alerts"][0]["kind"] == "clock"
+    state.apply(game_events(moves=MOVES[:2])[-1].with_seq(20))
+    assert state.to_json()["alerts"] == []
+
+
+def test_extra_time_lengthens_the_move_and_is_limited_per_game():
+    state = fold(game_events(moves=MOVES[:2]))  # dark to move
+    for minutes in (5, 5):
+        action = ra.GrantExtraTime("dark", minutes)
+        state.check(action)
+        state.apply(referee(action).with_seq(state.seq + 1))
+    assert state.clock.limit_seconds == 120 + 600
+    with pytest.raises(ra.ActionError, match="two of 5 or one of 10"):
+        state.check(ra.GrantExtraTime("dark", 5))
+    state.check(ra.GrantExtraTime("light", 10))
+    state.apply(game_events(moves=MOVES[:3])[-1].with_seq(state.seq + 1))
+    assert state.clock.limit_seconds == 120  # the extension was for that one move
+
+
+def test_ten_minutes_only_when_none_used():
+    state = fold(game_events(moves=MOVES[:2]))
+    state.apply(referee(ra.GrantExtraTime("light", 5)).with_seq(40))
+    with pytest.raises(ra.ActionError):
+        state.check(ra.GrantExtraTime("light", 10))
+
+
+def test_match_players_alternate_first_move_and_score_follows_scoring():
+    events = [referee(ra.SetPlayers("Somchai", "Malee", "R1", 4))]
+    events += game_events(moves=MOVES[:2])
+    events.append(referee(ra.SetResult("dark wins", "resignation")))
+    events.append(referee(ra.NewGame({}), game=2))
+    events.append(referee(ra.SetResult("draw", "agreement"), game=2))
+    state = fold(events, Scoring(3, 1, 0))
+    view = state.to_json()
+    results = view["match"]["results"]
+    assert results[0]["players"] == {"dark": "Somchai", "light": "Malee"}
+    assert results[1]["players"] == {"dark": "Malee", "light": "Somchai"}
+    assert view["match"]["score"] == {"first": 4, "second": 1}
+    assert view["game"]["number"] == 2
+
+
+def test_new_game_with_rules_uses_their_start():
+    state = fold([referee(ra.NewGame({"setup": "golden"}), game=3)])
+    assert state.current.number == 3
+    assert state.to_json()["game"]["fen"] == Rules(setup=__import__("engine").Setup.GOLDEN).start_fen()
+
+
+def test_tracker_game_started_confirms_a_game_the_referee_began():
+    events = [referee(ra.NewGame({"men_per_side": 12}), game=2)]
+    events.append(GameEvent("1", EventKind.GAME_STARTED, T0, game=2,
+                            fen=Rules(men_per_side=12).start_fen(), detail={"rules": {"men_per_side": 12}}))
+    state = fold(events)
+    assert [g.number for g in state.games] == [2]
+
+
+def test_result_event_ends_the_game():
+    state = fold(game_events(moves=MOVES[:2]) + [
+        GameEvent("1", EventKind.RESULT, T0, reason="forfeit", detail={"outcome": "light wins"})])
+    assert state.to_json()["game"]["result"] == {"outcome": "light wins", "reason": "forfeit"}
+
+
+def test_pdn_of_a_game_reads_back_with_the_same_moves():
+    state = fold([referee(ra.SetPlayers("A", "B", "2"))] + game_events())
+    text = state.pdn(state.current, "Test Open")
+    back = read_game(text)
+    assert back.tags["Black"] == "A" and back.tags["Round"] == "2"
+    assert [str(p.move) for p in back.game.plies] == list(MOVES)
+
+
+def test_camera_lost_is_an_alert_and_back_closes_it():
+    state = fold([GameEvent("1", EventKind.CAMERA, T0, detail={"status": "lost"})])
+    assert state.to_json()["alerts"][0]["kind"] == "camera"
+    state.apply(GameEvent("1", EventKind.CAMERA, T0, detail={"status": "back"}, seq=9))
+    assert state.to_json()["alerts"] == [] and state.camera == "back"
+
+
+def test_a_malformed_referee_entry_in_the_log_is_skipped():
+    state = fold(game_events(moves=MOVES[:1]) + [
+        GameEvent("1", EventKind.REFEREE, T0, detail={"action": "take_back", "plies": "all"})])
+    assert len(state.current.moves) == 1
+
+
+def test_hall_summary_is_small_and_flags_alerts():
+    state = fold(game_events(moves=MOVES[:3]) + [
+        GameEvent("1", EventKind.IRREGULARITY, T0, reason="r")])
+    summary = state.summary()
+    assert summary["plies"] == 3 and summary["alert"] is True
+    assert "moves" not in summary
