@@ -4,7 +4,9 @@ Why: a full localisation costs tens of milliseconds, the X-corner probe a few
 microseconds; one core can then watch many boards. The probe (see
 :mod:`vision.grid_probe`) separates three cases that need different answers:
 
-- corners visible with the expected polarity: the board has not moved, keep the location;
+- corners visible with the expected polarity: the board has not moved by more than a
+  fraction of a square; keep the location, refitting it locally every ``refit_s`` seconds
+  to follow a nudge of a few pixels;
 - too few corners visible: something covers the board (the occlusion gate handles that),
   keep the location but look again with a full search now and then, in case the camera
   was also moved;
@@ -44,6 +46,8 @@ class TrackerConfig:
     hidden_retry_s: float = 1.0  # full search this often while the grid stays hidden
     min_confidence: float = 0.3  # a search result below this is ignored
     min_contrast: float = 60.0  # probe threshold, summed-channel grey levels
+    refit_s: float = 0.25  # a local refit this often catches nudges too small for the probe
+    refit_shift: float = 0.02  # squares a refit must move a corner to be adopted (not noise)
 
 
 def _closest_order(new: BoardLocation, old: BoardLocation) -> BoardLocation:
@@ -72,6 +76,7 @@ class BoardTracker:
         self.last_check: GridCheck | None = None
         self._probe: GridProbe | None = None
         self._last_search = -np.inf
+        self._last_refit = -np.inf
         self._previous: BoardLocation | None = initial  # for the corner order after a bump
 
     def update(self, frame: np.ndarray, timestamp: float | None = None) -> BoardLocation | None:
@@ -89,6 +94,8 @@ class BoardTracker:
                 return self.location
             if check.agreement >= self.cfg.min_agreement:
                 self.state = TrackState.TRACKING
+                if now - self._last_refit >= self.cfg.refit_s:
+                    self._refit(frame, now)
                 return self.location
             # Wrong polarity: it moved. A small move is fixed by a local refit, at once.
             refit = refine_location(frame, self.location) if self.location is not None else None
@@ -100,6 +107,16 @@ class BoardTracker:
         if now - self._last_search >= self.cfg.retry_s:
             self._search(frame, now)
         return self.location
+
+    def _refit(self, frame: np.ndarray, now: float) -> None:
+        """Adopt a local refit if the board crept by more than noise (a nudge of a few pixels)."""
+        self._last_refit = now
+        refit = refine_location(frame, self.location)
+        if refit is None:
+            return
+        shift = np.linalg.norm(refit.corners - self.location.corners, axis=1).max()
+        if shift > self.cfg.refit_shift * self.location.square_px:
+            self._adopt(refit, frame)
 
     def _search(self, frame: np.ndarray, now: float) -> None:
         self._last_search = now
