@@ -1,0 +1,109 @@
+"""Square crops and their labels, rendered from random scenes.
+
+Crops come from ``vision.rectify.crop_squares`` with the renderer's true corners, so the
+classifier is trained on exactly what it will see at run time. Squares under a hand are
+dropped: their label is not visible, and telling "hand" frames apart is the gate's job.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.render import Renderer, random_position, sample_hand, sample_scene
+from vision.rectify import crop_squares
+
+#: Class index of the colour-agnostic head.
+EMPTY, MAN, KING = 0, 1, 2
+SIZES = ((1280, 720), (1280, 960), (960, 540), (640, 480), (1920, 1080))
+
+
+@dataclass(frozen=True)
+class SplitConfig:
+    """How one split is drawn: palettes, elevations, hands, random piece colours."""
+
+    held_out: bool
+    elevation: tuple[float, float]
+    hand_rate: float
+    random_colours: float
+    positions_per_scene: int
+
+
+TRAIN = SplitConfig(held_out=False, elevation=(30, 90), hand_rate=0.2, random_colours=0.35,
+                    positions_per_scene=2)
+TEST = SplitConfig(held_out=True, elevation=(35, 90), hand_rate=0.0, random_colours=0.0,
+                   positions_per_scene=1)
+
+
+def piece_lab(bgr: tuple[int, int, int]) -> np.ndarray:
+    """OpenCV 8-bit Lab of a colour, scaled to [0, 1]: the colour head's target."""
+    return cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32) / 255
+
+
+def render_scene(args: tuple[int, SplitConfig]) -> dict[str, np.ndarray]:
+    """All crops of one scene (several positions): crops, class, light flag, colour, board id."""
+    seed, config = args
+    rng = np.random.default_rng(seed)
+    size = SIZES[rng.integers(len(SIZES))]
+    scene = sample_scene(rng, held_out=config.held_out, elevation=config.elevation, size=size,
+                         random_colours=config.random_colours)
+    renderer = Renderer(scene)
+    colours = {True: piece_lab(scene.pieces.pieces.light), False: piece_lab(scene.pieces.pieces.dark)}
+    out: dict[str, list] = {"crops": [], "cls": [], "light": [], "colour": [], "board": []}
+    for k in range(config.positions_per_scene):
+        hand = sample_hand(rng) if rng.random() < config.hand_rate else None
+        frame = renderer.render(random_position(rng), hand, seed=int(rng.integers(2**31)))
+        crops = crop_squares(frame.image, frame.corners, frame.played)
+        for i, label in enumerate(frame.squares):
+            if i + 1 in frame.hand_squares:
+                continue
+            out["crops"].append(crops[i])
+            out["cls"].append(EMPTY if label == "." else KING if label in "DL" else MAN)
+            out["light"].append(label in "lL")
+            out["colour"].append(colours[label in "lL"])
+            out["board"].append(seed * 16 + k)
+    return {key: np.asarray(v) for key, v in out.items()}
+
+
+def build(seeds: range, config: SplitConfig, workers: int = 2, progress: bool = True
+          ) -> dict[str, np.ndarray]:
+    """Render the scenes of ``seeds`` and concatenate their crops."""
+    jobs = [(s, config) for s in seeds]
+    with Pool(workers) as pool:
+        parts = pool.imap(render_scene, jobs, chunksize=4)
+        if progress:
+            from tqdm import tqdm
+
+            parts = tqdm(parts, total=len(jobs), desc="render", unit="scene")
+        parts = list(parts)
+    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+
+
+#: Seed ranges: training and test scenes never share a seed (and test palettes are held out).
+TRAIN_SEEDS = range(0, 2400)
+TEST_SEEDS = range(1_000_000, 1_000_600)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("data"))
+    parser.add_argument("--train-scenes", type=int, default=len(TRAIN_SEEDS))
+    parser.add_argument("--test-scenes", type=int, default=len(TEST_SEEDS))
+    parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name, seeds, config in (("test", TEST_SEEDS[:args.test_scenes], TEST),
+                                ("train", TRAIN_SEEDS[:args.train_scenes], TRAIN)):
+        data = build(seeds, config, args.workers)
+        np.savez(args.out / f"{name}.npz", **data)
+        print(f"{name}: {len(data['cls'])} crops from {len(seeds)} scenes -> {args.out}/{name}.npz")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+"""What stays fixed while a game is filmed: camera, board, piece set, lighting, image effects.
+
+A ``Scene`` is plain data, sampled from a seeded generator by ``sample_scene``; rendering it
+with different positions and hands (``models.render.renderer.Renderer``) reuses everything
+that does not change between frames.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .camera import Camera, look_at
+from .palettes import BOARD_PALETTES, PIECE_SETS, BoardPalette, PieceSet, select
+
+BGR = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class BoardStyle:
+    """Board look. ``border`` is 'none', 'frame' (solid frame) or 'outer' (a further ring of
+    squares, as on a 10x10 board masked to 8x8, optionally under tape)."""
+
+    palette: BoardPalette
+    border: str
+    border_width: float  # squares, beyond the playing area (or beyond the outer ring)
+    frame_colour: BGR
+    tape_colour: BGR | None  # tape over the outer ring, or None
+    edge_line: BGR | None  # a thin line around the playing area, or None
+    texture_seed: int
+
+
+@dataclass(frozen=True)
+class PieceStyle:
+    """Men as cylinders: colours of the two sides, size, rings on the top face."""
+
+    pieces: PieceSet
+    radius: float  # squares
+    height: float  # squares, one man
+    rings: tuple[float, ...]  # radii of grooves on the top, as fractions of the radius
+    bevel: float  # shade change of the outer rim of the top face (negative = darker)
+    jitter: float  # random offset of a man from its square's centre, squares
+    king_offset: tuple[float, float]  # range of the top man's offset in a king, squares
+
+
+@dataclass(frozen=True)
+class Lighting:
+    """A main light (shading and shadows) and the image-wide light field."""
+
+    azimuth: float  # radians, direction from the board toward the light
+    elevation: float  # radians
+    ambient: float
+    shadow_strength: float  # 0..1, how much a shadow darkens the board
+    shadow_blur: float  # squares, softness of shadows
+    uneven: float  # amplitude of the smooth light field
+    white_balance: tuple[float, float, float]  # per-channel gains, BGR
+    glare: float  # peak added brightness of a glare spot (0 = none)
+    glare_at: tuple[float, float]  # glare centre, fractions of image width and height
+    glare_size: float  # fraction of image width
+    field_seed: int
+
+    @property
+    def direction(self) -> np.ndarray:
+        """Unit vector from a point on the board toward the light (world frame)."""
+        ce = np.cos(self.elevation)
+        return np.array([ce * np.cos(self.azimuth), ce * np.sin(self.azimuth),
+                         -np.sin(self.elevation)])
+
+
+@dataclass(frozen=True)
+class Effects:
+    """Sensor and compression: noise sigma (grey levels), blur sigma (pixels), JPEG quality."""
+
+    noise: float
+    blur: float
+    jpeg_quality: int | None
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything needed to render frames of one board set-up."""
+
+    camera: Camera
+    board: BoardStyle
+    pieces: PieceStyle
+    lighting: Lighting
+    effects: Effects
+    played: str  # 'dark' or 'light': the colour of the squares in play
+    table: BGR
+    table_seed: int
+
+
+def _jitter_colour(rng: np.random.Generator, colour: BGR, amount: float) -> BGR:
+    out = np.clip(np.asarray(colour, float) + rng.normal(0, amount, 3), 0, 255)
+    return tuple(int(v) for v in out)
+
+
+def random_piece_set(rng: np.random.Generator) -> PieceSet:
+    """Two random colours with a clear lightness gap: teaches that 'light' is relative."""
+    import cv2  # local: only the sampler needs colour conversion
+
+    while True:
+        lab = np.array([[[rng.uniform(10, 95) * 2.55, rng.uniform(90, 170), rng.uniform(90, 170)],
+                         [rng.uniform(5, 90) * 2.55, rng.uniform(90, 170), rng.uniform(90, 170)]]],
+                       np.uint8)
+        if int(lab[0, 0, 0]) - int(lab[0, 1, 0]) >= 25 * 2.55:
+            break
+    light, dark = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)[0]
+    return PieceSet("random", tuple(int(v) for v in light), tuple(int(v) for v in dark),
+                    wood=bool(rng.random() < 0.3))
+
+
+def sample_camera(rng: np.random.Generator, size: tuple[int, int],
+                  elevation: tuple[float, float], margin: float) -> Camera:
+    """A camera that sees the whole playing area plus ``margin`` squares around it."""
+    w, h = size
+    fov = np.radians(rng.uniform(45, 75))
+    f = (w / 2) / np.tan(fov / 2) * rng.uniform(0.97, 1.03)
+    K = np.array([[f, 0, w / 2 + rng.normal(0, w * 0.01)],
+                  [0, f * rng.uniform(0.99, 1.01), h / 2 + rng.normal(0, h * 0.01)],
+                  [0, 0, 1]])
+    dist = np.array([rng.uniform(-0.25, 0.05), rng.uniform(0.0, 0.06), 0.0, 0.0, 0.0])
+    elev = np.radians(rng.uniform(*elevation))
+    azimuth = rng.uniform(0, 2 * np.pi)
+    roll = np.radians(rng.normal(0, 4))
+    target = np.array([4 + rng.uniform(-0.8, 0.8), 4 + rng.uniform(-0.8, 0.8), 0.0])
+    fill = rng.uniform(0.55, 1.0)  # board diagonal as a fraction of the image height
+    distance = f * (8 + 2 * margin) * np.sqrt(2) / (fill * h)
+    corners = np.array([[-margin, -margin, 0], [8 + margin, -margin, 0],
+                        [8 + margin, 8 + margin, 0], [-margin, 8 + margin, 0]], float)
+    for _ in range(40):
+        R, t = look_at(elev, azimuth, roll, distance, target)
+        camera = Camera(K, dist, R, t, (w, h))
+        p = camera.project_ideal(corners)
+        if (p[:, 0].min() > 2 and p[:, 1].min() > 2 and p[:, 0].max() < w - 3
+                and p[:, 1].max() < h - 3):
+            return camera
+        distance *= 1.08
+    return camera
+
+
+def sample_scene(rng: np.random.Generator, *, held_out: bool | None = False,
+                 board_palettes: tuple[str, ...] | None = None,
+                 piece_sets: tuple[str, ...] | None = None,
+                 random_colours: float = 0.0,
+                 elevation: tuple[float, float] = (30.0, 90.0),
+                 size: tuple[int, int] = (1280, 720),
+                 played: str | None = None) -> Scene:
+    """Sample a scene.
+
+    Palettes come from the training split (``held_out=False``), the held-out split (True),
+    both (None) or an explicit list of names. ``random_colours`` is the probability of
+    replacing the named piece set by two random colours (training only: it is what makes
+    "light" mean "the lighter side" rather than a memorised colour).
+    """
+    boards = select(BOARD_PALETTES, held_out, board_palettes)
+    board_palette = boards[rng.integers(len(boards))]
+    sets = select(PIECE_SETS, held_out, piece_sets)
+    piece_set = sets[rng.integers(len(sets))]
+    if rng.random() < random_colours:
+        piece_set = random_piece_set(rng)
+    piece_set = PieceSet(piece_set.name, _jitter_colour(rng, piece_set.light, 6),
+                         _jitter_colour(rng, piece_set.dark, 6), piece_set.wood,
+                         piece_set.held_out)
+    palette = BoardPalette(board_palette.name, _jitter_colour(rng, board_palette.light, 6),
+                           _jitter_colour(rng, board_palette.dark, 6), board_palette.texture,
+                           board_palette.held_out)
+
+    border = str(rng.choice(["none", "frame", "outer"], p=[0.25, 0.45, 0.3]))
+    board = BoardStyle(
+        palette=palette,
+        border=border,
+        border_width=float(rng.uniform(0.15, 1.0)) if border != "none" else 0.0,
+        frame_colour=_jitter_colour(rng, palette.dark if rng.random() < 0.5
+                                    else (30, 60, 110), 25),
+        tape_colour=(_jitter_colour(rng, (200, 140, 40), 25)
+                     if border == "outer" and rng.random() < 0.6 else None),
+        edge_line=(0, 0, 0) if rng.random() < 0.25 else None,
+        texture_seed=int(rng.integers(2**31)),
+    )
+    radius = float(rng.uniform(0.33, 0.42))
+    pieces = PieceStyle(
+        pieces=piece_set,
+        radius=radius,
+        height=float(rng.uniform(0.13, 0.25)),
+        rings=tuple(sorted(rng.uniform(0.3, 0.85, int(rng.integers(0, 4))).tolist())),
+        bevel=float(rng.uniform(-0.25, 0.15)),
+        jitter=float(rng.uniform(0.0, 0.08)),
+        king_offset=(0.06, float(rng.uniform(0.09, 0.14))),
+    )
+    lighting = Lighting(
+        azimuth=float(rng.uniform(0, 2 * np.pi)),
+        elevation=float(np.radians(rng.uniform(35, 85))),
+        ambient=float(rng.uniform(0.45, 0.75)),
+        shadow_strength=float(rng.uniform(0.1, 0.55)),
+        shadow_blur=float(rng.uniform(0.03, 0.25)),
+        uneven=float(rng.uniform(0.0, 0.4)),
+        white_balance=tuple(float(v) for v in rng.uniform(0.85, 1.15, 3)),
+        glare=float(rng.uniform(40, 150)) if rng.random() < 0.35 else 0.0,
+        glare_at=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8))),
+        glare_size=float(rng.uniform(0.04, 0.2)),
+        field_seed=int(rng.integers(2**31)),
+    )
+    effects = Effects(
+        noise=float(rng.uniform(0, 7)),
+        blur=float(rng.uniform(0, 1.6)) if rng.random() < 0.7 else 0.0,
+        jpeg_quality=int(rng.integers(35, 96)) if rng.random() < 0.7 else None,
+    )
+    margin = board.border_width + (1.0 if border == "outer" else 0.0)
+    camera = sample_camera(rng, size, elevation, margin)
+    return Scene(
+        camera=camera, board=board, pieces=pieces, lighting=lighting, effects=effects,
+        played=played or str(rng.choice(["dark", "light"], p=[0.7, 0.3])),
+        table=_jitter_colour(rng, tuple(int(v) for v in rng.integers(40, 230, 3)), 10),
+        table_seed=int(rng.integers(2**31)),
+    )
