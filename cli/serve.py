@@ -1,0 +1,92 @@
+"""``makhos serve``: the live pages, the referee console and the API, served by waitress.
+
+Waitress rather than Flask's development server: it is a production WSGI server, pure
+Python (no compiler, runs on the Windows laptops of tournament halls too) and
+thread-based, which is what Server-Sent Events need: each open stream holds one thread
+while it waits, so ``--threads`` bounds the number of live viewers per process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from events import SQLiteLog
+
+TOKEN_ENV = "MAKHOS_REFEREE_TOKEN"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "serve",
+        help="serve the live pages, the referee console and the API",
+        description="Serve the hall, live boards, referee console, JSON/SSE API and PDN "
+                    "from an event log. Binds 127.0.0.1 unless --host says otherwise.",
+        epilog="examples:\n  makhos serve --events events.db\n"
+               "  makhos serve --events events.db --host 0.0.0.0 --token T --delay 30\n"
+               f"  {TOKEN_ENV}=T makhos serve --boards hall.json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--events", default="events.db", help="SQLite event log (default events.db)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    parser.add_argument("--token", help=f"referee token (or ${TOKEN_ENV}); without it the "
+                                        "console is off")
+    parser.add_argument("--delay", type=float, default=0.0,
+                        help="broadcast delay in seconds for public pages and API (default 0)")
+    parser.add_argument("--boards", type=Path,
+                        help="hall profile JSON: {\"event\": NAME, \"scoring\": [2,1,0], "
+                             "\"boards\": [{\"id\": \"1\", \"label\": \"Table 1\"}]}")
+    parser.add_argument("--threads", type=int, default=64,
+                        help="worker threads = concurrent requests incl. open SSE streams (default 64)")
+    parser.set_defaults(func=run)
+
+
+def load_profile(path: Path | None) -> dict:
+    """The hall profile's settings for ServerConfig; raises ValueError when malformed."""
+    from server.config import BoardInfo, Scoring
+
+    if path is None:
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path} is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{path} must hold a JSON object")
+    settings: dict = {}
+    try:
+        if "event" in data:
+            settings["event_name"] = str(data["event"])
+        if "scoring" in data:
+            settings["scoring"] = Scoring(*map(int, data["scoring"]))
+        if "boards" in data:
+            settings["boards"] = tuple(BoardInfo(str(b["id"]), str(b.get("label", "")))
+                                       for b in data["boards"])
+    except (KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"{path}: bad hall profile ({error})") from None
+    return settings
+
+
+def run(args: argparse.Namespace) -> int:
+    import waitress
+
+    from server import create_app
+    from server.config import ServerConfig
+
+    if args.threads < 1:
+        raise ValueError("--threads must be at least 1")
+    config = ServerConfig(events=SQLiteLog(args.events),
+                          referee_token=args.token or os.environ.get(TOKEN_ENV) or None,
+                          broadcast_delay=args.delay, **load_profile(args.boards))
+    app = create_app(config)
+    print(f"makhos serve: http://{args.host}:{args.port}/ (events {args.events}, "
+          f"delay {args.delay:g} s, referee console {'on' if config.referee_token else 'off'})",
+          flush=True)
+    # channel_timeout: an SSE stream writes a keepalive every 15 s, so 60 s of silence
+    # means the client is gone.
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
+                   channel_timeout=60, ident="makhos")
+    return 0

@@ -1,0 +1,56 @@
+// The hall: one live mini-board per board, kept current by /api/hall/events.
+"use strict";
+
+(() => {
+  const T = Makhos.readJson("strings");
+  const hall = document.getElementById("hall");
+
+  function card(board) {
+    let c = hall.querySelector(`.card[data-board="${CSS.escape(board.board)}"]`);
+    if (c) return c;
+    const template = hall.querySelector(".card");
+    if (!template) { // the first board of an empty hall: build the card from scratch
+      location.reload();
+      return null;
+    }
+    c = template.cloneNode(true);
+    c.dataset.board = board.board;
+    c.href = `/board/${encodeURIComponent(board.board)}`;
+    hall.appendChild(c);
+    return c;
+  }
+
+  function update(board) {
+    const c = card(board);
+    if (!c) return;
+    let svg = c.querySelector("svg");
+    if (!svg) {
+      svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      svg.setAttribute("viewBox", "0 0 800 800");
+      svg.setAttribute("class", "board mini");
+      c.querySelector(".card-board").appendChild(svg);
+    }
+    Makhos.drawBoard(svg, {fen: board.fen, last: board.last_move});
+    c.querySelector(".title").textContent = board.title;
+    const match = board.match;
+    for (const side of ["dark", "light"]) {
+      const name = board.players[side];
+      c.querySelector(`.p-${side}`).textContent = name || T[side];
+      const who = name === match.first ? "first" : "second";
+      c.querySelector(`.s-${side}`).textContent = match.first && name ? match.score[who] : "";
+    }
+    let meta = `${T.game} ${board.game} · ${board.plies} ${T.plies}`;
+    if (match.round) meta += ` · ${T.round} ${match.round}`;
+    c.querySelector(".card-meta").textContent = meta;
+    const result = c.querySelector(".card-result");
+    result.textContent = board.result ? T[board.result.outcome] || board.result.outcome : "";
+    c.classList.toggle("finished", !!board.result);
+    c.querySelector(".alert-dot").hidden = !board.alert;
+    c.classList.toggle("alerting", !!board.alert);
+  }
+
+  for (const board of Makhos.readJson("initial").boards) update(board);
+  Makhos.connect("/api/hall/events", (message) => {
+    if (message.state) update(message.state);
+  });
+})();

@@ -1,0 +1,94 @@
+// The referee console: the live viewer plus decisions posted to the action API, and a
+// WebAudio beep while an alert is open and not yet acknowledged.
+"use strict";
+
+Makhos.referee = function (options) {
+  const T = Makhos.readJson("strings");
+  const status = document.getElementById("ref-status");
+  const soundButton = document.getElementById("sound");
+  let audio = null;
+  const heard = new Set();
+
+  function beep() {
+    if (!audio) return;
+    const osc = audio.createOscillator(), gain = audio.createGain();
+    osc.type = "square";
+    osc.frequency.value = 880;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.35);
+  }
+
+  soundButton.addEventListener("click", () => {
+    // Browsers allow audio only after a gesture: this click is it.
+    if (audio) { audio.close(); audio = null; } else { audio = new AudioContext(); beep(); }
+    soundButton.setAttribute("aria-pressed", audio ? "true" : "false");
+  });
+
+  async function send(body) {
+    status.textContent = "…";
+    status.className = "ref-status";
+    try {
+      const response = await fetch(options.action, {
+        method: "POST", credentials: "same-origin",
+        headers: {"Content-Type": "application/json"}, body: JSON.stringify(body),
+      });
+      const reply = await response.json();
+      status.textContent = response.ok ? `✓ ${T[body.action] || body.action}` : `✗ ${reply.message}`;
+      status.className = `ref-status ${response.ok ? "ok" : "error"}`;
+    } catch (error) {
+      status.textContent = `✗ ${error}`;
+      status.className = "ref-status error";
+    }
+  }
+
+  function button(label, body) {
+    const b = Makhos.el("button", "small", label);
+    b.type = "button";
+    b.addEventListener("click", () => send(body));
+    return b;
+  }
+
+  function alertButtons(alert) {
+    const box = Makhos.el("div", "alert-actions");
+    if (!alert.acknowledged) box.appendChild(button(T.acknowledge, {action: "acknowledge", alert: alert.seq}));
+    if (alert.kind === "irregularity") box.appendChild(button(T.accept_move, {action: "accept_move", alert: alert.seq}));
+    box.appendChild(button(T.dismiss, {action: "dismiss", alert: alert.seq}));
+    return box;
+  }
+
+  for (const form of document.querySelectorAll("form[data-action]")) {
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const body = {action: form.dataset.action};
+      const rules = {};
+      for (const field of form.querySelectorAll("input[name], select[name]")) {
+        const value = "int" in field.dataset ? parseInt(field.value, 10) : field.value;
+        if ("rule" in field.dataset) rules[field.name] = value;
+        else body[field.name] = value;
+      }
+      if (form.dataset.action === "new_game") body.rules = rules;
+      if (form.dataset.action === "correct_move") {
+        const open = viewer.view.state.alerts.find((a) => a.kind === "irregularity");
+        if (open) body.alert = open.seq;
+      }
+      send(body);
+    });
+  }
+
+  function alarm(state) {
+    const fresh = state.alerts.filter((a) => !a.acknowledged && !heard.has(a.seq));
+    fresh.forEach((a) => heard.add(a.seq));
+    if (fresh.length) beep();
+  }
+
+  const viewer = Makhos.viewer({stream: options.stream, alertButtons, onState: alarm});
+  alarm(viewer.view.state);
+  // Keep reminding while an alert is open and nobody has acknowledged it.
+  setInterval(() => {
+    if (viewer.view.state.alerts.some((a) => !a.acknowledged)) beep();
+  }, 5000);
+  return viewer;
+};

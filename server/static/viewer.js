@@ -1,0 +1,217 @@
+// The live board: SVG board, players, per-move clock, alerts, result and the move list
+// with keyboard navigation. Used by the board page, the embed, the overlay and the referee.
+"use strict";
+
+Makhos.viewer = function (options) {
+  const T = Makhos.readJson("strings");
+  const $ = (id) => document.getElementById(id);
+  const store = window.localStorage;
+  const view = {
+    state: Makhos.readJson("initial"),
+    ply: null, // null: follow the game live; else the ply shown (0 = the start)
+    flipped: store.getItem("makhos.flipped") === "1",
+    numbers: store.getItem("makhos.numbers") === "1",
+    connected: true,
+    clockOffset: 0,
+  };
+  const hooks = {alertButtons: options.alertButtons || null, onState: options.onState || null};
+
+  const moves = () => view.state.game.moves;
+  const shownPly = () => (view.ply === null ? moves().length : view.ply);
+
+  function fenAt(ply) {
+    return ply === 0 ? view.state.game.start_fen : moves()[ply - 1].fen;
+  }
+
+  function renderBoard() {
+    const ply = shownPly();
+    const entry = ply > 0 ? moves()[ply - 1] : null;
+    Makhos.drawBoard($("board"), {
+      fen: fenAt(ply),
+      last: entry ? {path: entry.path, captured: entry.captured} : null,
+      flipped: view.flipped,
+      numbers: view.numbers,
+    });
+  }
+
+  function renderPlayers() {
+    const game = view.state.game, match = view.state.match;
+    const seats = {bottom: view.flipped ? "light" : "dark", top: view.flipped ? "dark" : "light"};
+    for (const bar of document.querySelectorAll(".player-bar")) {
+      const side = seats[bar.dataset.seat];
+      const name = game.players[side] || T[side];
+      bar.querySelector(".piece-chip").className = `piece-chip ${side}`;
+      bar.querySelector(".name").textContent = name;
+      const score = bar.querySelector(".score");
+      if (match.first && game.players[side]) {
+        const who = game.players[side] === match.first ? "first" : "second";
+        score.textContent = match.score[who];
+      } else {
+        score.textContent = "";
+      }
+      bar.classList.toggle("to-move", !game.result && game.turn === side && view.ply === null);
+    }
+    const line = $("game-line");
+    if (line) {
+      let text = `${T.game} ${game.number}`;
+      if (match.first) text += ` ${T.of} ${match.games}`;
+      if (match.round) text += ` · ${T.round} ${match.round}`;
+      line.textContent = text;
+    }
+  }
+
+  function renderMoves() {
+    const list = $("moves");
+    list.textContent = "";
+    const all = moves();
+    const current = shownPly();
+    for (let i = 0; i < all.length; i += 2) {
+      const row = Makhos.el("li", "move-row");
+      row.appendChild(Makhos.el("span", "move-no", `${i / 2 + 1}.`));
+      for (const entry of all.slice(i, i + 2)) {
+        const b = Makhos.el("button", "mv", entry.move || "—");
+        b.type = "button";
+        b.dataset.ply = entry.ply;
+        if (entry.irregular) {
+          b.classList.add("irregular");
+          b.title = `${T.irregular}: ${entry.irregular}`;
+        }
+        if (entry.ply === current) b.classList.add("active");
+        b.addEventListener("click", () => go(entry.ply));
+        row.appendChild(b);
+      }
+      list.appendChild(row);
+    }
+    const active = list.querySelector(".active");
+    if (active) list.scrollTop = active.offsetTop - list.clientHeight / 2;
+    else if (current === 0) list.scrollTop = 0;
+  }
+
+  function renderResult() {
+    const box = $("result");
+    if (!box) return;
+    const result = view.state.game.result;
+    box.hidden = !result;
+    box.textContent = "";
+    if (result) {
+      box.appendChild(Makhos.el("strong", null, T[result.outcome] || result.outcome));
+      box.appendChild(Makhos.el("span", "reason", result.reason));
+    }
+  }
+
+  function renderAlerts() {
+    const box = $("alerts");
+    if (!box) return;
+    box.textContent = "";
+    const alerts = view.state.alerts;
+    for (const alert of alerts) {
+      const item = Makhos.el("div", `alert ${alert.kind}${alert.acknowledged ? " acknowledged" : ""}`);
+      item.dataset.seq = alert.seq;
+      item.appendChild(Makhos.el("strong", null, T[alert.kind] || alert.kind));
+      item.appendChild(Makhos.el("span", "reason", alert.reason + (alert.side ? ` (${T[alert.side]})` : "")));
+      if (hooks.alertButtons) item.appendChild(hooks.alertButtons(alert));
+      box.appendChild(item);
+    }
+    if (view.state.crowning_pending) {
+      box.appendChild(Makhos.el("div", "alert notice", `${T.crowning} ${view.state.crowning_pending}`));
+    }
+  }
+
+  function renderStatus() {
+    const badge = $("live-badge");
+    if (badge) {
+      const n = moves().length;
+      badge.textContent = !view.connected ? T.connection_lost : view.ply === null ? T.live : `${shownPly()} / ${n}`;
+      badge.className = `live-badge${view.ply === null ? "" : " history"}${view.connected ? "" : " offline"}`;
+    }
+    const delay = $("delay-note");
+    if (delay) delay.textContent = view.state.delay ? ` · ${T.delay} ${Math.round(view.state.delay)} ${T.seconds}` : "";
+  }
+
+  function tickClock() {
+    const box = $("clock");
+    if (!box) return;
+    const clock = view.state.clock;
+    const over = !!view.state.game.result;
+    const timeEl = box.querySelector(".clock-time");
+    box.querySelector(".clock-side").textContent = over ? "" : T[clock.side];
+    if (over || !clock.started || clock.started < 1e9) {
+      timeEl.textContent = "—";
+      box.querySelector(".clock-limit").textContent = "";
+      box.dataset.level = "";
+      return;
+    }
+    const now = Date.now() / 1000 + view.clockOffset - (view.state.delay || 0);
+    const elapsed = now - clock.started;
+    const limit = clock.limit_seconds;
+    timeEl.textContent = Makhos.clockText(elapsed);
+    box.querySelector(".clock-limit").textContent = `/ ${Makhos.clockText(limit)}` +
+      (clock.extra_seconds ? ` (+${Math.round(clock.extra_seconds / 60)} ${T.extra})` : "");
+    // RULES.md: warn at 1:30 and 1:50 (yellow), 2:00 is red; extra time moves them all.
+    box.dataset.level = elapsed >= limit ? "red" : elapsed >= limit - 10 ? "yellow2" : elapsed >= limit - 30 ? "yellow" : "";
+  }
+
+  function render() {
+    renderBoard();
+    renderPlayers();
+    renderMoves();
+    renderResult();
+    renderAlerts();
+    renderStatus();
+    tickClock();
+  }
+
+  function go(ply) {
+    const n = moves().length;
+    ply = Math.max(0, Math.min(n, ply));
+    view.ply = ply === n ? null : ply;
+    render();
+  }
+
+  function navigate(action) {
+    const here = shownPly();
+    ({first: () => go(0), prev: () => go(here - 1), next: () => go(here + 1), last: () => go(moves().length)})[action]();
+  }
+
+  for (const b of document.querySelectorAll("[data-nav]")) b.addEventListener("click", () => navigate(b.dataset.nav));
+  const flip = $("flip");
+  if (flip) flip.addEventListener("click", () => {
+    view.flipped = !view.flipped;
+    store.setItem("makhos.flipped", view.flipped ? "1" : "0");
+    render();
+  });
+  const numbers = $("numbers");
+  if (numbers) {
+    numbers.checked = view.numbers;
+    numbers.addEventListener("change", () => {
+      view.numbers = numbers.checked;
+      store.setItem("makhos.numbers", view.numbers ? "1" : "0");
+      renderBoard();
+    });
+  }
+  if (options.keyboard !== false) {
+    document.addEventListener("keydown", (e) => {
+      if (e.target.closest && e.target.closest("input, select, textarea")) return;
+      const action = {ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last"}[e.key];
+      if (!action) return;
+      e.preventDefault();
+      navigate(action);
+    });
+  }
+
+  function setState(state) {
+    const newGame = state.game.number !== view.state.game.number;
+    view.state = state;
+    if (newGame || (view.ply !== null && view.ply > moves().length)) view.ply = null;
+    render();
+    if (hooks.onState) hooks.onState(state);
+  }
+
+  Makhos.connect(options.stream, (message) => {
+    if (message.state) setState(message.state);
+  }, (ok) => { view.connected = ok; renderStatus(); });
+
+  render();
+  setInterval(tickClock, 250);
+  return {view, render, go, setState};
+};

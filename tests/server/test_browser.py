@@ -1,0 +1,177 @@
+"""The pages in real headless Chromium (Playwright): live updates, alerts, keyboard.
+
+Skips cleanly without the ``playwright`` package or Debian's ``chromium``. The run saves
+screenshots of the hall, a board, the referee console and the OBS overlay to
+``docs/screenshots/`` (the README shows them).
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from events import EventKind, GameEvent, SQLiteLog
+from server import create_app
+from server import referee_actions as ra
+from server.config import BoardInfo, ServerConfig
+
+from server_sample import MOVES, game_events
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+TOKEN = "browser-token"
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+sync_api = pytest.importorskip("playwright.sync_api")
+if not CHROMIUM.exists():
+    pytest.skip("Debian's chromium is not installed (/usr/bin/chromium)", allow_module_level=True)
+waitress = pytest.importorskip("waitress")
+
+
+def referee(board: str, action: ra.RefereeAction, time: float, game: int = 1) -> GameEvent:
+    return action.to_event(board, game, time)
+
+
+def fill_hall(log: SQLiteLog, now: float) -> None:
+    """Four boards in the states a hall shows: playing, alert open, finished, just set up."""
+    log.append(referee("1", ra.SetPlayers("สมชาย ใจดี", "Malee Wong", "Quarter-final", 6), now))
+    for event in game_events("1", MOVES[:13], t0=now - 200):
+        log.append(event)
+    log.append(referee("2", ra.SetPlayers("Anan K.", "ประยุทธ ศรี", "Quarter-final", 6), now))
+    for event in game_events("2", MOVES[:6], t0=now - 100):
+        log.append(event)
+    log.append(GameEvent("2", EventKind.IRREGULARITY, now, side="light", reason="missed capture: 16x23 was compulsory"))
+    log.append(referee("3", ra.SetPlayers("Niran P.", "Somsak T.", "Quarter-final", 6), now))
+    for event in game_events("3", MOVES, t0=now - 400):
+        log.append(event)
+    log.append(referee("3", ra.SetResult("light wins", "resignation"), now))
+    log.append(referee("4", ra.SetPlayers("Wichai", "Dao", "Tie-break", 2), now))
+    log.append(referee("4", ra.NewGame({"setup": "golden", "golden_board": 2}), now))  # kings
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    import time
+
+    log = SQLiteLog(tmp_path_factory.mktemp("events") / "events.db")
+    fill_hall(log, time.time())
+    boards = tuple(BoardInfo(str(n), f"Table {n}") for n in range(1, 5))
+    app = create_app(ServerConfig(events=log, referee_token=TOKEN, boards=boards,
+                                  event_name="PEA Open 2026", poll_seconds=0.05))
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
+    stop = threading.Event()
+
+    def serve() -> None:  # waitress's run() has no stop; turn its loop until told to
+        while not stop.is_set():
+            server.asyncore.loop(timeout=0.05, map=server._map, count=1)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}", log
+    app.extensions["makhos"].close()  # ends the open SSE streams
+    stop.set()
+    thread.join(timeout=5)
+    server.close()
+    server.task_dispatcher.shutdown()
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 860})
+    yield context.new_page()
+    context.close()
+
+
+def shot(page, name: str, full_page: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / name), full_page=full_page)
+
+
+def test_hall_shows_every_board_with_alert_marker(site, page):
+    url, _ = site
+    page.goto(url + "/")
+    cards = page.locator(".card")
+    sync_api.expect(cards).to_have_count(4)
+    sync_api.expect(page.locator('.card[data-board="2"] .alert-dot')).to_be_visible()
+    sync_api.expect(page.locator('.card[data-board="3"] .card-result')).to_have_text("Light wins")
+    shot(page, "hall.png")
+
+
+def test_a_move_appended_to_the_log_shows_within_a_second(site, page):
+    url, log = site
+    page.goto(url + "/board/1")
+    sync_api.expect(page.locator("#moves .mv")).to_have_count(13)
+    import time
+
+    next_move = game_events("1", MOVES[:14], t0=time.time())[-1]
+    log.append(next_move)  # as the recorder would, from another writer
+    sync_api.expect(page.locator("#moves .mv").nth(13)).to_have_text(MOVES[13], timeout=1000)
+    sync_api.expect(page.locator("#moves .mv.active")).to_have_attribute("data-ply", "14")
+
+
+def test_keyboard_walks_through_the_game(site, page):
+    url, _ = site
+    page.goto(url + "/board/1")
+    last = page.locator("#moves .mv").count()
+    active = page.locator("#moves .mv.active")
+    page.keyboard.press("ArrowLeft")
+    sync_api.expect(active).to_have_attribute("data-ply", str(last - 1))
+    page.keyboard.press("Home")
+    sync_api.expect(active).to_have_count(0)
+    assert page.locator("#board .piece").count() == 16  # the start
+    page.keyboard.press("ArrowRight")
+    sync_api.expect(active).to_have_attribute("data-ply", "1")
+    page.keyboard.press("End")
+    sync_api.expect(active).to_have_attribute("data-ply", str(last))
+    page.locator("#numbers").check()
+    shot(page, "board.png")
+
+
+def test_referee_console_needs_the_token_and_shows_alerts(site, page):
+    url, log = site
+    assert page.goto(url + "/referee/2").status == 401
+    assert page.goto(url + "/referee/2?token=wrong").status == 403
+    page.goto(url + f"/referee/2?token={TOKEN}")
+    sync_api.expect(page.locator("#alerts .alert")).to_have_count(1)
+    import time
+
+    log.append(GameEvent("2", EventKind.BOARD_MISMATCH, time.time(),
+                         reason="no move explains the board: square 14 changed"))
+    sync_api.expect(page.locator("#alerts .alert")).to_have_count(2, timeout=1000)
+    first = page.locator("#alerts .alert").first
+    first.get_by_role("button", name="Acknowledge").click()
+    sync_api.expect(first).to_have_class("alert irregularity acknowledged")
+    shot(page, "referee.png", full_page=True)
+
+
+def test_overlay_is_1920_by_1080_and_transparent_on_request(site, browser):
+    url, _ = site
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = context.new_page()
+    page.goto(url + "/board/1/overlay")
+    sync_api.expect(page.locator("#board .piece").first).to_be_visible()
+    shot(page, "overlay.png")
+    page.goto(url + "/board/1/overlay?bg=transparent")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgba(0, 0, 0, 0)"
+    context.close()
+
+
+def test_thai_language_toggle(site, page):
+    url, _ = site
+    page.goto(url + "/board/3?lang=th")
+    sync_api.expect(page.locator("#result strong")).to_have_text("ฝ่ายขาวชนะ")
+    page.locator(".lang-toggle").click()
+    sync_api.expect(page.locator("#result strong")).to_have_text("Light wins")
