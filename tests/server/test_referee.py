@@ -1,0 +1,150 @@
+"""The referee console and its API: the token, decisions, refusals, the camera."""
+
+from __future__ import annotations
+
+import pytest
+
+from events import EventKind, GameEvent
+
+from conftest import TOKEN
+from server_sample import MOVES, T0, game_events
+
+AUTH = {"X-Referee-Token": TOKEN}
+
+
+def fill(log, events):
+    for event in events:
+        log.append(event)
+
+
+@pytest.mark.parametrize("url", ["/referee/1", "/api/referee/1", "/api/referee/1/events",
+                                 "/referee/1/snapshot.jpg", "/referee/1/camera.mjpg"])
+def test_referee_routes_refuse_without_token_401_and_wrong_token_403(client, url):
+    assert client.get(url).status_code == 401
+    assert client.get(url + "?token=nope").status_code == 403
+    assert client.get(url, headers={"Authorization": "Bearer nope"}).status_code == 403
+
+
+def test_action_route_refuses_without_token(client):
+    response = client.post("/api/referee/1/action", json={"action": "take_back", "plies": 1})
+    assert response.status_code == 401
+    assert "token" in response.get_json()["message"]
+
+
+def test_console_is_off_without_a_configured_token(make_app):
+    client = make_app(referee_token=None).test_client()
+    response = client.get("/referee/1?token=anything")
+    assert response.status_code == 403 and b"--token" in response.data
+
+
+def test_console_page_sets_a_cookie_its_scripts_then_use(client):
+    response = client.get(f"/referee/1?token={TOKEN}")
+    assert response.status_code == 200
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert client.get("/api/referee/1").status_code == 200  # the cookie alone now suffices
+
+
+def test_unknown_board_is_404_behind_the_token(client):
+    assert client.get("/api/referee/9", headers=AUTH).status_code == 404
+    response = client.post("/api/referee/9/action", headers=AUTH, json={"action": "take_back"})
+    assert response.status_code == 404
+
+
+def test_a_decision_is_appended_to_the_log_as_a_referee_event(app, log, client):
+    fill(log, game_events("1", MOVES[:3]))
+    response = client.post("/api/referee/1/action", headers=AUTH,
+                           json={"action": "take_back", "plies": 2})
+    assert response.status_code == 201
+    [event] = log.read("1", after=response.get_json()["seq"] - 1)
+    assert event.kind is EventKind.REFEREE and event.detail == {"action": "take_back", "plies": 2}
+    assert len(client.get("/api/referee/1", headers=AUTH).get_json()["game"]["moves"]) == 1
+
+
+def test_malformed_json_is_400_with_a_clear_message(client):
+    response = client.post("/api/referee/1/action", headers={**AUTH, "Content-Type": "application/json"},
+                           data="{not json")
+    assert response.status_code == 400
+    assert "must be JSON" in response.get_json()["message"]
+
+
+def test_invalid_action_is_400_and_says_what_to_fix(client):
+    response = client.post("/api/referee/1/action", headers=AUTH,
+                           json={"action": "grant_extra_time", "side": "dark", "minutes": 3})
+    assert response.status_code == 400
+    assert response.get_json()["message"] == "minutes must be 5 or 10"
+
+
+def test_a_decision_that_does_not_fit_the_board_is_409(log, client):
+    fill(log, game_events("1", MOVES[:2]))
+    cases = [({"action": "acknowledge", "alert": 999}, "no open alert 999"),
+             ({"action": "take_back", "plies": 5}, "only 2 plies"),
+             ({"action": "correct_move", "move": "25-18"}, "not one legal move")]
+    for body, message in cases:
+        response = client.post("/api/referee/1/action", headers=AUTH, json=body)
+        assert response.status_code == 409, body
+        assert message in response.get_json()["message"]
+
+
+def test_extra_time_allowance_is_enforced_per_side_per_game(log, client):
+    fill(log, game_events("1", MOVES[:2]))
+    grant = {"action": "grant_extra_time", "side": "dark", "minutes": 10}
+    assert client.post("/api/referee/1/action", headers=AUTH, json=grant).status_code == 201
+    assert client.post("/api/referee/1/action", headers=AUTH, json=grant).status_code == 409
+    state = client.get("/api/referee/1", headers=AUTH).get_json()
+    assert state["clock"]["limit_seconds"] == 720
+
+
+def test_acknowledge_then_accept_an_irregular_move(log, client):
+    fill(log, game_events("1", MOVES[:1]))
+    alert = log.append(GameEvent("1", EventKind.IRREGULARITY, T0, reason="chain stopped early"))
+    for action in ("acknowledge", "accept_move"):
+        response = client.post("/api/referee/1/action", headers=AUTH,
+                               json={"action": action, "alert": alert.seq})
+        assert response.status_code == 201
+    assert client.get("/api/referee/1", headers=AUTH).get_json()["alerts"] == []
+
+
+def test_new_game_takes_the_next_number_once_a_game_is_played(log, client):
+    fill(log, game_events("1", MOVES[:2]))
+    body = {"action": "new_game", "rules": {"men_per_side": 12}}
+    response = client.post("/api/referee/1/action", headers=AUTH, json=body)
+    assert response.get_json()["game"] == 2
+    state = client.get("/api/referee/1", headers=AUTH).get_json()
+    assert state["game"]["number"] == 2 and state["game"]["rules"]["men_per_side"] == 12
+
+
+def test_no_camera_is_404(client):
+    for url in ("/referee/1/snapshot.jpg", "/referee/1/camera.mjpg"):
+        response = client.get(url, headers=AUTH)
+        assert response.status_code == 404 and b"no camera" in response.data
+
+
+class OneFrameCamera:
+    """A frame provider with a camera on board 1 only."""
+
+    def snapshot(self, board: str) -> bytes | None:
+        return b"\xff\xd8fake-jpeg\xff\xd9" if board == "1" else None
+
+
+def test_camera_frames_come_from_the_pluggable_provider(make_app):
+    client = make_app(camera=OneFrameCamera()).test_client()
+    response = client.get("/referee/1/snapshot.jpg", headers=AUTH)
+    assert response.mimetype == "image/jpeg" and response.data.startswith(b"\xff\xd8")
+    assert client.get("/referee/2/snapshot.jpg", headers=AUTH).status_code == 404
+    stream = client.get("/referee/1/camera.mjpg", headers=AUTH)
+    assert stream.mimetype == "multipart/x-mixed-replace"
+    first = next(iter(stream.response))
+    stream.close()
+    assert first.startswith(b"--frame\r\nContent-Type: image/jpeg") and b"fake-jpeg" in first
+    # the camera shows people: never on the public pages
+    assert b"camera.mjpg" not in client.get("/board/1").data
+
+
+def test_referee_sees_live_through_a_broadcast_delay(make_app):
+    client = make_app(broadcast_delay=300.0).test_client()
+    response = client.post("/api/referee/1/action", headers=AUTH, json={
+        "action": "set_players", "first": "A", "second": "B", "round": "1", "games": 4})
+    assert response.status_code == 201
+    assert client.get("/api/referee/1", headers=AUTH).get_json()["match"]["first"] == "A"
+    assert client.get("/api/board/1").get_json()["match"]["first"] == ""

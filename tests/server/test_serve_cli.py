@@ -1,0 +1,34 @@
+"""``makhos serve``: its options and the hall profile."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cli.main import build_parser
+from cli.serve import load_profile
+from server.config import BoardInfo, Scoring
+
+
+def test_binds_loopback_unless_told_otherwise():
+    args = build_parser().parse_args(["serve"])
+    assert args.host == "127.0.0.1" and args.port == 5000 and args.delay == 0.0
+    assert args.token is None and args.events == "events.db"
+
+
+def test_profile_names_boards_event_and_scoring(tmp_path):
+    path = tmp_path / "hall.json"
+    path.write_text(json.dumps({"event": "PEA Open", "scoring": [3, 1, 0],
+                                "boards": [{"id": "1", "label": "โต๊ะ 1"}, {"id": "2"}]}))
+    settings = load_profile(path)
+    assert settings["event_name"] == "PEA Open" and settings["scoring"] == Scoring(3, 1, 0)
+    assert settings["boards"] == (BoardInfo("1", "โต๊ะ 1"), BoardInfo("2", ""))
+
+
+@pytest.mark.parametrize("text", ["{", "[]", '{"boards": [{"label": "x"}]}'])
+def test_bad_profile_is_a_clear_error(tmp_path, text):
+    path = tmp_path / "hall.json"
+    path.write_text(text)
+    with pytest.raises(ValueError, match="hall.json"):
+        load_profile(path)
