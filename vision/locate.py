@@ -57,10 +57,31 @@ class _Features:
     points: np.ndarray  # (N, 2) candidate X-corners, working pixels
     strength: np.ndarray  # (N,) saddle strength of each candidate
     scale: float  # working pixels per frame pixel
+    channel: int  # which image the grid was seen in: see :func:`channel`
 
 
 def _gray(frame: np.ndarray) -> np.ndarray:
     return frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+
+
+def channel(frame: np.ndarray, index: int) -> np.ndarray:
+    """Image ``index`` of a frame: 0 grey, 1-3 its blue, green and red planes.
+
+    Why not grey alone: a red and green board (or blue tape on brown wood) can have the
+    same brightness in both colours, and only one colour plane shows its grid.
+    """
+    if frame.ndim == 2 or index == 0:
+        return _gray(frame)
+    return np.ascontiguousarray(frame[..., index - 1])
+
+
+def _saddle(image: np.ndarray, sigma: float) -> tuple[np.ndarray, np.ndarray]:
+    """Blurred float image and its saddle strength (Hessian determinant where negative)."""
+    g = cv2.GaussianBlur(image.astype(np.float32), (0, 0), sigma)
+    gxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
+    gyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
+    gxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
+    return g, np.maximum(gxy * gxy - gxx * gyy, 0)
 
 
 def sample(gray: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -96,15 +117,17 @@ def x_corner_evidence(gray: np.ndarray, points: np.ndarray, radius: float, min_c
 
 
 def _features(frame: np.ndarray, cfg: LocateConfig) -> _Features:
-    gray = _gray(frame)
-    scale = min(1.0, cfg.work_size / max(gray.shape))
-    if scale < 1.0:
-        gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), cfg.blur_sigma)
-    gxx = cv2.Sobel(g, cv2.CV_32F, 2, 0, ksize=3)
-    gyy = cv2.Sobel(g, cv2.CV_32F, 0, 2, ksize=3)
-    gxy = cv2.Sobel(g, cv2.CV_32F, 1, 1, ksize=3)
-    saddle = np.maximum(gxy * gxy - gxx * gyy, 0)
+    """Candidate X-corners, in whichever of grey, blue, green, red shows the most saddles."""
+    scale = min(1.0, cfg.work_size / max(frame.shape[:2]))
+    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1.0 else frame
+    best = None
+    for index in range(1 if small.ndim == 2 else 4):
+        g, saddle = _saddle(channel(small, index), cfg.blur_sigma)
+        flat = saddle.ravel()
+        top = float(np.partition(flat, -64)[-64:].sum())
+        if best is None or top > best[0]:
+            best = (top, index, g, saddle)
+    _, index, g, saddle = best
     peaks = (saddle == cv2.dilate(saddle, np.ones((5, 5), np.uint8))) & (saddle > 0)
     ys, xs = np.nonzero(peaks)
     strength = saddle[ys, xs]
@@ -116,7 +139,7 @@ def _features(frame: np.ndarray, cfg: LocateConfig) -> _Features:
     top = strength[ok].max() if ok.any() else 0.0
     ok &= strength > 0.01 * top
     order = np.argsort(-strength[ok])
-    return _Features(g, points[ok][order], strength[ok][order], scale)
+    return _Features(g, points[ok][order], strength[ok][order], scale, index)
 
 
 def _fit(lattice: np.ndarray, pixels: np.ndarray) -> np.ndarray | None:
@@ -254,17 +277,43 @@ def _best_lattice(feat: _Features, cfg: LocateConfig) -> tuple[np.ndarray, np.nd
 
 
 def _evidence_grid(feat: _Features, h: np.ndarray, lo: np.ndarray, hi: np.ndarray, cfg: LocateConfig) -> np.ndarray:
-    """X-corner evidence at every lattice node in [lo, hi] (indexed [j, i])."""
+    """Checkerboard-corner evidence at every lattice node in [lo, hi] (indexed [j, i]).
+
+    Besides the ring test, the two bright quadrants must match each other and so must the
+    two dark ones. On the board's outline two quadrants are frame, tape or table, and
+    then ``|a - b| + |c - d| >= |a + b - c - d| / 2`` whatever their colour (triangle
+    inequality), so the outline never passes for an inner corner.
+    """
     ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1))
     nodes = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float32)
-    pred = project(h, nodes)
-    ev = x_corner_evidence(feat.gray, pred, cfg.ring_radius, cfg.min_contrast)
-    return ev.reshape(ii.shape)
+    ring = x_corner_evidence(feat.gray, project(h, nodes), cfg.ring_radius, cfg.min_contrast)
+    d = np.array([[0.15, 0.15], [-0.15, -0.15], [0.15, -0.15], [-0.15, 0.15]], np.float32)
+    q = sample(feat.gray, project(h, (nodes[:, None, :] + d[None]).reshape(-1, 2))).reshape(-1, 4)
+    spread = np.abs(q[:, 0] - q[:, 1]) + np.abs(q[:, 2] - q[:, 3])
+    consistent = spread < 0.5 * np.abs(q[:, 0] + q[:, 1] - q[:, 2] - q[:, 3])
+    return (ring * consistent).reshape(ii.shape)
+
+
+def _grid_run(ev: np.ndarray, axis: int) -> tuple[int, int]:
+    """Longest run of lattice lines (along ``axis`` of ``ev``) that hold corner evidence."""
+    lines = ev.sum(axis=1 - axis) >= 3
+    best, start = (0, 0), None
+    for k, on in enumerate(np.append(lines, False)):
+        if on and start is None:
+            start = k
+        elif not on and start is not None:
+            best = max(best, (k - start, start))
+            start = None
+    return best[1], best[0]
 
 
 def _choose_window(feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float, float]:
     """Lattice index of inner corner (1, 1) of the best 8x8 window, its inner evidence, and
-    its lead over the runner-up (a small lead means the window may be off by a row)."""
+    its lead over the runner-up (a small lead means the window may be off by a row).
+
+    A grid of 9 x 9 inner corners is a 10x10 board (or an 8x8 one with a ring of squares
+    outside the playing area): its central 8x8 is taken, as on a board masked with tape.
+    """
     lmin, lmax = lattice.min(axis=0).astype(int), lattice.max(axis=0).astype(int)
     lo, hi = lmin - 4, lmax + 4
     ev = _evidence_grid(feat, h, lo, hi, cfg)
@@ -280,6 +329,12 @@ def _choose_window(feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: Loc
     inner = box(i0, j0, 7)
     outline = box(i0 - 1, j0 - 1, 9) - inner
     score = inner - 1.5 * outline
+    runs = [_grid_run(ev, axis) for axis in (1, 0)]  # along i (columns of ev), along j
+    if all(length == 9 for _, length in runs):
+        centred = (oi - lo[0] == runs[0][0] + 1) & (oj - lo[1] == runs[1][0] + 1)
+        if centred.any():
+            k = int(np.flatnonzero(centred)[0])
+            return np.array([oi[k], oj[k]], np.float32), float(inner[k]), 10.0
     order = np.argsort(-score)
     k = int(order[0])
     margin = float(score[k] - score[order[1]]) if len(order) > 1 else float(score[k])
@@ -331,7 +386,9 @@ def refine_location(frame: np.ndarray, hint: BoardLocation, cfg: LocateConfig = 
     found from the pieces survives a small bump.
     """
     tried = np.ones(len(INNER_CORNERS), bool)
-    fitted = _refine(_gray(frame), hint.homography, tried, hint.square_px, cfg, coarse=True)
+    images = [channel(frame, i) for i in range(1 if frame.ndim == 2 else 4)]
+    contrast = [np.abs(polarity(image, hint.homography, INNER_CORNERS)).sum() for image in images]
+    fitted = _refine(images[int(np.argmax(contrast))], hint.homography, tried, hint.square_px, cfg, coarse=True)
     if fitted is None:
         return None
     h, inliers = fitted
@@ -367,7 +424,7 @@ def locate_board(frame: np.ndarray, hint: BoardLocation | None = None, cfg: Loca
     h_board = to_full @ h_lattice @ to_lattice
     visible = x_corner_evidence(feat.gray, project(h_lattice @ to_lattice, INNER_CORNERS), cfg.ring_radius, cfg.min_contrast) > 0
     square_px = float(np.linalg.norm(project(h_board, np.array([[0, 0], [8, 8]], np.float32)) @ [1, -1]) / (8 * np.sqrt(2)))
-    fitted = _refine(_gray(frame), h_board, visible, square_px, cfg)
+    fitted = _refine(channel(frame, feat.channel), h_board, visible, square_px, cfg)
     if fitted is None:
         return None
     h_board, inliers = fitted
