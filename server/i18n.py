@@ -49,6 +49,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "irregular": ("irregular", "ผิดกติกา"),
     "irregularity": ("Irregular move", "เดินผิดกติกา"),
     "board_mismatch": ("Board does not match", "กระดานไม่ตรงกับเกม"),
+    "notice": ("Notice", "แจ้งให้ทราบ"),
     "camera": ("Camera", "กล้อง"),
     "crowning": ("Crowning pending on", "รอซ้อนฮอสที่ช่อง"),
     "referee": ("Referee", "กรรมการ"),

@@ -158,15 +158,24 @@ class BoardState:
 
     def _move(self, event: GameEvent) -> None:
         record = self.current
+        if not record.game.plies and event.side and event.side != record.game.position.turn.value:
+            # The other side made the first move: it moves first (as the tracker decides).
+            rules = record.rules.with_(first_mover=Colour(event.side))
+            record.rules = rules
+            record.game = Game(rules, record.game.start.with_turn(rules.first_mover))
+            self.clock.side = event.side
         game = record.game
         before = game.position
         after = Position.from_fen(event.fen) if event.fen else None
         move = _legal_move(game, event.move)
-        if move is not None and event.reason is None and (after is None or game.position.play(move) == after):
+        # ``reason`` alone may be a note ("path uncertain"); ``detail.irregular`` marks a
+        # change that broke a rule and stood.
+        irregular = bool(event.detail.get("irregular"))
+        if move is not None and not irregular and (after is None or before.play(move) == after):
             game.play(move)
         else:
-            after = after or before
-            game.play_irregular(after, event.reason or "irregular", move or _described(event.move))
+            game.play_irregular(after or before, event.reason or "irregular",
+                                move or _described(event.move))
         self._record_ply(record, before, event.time)
 
     def _record_ply(self, record: GameRecord, before: Position, time: float) -> None:
@@ -180,8 +189,8 @@ class BoardState:
             irregular=ply.irregularity, time=time))
         self._restart_clock(record, time)
         self.crowning_pending = None
-        for seq in [s for s, a in self.alerts.items() if a.kind == "clock"]:
-            del self.alerts[seq]
+        for seq in [s for s, a in self.alerts.items() if a.kind in ("clock", "notice")]:
+            del self.alerts[seq]  # a move answers the clock and ends a passing notice
 
     def _restart_clock(self, record: GameRecord, time: float | None) -> None:
         self.clock = Clock(side=record.game.position.turn.value, started=time)
@@ -396,7 +405,8 @@ class BoardState:
 _HANDLERS = {
     EventKind.GAME_STARTED: BoardState._game_started,
     EventKind.MOVE: BoardState._move,
-    EventKind.IRREGULARITY: lambda s, e: s._open_alert(e, "irregularity", "irregular move"),
+    EventKind.IRREGULARITY: lambda s, e: s._open_alert(
+        e, "irregularity" if e.detail.get("open", True) else "notice", "irregular move"),
     EventKind.ALERT_CLOSED: BoardState._alert_closed,
     EventKind.TAKEBACK: lambda s, e: s._take_back(int(e.detail.get("plies", 1)), e.time),
     EventKind.CROWNING_PENDING: lambda s, e: setattr(s, "crowning_pending", e.detail.get("square")),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Position, Rules
+from engine import Colour, Position, Rules, Setup
 from engine.pdn import read_game
 from events import EventKind, GameEvent
 from server import referee_actions as ra
@@ -54,7 +54,7 @@ def test_irregular_move_stands_with_its_reason_and_the_board_fen():
     events = game_events(moves=MOVES[:2])
     after = "W:W1,2,3,4,5,6,7,11:B21,22,26,27,28,29,30,31,32"  # a dark man appeared on 22
     events.append(GameEvent("1", EventKind.MOVE, T0 + 99, ply=3, fen=after, side="dark",
-                            reason="a piece was added"))
+                            reason="a piece was added", detail={"irregular": True}))
     game = fold(events).to_json()["game"]
     assert game["moves"][-1]["irregular"] == "a piece was added"
     assert game["moves"][-1]["move"] is None
@@ -162,7 +162,7 @@ def test_match_players_alternate_first_move_and_score_follows_scoring():
 def test_new_game_with_rules_uses_their_start():
     state = fold([referee(ra.NewGame({"setup": "golden"}), game=3)])
     assert state.current.number == 3
-    assert state.to_json()["game"]["fen"] == Rules(setup=__import__("engine").Setup.GOLDEN).start_fen()
+    assert state.to_json()["game"]["fen"] == Rules(setup=Setup.GOLDEN).start_fen()
 
 
 def test_tracker_game_started_confirms_a_game_the_referee_began():
@@ -206,3 +206,30 @@ def test_hall_summary_is_small_and_flags_alerts():
     summary = state.summary()
     assert summary["plies"] == 3 and summary["alert"] is True
     assert "moves" not in summary
+
+
+def test_a_move_with_a_note_is_not_irregular():
+    events = game_events(moves=MOVES[:1])
+    events[-1] = GameEvent("1", EventKind.MOVE, T0, ply=1, move="25-21", fen=events[-1].fen,
+                           side="dark", reason="path uncertain: 25-21")
+    assert fold(events).to_json()["game"]["moves"][0]["irregular"] is None
+
+
+def test_light_moving_first_makes_light_the_first_mover():
+    start = Rules().start_fen()
+    light_first = Position.from_fen(start).with_turn(Colour.LIGHT)
+    move = light_first.legal_moves()[0]
+    after = light_first.play(move)
+    state = fold([GameEvent("1", EventKind.GAME_STARTED, T0, fen=start),
+                  GameEvent("1", EventKind.MOVE, T0 + 5, move=str(move), fen=after.fen(), side="light")])
+    game = state.to_json()["game"]
+    assert game["moves"][0]["irregular"] is None and game["rules"]["first_mover"] == "light"
+
+
+def test_passing_notice_ends_at_the_next_move():
+    state = fold(game_events(moves=MOVES[:1]) + [
+        GameEvent("1", EventKind.IRREGULARITY, T0, reason="crowning not done on 4",
+                  detail={"rule": "crowning", "open": False})])
+    assert state.to_json()["alerts"][0]["kind"] == "notice"
+    state.apply(game_events(moves=MOVES[:2])[-1].with_seq(30))
+    assert state.to_json()["alerts"] == []
