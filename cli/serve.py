@@ -86,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
           f"delay {args.delay:g} s, referee console {'on' if config.referee_token else 'off'})",
           flush=True)
     # channel_timeout: an SSE stream writes a keepalive every 15 s, so 60 s of silence
-    # means the client is gone.
+    # means the client is gone. Each stream holds a thread, so accept a few connections
+    # more than there are threads, not waitress's default of 100 whatever the threads.
     waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                   channel_timeout=60, ident="makhos")
+                   connection_limit=args.threads + 16, channel_timeout=60, ident="makhos")
     return 0

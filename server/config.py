@@ -55,7 +55,7 @@ class ServerConfig:
     event_name: str = "Mak-hos"
     scoring: Scoring = field(default_factory=Scoring)
     camera: FrameProvider | None = None
-    poll_seconds: float = 0.2  # how often to look for events appended by another process
+    poll_seconds: float = 0.05  # how often to look for events appended by another process
     keepalive_seconds: float = 15.0  # SSE comment interval, so proxies keep the stream open
     mjpeg_fps: float = 5.0
 
