@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .geometry import BoardLocation, clockwise, homography_from_corners, location_from_corners, project
+from .geometry import BOARD_CORNERS, BoardLocation, clockwise, homography_from_corners, location_from_corners, project
 
 #: Board coordinates of the 49 inner corners, (u, v) in 1..7, u fastest.
 INNER_CORNERS = np.stack(np.meshgrid(np.arange(1, 8), np.arange(1, 8)), axis=-1).reshape(-1, 2).astype(np.float32)
@@ -341,7 +341,36 @@ def _choose_window(feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: Loc
     return np.array([oi[k], oj[k]], np.float32), float(inner[k]), margin
 
 
-def _refine(gray_full: np.ndarray, h_board: np.ndarray, tried: np.ndarray, square_px: float, cfg: LocateConfig, coarse: bool = False) -> tuple[np.ndarray, int] | None:
+def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The board's region as one float plane along the colour axis from dark to light squares.
+
+    Why: the sub-pixel step needs the strongest square contrast. Grey loses it on red and
+    green boards, and a single colour plane of a JPEG frame is blocky (chroma is stored at
+    half resolution); the projection on the axis between the two square colours uses all
+    three planes. Returns the plane and its top-left offset in the frame.
+    """
+    h, w = frame.shape[:2]
+    outline = project(h_board, np.array([[-1, -1], [9, -1], [9, 9], [-1, 9]], np.float32))
+    outline = np.nan_to_num(outline, nan=0.0, posinf=0.0, neginf=0.0)
+    x0, y0 = np.clip(np.floor(outline.min(axis=0)).astype(int), 0, [w - 1, h - 1])
+    x1, y1 = np.clip(np.ceil(outline.max(axis=0)).astype(int) + 1, 1, [w, h])
+    crop = frame[y0:y1, x0:x1]
+    offset = np.array([x0, y0], np.float32)
+    if crop.ndim == 2:
+        return crop.astype(np.float32), offset
+    d = np.array([[0.15, 0.15], [-0.15, -0.15], [0.15, -0.15], [-0.15, 0.15]], np.float32)
+    pts = project(h_board, (INNER_CORNERS[:, None, :] + d[None]).reshape(-1, 2)) - offset
+    q = np.stack([sample(crop[..., c], pts) for c in range(3)], axis=1).reshape(49, 4, 3)
+    sign = np.where(INNER_CORNERS.sum(axis=1) % 2 == 0, 1.0, -1.0)[:, None]
+    axis = ((q[:, 0] + q[:, 1] - q[:, 2] - q[:, 3]) * sign).sum(axis=0)
+    norm = np.abs(axis).sum()
+    if norm == 0:
+        return cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32), offset
+    plane = cv2.transform(crop.astype(np.float32), (axis / norm).reshape(1, 3).astype(np.float32))
+    return plane - plane.min(), offset
+
+
+def _refine(frame: np.ndarray, h_board: np.ndarray, tried: np.ndarray, square_px: float, cfg: LocateConfig, coarse: bool = False) -> tuple[np.ndarray, int] | None:
     """Sub-pixel inner corners at full resolution and a robust board -> image homography.
 
     ``coarse`` adds a first pass with a wide window, for a guess that may be a quarter of a
@@ -350,28 +379,78 @@ def _refine(gray_full: np.ndarray, h_board: np.ndarray, tried: np.ndarray, squar
     """
     if tried.sum() < 6:
         return None
+    plane, offset = board_plane(frame, h_board)
     src = INNER_CORNERS[tried]
-    guess = project(h_board, src).reshape(-1, 1, 2)
+    guess = (project(h_board, src) - offset).reshape(-1, 1, 2)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)
     refined = guess.copy()
     for frac in (0.25, 0.08) if coarse else (0.08,):
         half = int(np.clip(round(frac * square_px), 2, 12))
-        refined = cv2.cornerSubPix(gray_full, refined, (half, half), (-1, -1), criteria)
+        refined = cv2.cornerSubPix(plane, refined, (half, half), (-1, -1), criteria)
     refined = refined.reshape(-1, 2)
     moved = np.linalg.norm(refined - guess.reshape(-1, 2), axis=1)
     radius = max(2.0, 0.12 * square_px)
-    keep = (moved < 0.3 * square_px) & (x_corner_evidence(gray_full, refined, radius, cfg.min_contrast) > 0)
+    keep = (moved < 0.3 * square_px) & (x_corner_evidence(plane, refined, radius, cfg.min_contrast) > 0)
+    refined += offset
     if keep.sum() < 6:
         return None
     h, mask = cv2.findHomography(src[keep], refined[keep], cv2.RANSAC, max(1.0, 0.04 * square_px))
     if h is None:
         return None
-    return h, int(mask.sum())
+    inlier = mask.ravel() > 0
+    size = (frame.shape[1], frame.shape[0])
+    return _outer_corners(src[keep][inlier], refined[keep][inlier], h, size), int(inlier.sum())
 
 
-def _ordered(h_board: np.ndarray, confidence: float, method: str) -> BoardLocation:
+def _radial(points: np.ndarray, k: float, centre: np.ndarray, norm: float) -> np.ndarray:
+    """One-parameter radial model: ``c + (p - c)(1 + k r^2)``, r in units of ``norm``."""
+    d = points - centre
+    return centre + d * (1 + k * (d * d).sum(axis=1, keepdims=True) / norm**2)
+
+
+def _outer_corners(board: np.ndarray, image: np.ndarray, h_global: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The four outer corners, extrapolated with lens distortion taken into account.
+
+    Webcams bend straight lines (barrel distortion); one homography through the bent grid
+    misplaces the outer corners by a few pixels. With enough inner corners, a radial term
+    about the image centre is fitted with the homography (a 1-D search over its strength,
+    the homography solved linearly for each), and the corners are mapped back through it.
+    """
+    if len(board) < 20:
+        return project(h_global, BOARD_CORNERS)
+    centre = np.array([size[0] / 2, size[1] / 2], np.float32)
+    norm = float(np.hypot(*size) / 2)
+
+    def residual(k: float) -> tuple[float, np.ndarray | None]:
+        h, _ = cv2.findHomography(board, _radial(image, k, centre, norm).astype(np.float32), 0)
+        if h is None:
+            return np.inf, None
+        return float(np.square(project(h, board) - _radial(image, k, centre, norm)).sum()), h
+
+    ks = np.linspace(-0.4, 0.2, 13)
+    errors = [residual(k)[0] for k in ks]
+    best = int(np.argmin(errors))
+    lo, hi = ks[max(best - 1, 0)], ks[min(best + 1, len(ks) - 1)]
+    for _ in range(8):  # golden-section refinement around the best grid point
+        a, b = hi - 0.618 * (hi - lo), lo + 0.618 * (hi - lo)
+        if residual(a)[0] < residual(b)[0]:
+            hi = b
+        else:
+            lo = a
+    k = (lo + hi) / 2
+    _, h = residual(k)
+    if h is None:
+        return project(h_global, BOARD_CORNERS)
+    undistorted = project(h, BOARD_CORNERS)
+    distorted = undistorted.copy()
+    for _ in range(10):  # invert the model by fixed-point iteration
+        d = distorted - centre
+        distorted = centre + (undistorted - centre) / (1 + k * (d * d).sum(axis=1, keepdims=True) / norm**2)
+    return distorted.astype(np.float32)
+
+
+def _ordered(corners: np.ndarray, confidence: float, method: str) -> BoardLocation:
     """Corners in the documented order: clockwise, starting nearest the image's top-left."""
-    corners = project(h_board, np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float32))
     if not clockwise(corners):
         corners = corners[[0, 3, 2, 1]]
     start = int(np.argmin(corners.sum(axis=1)))
@@ -386,16 +465,13 @@ def refine_location(frame: np.ndarray, hint: BoardLocation, cfg: LocateConfig = 
     found from the pieces survives a small bump.
     """
     tried = np.ones(len(INNER_CORNERS), bool)
-    images = [channel(frame, i) for i in range(1 if frame.ndim == 2 else 4)]
-    contrast = [np.abs(polarity(image, hint.homography, INNER_CORNERS)).sum() for image in images]
-    fitted = _refine(images[int(np.argmax(contrast))], hint.homography, tried, hint.square_px, cfg, coarse=True)
+    fitted = _refine(frame, hint.homography, tried, hint.square_px, cfg, coarse=True)
     if fitted is None:
         return None
-    h, inliers = fitted
+    corners, inliers = fitted
     confidence = inliers / len(INNER_CORNERS)
     if inliers < cfg.min_inner or confidence < cfg.min_confidence:
         return None
-    corners = project(h, np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float32))
     return BoardLocation(corners, homography_from_corners(corners), confidence, "tracked")
 
 
@@ -424,14 +500,14 @@ def locate_board(frame: np.ndarray, hint: BoardLocation | None = None, cfg: Loca
     h_board = to_full @ h_lattice @ to_lattice
     visible = x_corner_evidence(feat.gray, project(h_lattice @ to_lattice, INNER_CORNERS), cfg.ring_radius, cfg.min_contrast) > 0
     square_px = float(np.linalg.norm(project(h_board, np.array([[0, 0], [8, 8]], np.float32)) @ [1, -1]) / (8 * np.sqrt(2)))
-    fitted = _refine(channel(frame, feat.channel), h_board, visible, square_px, cfg)
+    fitted = _refine(frame, h_board, visible, square_px, cfg)
     if fitted is None:
         return None
-    h_board, inliers = fitted
+    corners, inliers = fitted
     confidence = inliers / len(INNER_CORNERS) * min(1.0, margin / 10.0)
     if inliers < cfg.min_inner or confidence < cfg.min_confidence:
         return None
-    return _ordered(h_board, confidence, "grid")
+    return _ordered(corners, confidence, "grid")
 
 
 def locate_aruco(frame: np.ndarray, ids: tuple[int, int, int, int] = (0, 1, 2, 3), dictionary: int = cv2.aruco.DICT_4X4_50) -> BoardLocation | None:
