@@ -76,13 +76,6 @@ const Makhos = (() => {
       const points = last.path.map((s) => centre(s, flipped).slice(0, 2).join(",")).join(" ");
       node("polyline", {points, class: "chain"}, marks);
     }
-    if (opts.numbers) {
-      const nums = node("g", {class: "numbers"}, svg);
-      for (let s = 1; s <= 32; s++) {
-        const [, , x, y] = centre(s, flipped);
-        node("text", {x: x + 6, y: y + 20, class: "sq-number"}, nums).textContent = s;
-      }
-    }
     const layer = node("g", {class: "pieces"}, svg);
     for (const [square, p] of Object.entries(pieces)) {
       const [cx, cy] = centre(Number(square), flipped);
@@ -93,6 +86,13 @@ const Makhos = (() => {
         disc(g, cx, cy - 7, colour);
       } else {
         disc(g, cx, cy, colour);
+      }
+    }
+    if (opts.numbers) {
+      const nums = node("g", {class: "numbers"}, svg);
+      for (let s = 1; s <= 32; s++) {
+        const [, , x, y] = centre(s, flipped);
+        node("text", {x: x + 4, y: y + 17, class: "sq-number"}, nums).textContent = s;
       }
     }
     for (const s of last.captured || []) {

@@ -117,6 +117,23 @@ Makhos.viewer = function (options) {
     }
   }
 
+  // One link per game of the match, with its result: the PDN of each game.
+  function renderMatchGames() {
+    const box = $("match-games");
+    if (!box) return;
+    box.textContent = "";
+    const results = view.state.match.results;
+    if (results.length < 2 && !view.state.match.first) return;
+    const short = {"dark wins": "0-2", "light wins": "2-0", "draw": "1-1"};
+    for (const r of results) {
+      const a = Makhos.el("a", r.game === view.state.game.number ? "current" : "",
+        `${T.game} ${r.game}: ${r.outcome ? short[r.outcome] : "*"}`);
+      a.href = `/api/board/${encodeURIComponent(view.state.board)}/game/${r.game}/pdn`;
+      a.title = `${r.players.dark || T.dark} – ${r.players.light || T.light}`;
+      box.appendChild(a);
+    }
+  }
+
   function renderStatus() {
     const badge = $("live-badge");
     if (badge) {
@@ -157,6 +174,7 @@ Makhos.viewer = function (options) {
     renderMoves();
     renderResult();
     renderAlerts();
+    renderMatchGames();
     renderStatus();
     tickClock();
   }

@@ -115,10 +115,12 @@ def test_a_move_appended_to_the_log_shows_within_a_second(site, page):
     sync_api.expect(page.locator("#moves .mv")).to_have_count(13)
     import time
 
-    next_move = game_events("1", MOVES[:14], t0=time.time())[-1]
+    # played 95 s ago: the clock of the next move shows its first yellow warning
+    next_move = game_events("1", MOVES[:14], t0=time.time() - 95 - 140)[-1]
     log.append(next_move)  # as the recorder would, from another writer
     sync_api.expect(page.locator("#moves .mv").nth(13)).to_have_text(MOVES[13], timeout=1000)
     sync_api.expect(page.locator("#moves .mv.active")).to_have_attribute("data-ply", "14")
+    sync_api.expect(page.locator("#clock")).to_have_attribute("data-level", "yellow")  # past 1:30
 
 
 def test_keyboard_walks_through_the_game(site, page):
