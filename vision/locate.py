@@ -151,16 +151,20 @@ def _fit(lattice: np.ndarray, pixels: np.ndarray) -> np.ndarray | None:
     return None if a is None else np.vstack([a, [0, 0, 1]])
 
 
-def polarity(gray: np.ndarray, h: np.ndarray, nodes: np.ndarray, offset: float = 0.15) -> np.ndarray:
-    """Signed X-corner contrast at lattice nodes: the (+,+)/(-,-) quadrants minus the others.
+def quadrants(gray: np.ndarray, h: np.ndarray, nodes: np.ndarray, offset: float = 0.15) -> tuple[np.ndarray, np.ndarray]:
+    """Signed X-corner contrast at lattice nodes, and how unlike each other the paired quadrants are.
 
-    On a checkerboard it alternates in sign from one corner to the next, which tells a true
-    grid from a lattice of every other corner or of half-square steps. The quadrants are
-    sampled close to the corner so that discs on the square centres do not reach them.
+    The contrast, (+,+) and (-,-) quadrants minus the other two, alternates in sign from
+    one corner of a checkerboard to the next, which tells a true grid from a lattice of
+    every other corner or of half-square steps. The spread ``|a - b| + |c - d|`` is small
+    at a true corner (both bright quadrants are the same square colour) and at least
+    the contrast itself where two quadrants are frame, tape, table or a piece's rim
+    (triangle inequality). The quadrants are sampled close to the corner so that discs on
+    the square centres do not reach them.
     """
     d = np.array([[offset, offset], [-offset, -offset], [offset, -offset], [-offset, offset]], np.float32)
     v = sample(gray, project(h, (nodes[:, None, :] + d[None]).reshape(-1, 2))).reshape(-1, 4)
-    return v[:, 0] + v[:, 1] - v[:, 2] - v[:, 3]
+    return v[:, 0] + v[:, 1] - v[:, 2] - v[:, 3], np.abs(v[:, 0] - v[:, 1]) + np.abs(v[:, 2] - v[:, 3])
 
 
 def _grow(feat: _Features, lattice: np.ndarray, members: np.ndarray, cfg: LocateConfig, max_span: int = 12) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -189,8 +193,9 @@ def _grow(feat: _Features, lattice: np.ndarray, members: np.ndarray, cfg: Locate
         nearest = dist.argmin(axis=1)
         near = dist[np.arange(len(grid)), nearest]
         ok = near < 0.3 * step
-        signed = polarity(feat.gray, h, grid) * np.where((grid.sum(axis=1) % 2) == 0, 1.0, -1.0)
-        ok &= np.abs(signed) >= cfg.min_contrast
+        signed, spread = quadrants(feat.gray, h, grid)
+        signed *= np.where((grid.sum(axis=1) % 2) == 0, 1.0, -1.0)
+        ok &= (np.abs(signed) >= cfg.min_contrast) & (spread < 0.7 * np.abs(signed))
         if not ok.any():
             return None
         ok &= np.sign(signed) == np.sign(signed[ok].sum())
@@ -279,18 +284,15 @@ def _best_lattice(feat: _Features, cfg: LocateConfig) -> tuple[np.ndarray, np.nd
 def _evidence_grid(feat: _Features, h: np.ndarray, lo: np.ndarray, hi: np.ndarray, cfg: LocateConfig) -> np.ndarray:
     """Checkerboard-corner evidence at every lattice node in [lo, hi] (indexed [j, i]).
 
-    Besides the ring test, the two bright quadrants must match each other and so must the
-    two dark ones. On the board's outline two quadrants are frame, tape or table, and
-    then ``|a - b| + |c - d| >= |a + b - c - d| / 2`` whatever their colour (triangle
-    inequality), so the outline never passes for an inner corner.
+    Besides the ring test, the paired quadrants must match (see :func:`quadrants`), so the
+    board's outline, where two quadrants are frame, tape or table, never passes for an
+    inner corner.
     """
     ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1))
     nodes = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float32)
     ring = x_corner_evidence(feat.gray, project(h, nodes), cfg.ring_radius, cfg.min_contrast)
-    d = np.array([[0.15, 0.15], [-0.15, -0.15], [0.15, -0.15], [-0.15, 0.15]], np.float32)
-    q = sample(feat.gray, project(h, (nodes[:, None, :] + d[None]).reshape(-1, 2))).reshape(-1, 4)
-    spread = np.abs(q[:, 0] - q[:, 1]) + np.abs(q[:, 2] - q[:, 3])
-    consistent = spread < 0.5 * np.abs(q[:, 0] + q[:, 1] - q[:, 2] - q[:, 3])
+    signed, spread = quadrants(feat.gray, h, nodes)
+    consistent = spread < 0.5 * np.abs(signed)
     return (ring * consistent).reshape(ii.shape)
 
 
