@@ -8,7 +8,8 @@ from events import SQLiteLog
 from server import create_app
 from server.config import BoardInfo, ServerConfig
 
-TOKEN = "s3cret-token"
+from server_sample import TOKEN
+
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ from events import EventKind, GameEvent
 MOVES = ("25-21", "8-11", "26-23", "11-16", "23-19", "16x23", "27x18", "3-8", "18-14", "7-10",
          "14x7", "2x11", "30-26", "11-16", "21-17", "16-19", "17-13", "6-9", "13x6", "1x10")
 
+TOKEN = "s3cret-token"  # the referee token of the test apps
 T0 = 1_700_000_000.0  # a wall-clock time base, as a live camera gives
 
 

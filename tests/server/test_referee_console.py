@@ -6,8 +6,7 @@ import pytest
 
 from events import EventKind, GameEvent
 
-from conftest import TOKEN
-from server_sample import MOVES, T0, game_events
+from server_sample import MOVES, T0, TOKEN, game_events
 
 AUTH = {"X-Referee-Token": TOKEN}
 
