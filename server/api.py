@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort
 
-
 from . import sse
 from .access import board_or_404, hall
 from .hall import PUBLIC

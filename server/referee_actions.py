@@ -5,19 +5,21 @@ Every action is stored as a :class:`~events.GameEvent` of kind ``referee`` whose
 (the view state here, the tracker later) applies it itself, and nobody re-emits its effect
 as another kind of event, so a decision is never applied twice.
 
-=================  =====================================================  ================
-action             fields                                                 effect
-=================  =====================================================  ================
-acknowledge        alert (seq of the alert event)                         alert heard; sound stops, alert stays open
-accept_move        alert                                                  the irregular move stands; alert closed
-dismiss            alert                                                  alert closed with no change (false alarm)
-correct_move       move (PDN, full path or Thai short), alert (optional)  last ply taken back and ``move`` played in its place
-take_back          plies (>= 1)                                           the last ``plies`` plies undone
-set_result         outcome ("dark wins", "light wins", "draw"), reason    the game ends
-new_game           rules (Rules.to_dict() form, partial allowed)          next game of the match starts (event ``game`` = its number)
-set_players        first, second, round, games                            the match: ``first`` moves first in game 1, then alternate
-grant_extra_time   side ("dark"/"light"), minutes (5 or 10)               the per-move clock of ``side`` gets longer (two of 5 or one of 10 per game)
-=================  =====================================================  ================
+Actions (fields; effect):
+
+- ``acknowledge`` (alert: the seq of the alert event): heard; the beep stops, the alert stays.
+- ``accept_move`` (alert): the irregular move stands; the alert closes.
+- ``dismiss`` (alert): the alert closes with no change (a false alarm).
+- ``correct_move`` (move: PDN, full path or Thai short form; alert, optional): the last ply
+  is taken back and ``move`` played in its place.
+- ``take_back`` (plies >= 1): the last ``plies`` plies are undone.
+- ``set_result`` (outcome: "dark wins", "light wins" or "draw"; reason): the game ends.
+- ``new_game`` (rules: ``Rules.to_dict()`` form, partial allowed): the next game of the match
+  starts; the event's ``game`` is its number.
+- ``set_players`` (first, second, round, games): the match; ``first`` moves first in game 1,
+  then the first move alternates.
+- ``grant_extra_time`` (side: "dark" or "light"; minutes: 5 or 10): the side's per-move
+  clock gets longer, within two of 5 or one of 10 per side per game.
 """
 
 from __future__ import annotations

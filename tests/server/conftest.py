@@ -11,7 +11,6 @@ from server.config import BoardInfo, ServerConfig
 from server_sample import TOKEN
 
 
-
 @pytest.fixture
 def log():
     store = SQLiteLog()

@@ -43,7 +43,8 @@ def fill_hall(log: SQLiteLog, now: float) -> None:
     log.append(referee("2", ra.SetPlayers("Anan K.", "ประยุทธ ศรี", "Quarter-final", 6), now))
     for event in game_events("2", MOVES[:6], t0=now - 100):
         log.append(event)
-    log.append(GameEvent("2", EventKind.IRREGULARITY, now, side="light", reason="missed capture: 16x23 was compulsory"))
+    log.append(GameEvent("2", EventKind.IRREGULARITY, now, side="light",
+                         reason="missed capture: 16x23 was compulsory"))
     log.append(referee("3", ra.SetPlayers("Niran P.", "Somsak T.", "Quarter-final", 6), now))
     for event in game_events("3", MOVES, t0=now - 400):
         log.append(event)
