@@ -6,11 +6,14 @@ Makhos.viewer = function (options) {
   const T = Makhos.readJson("strings");
   const $ = (id) => document.getElementById(id);
   const store = window.localStorage;
+  // ?flip=1 / ?numbers=1 win over the remembered choice: an OBS source has no buttons.
+  const query = new URLSearchParams(location.search);
+  const setting = (name) => (query.has(name) ? query.get(name) === "1" : store.getItem(`makhos.${name}`) === "1");
   const view = {
     state: Makhos.readJson("initial"),
     ply: null, // null: follow the game live; else the ply shown (0 = the start)
-    flipped: store.getItem("makhos.flipped") === "1",
-    numbers: store.getItem("makhos.numbers") === "1",
+    flipped: setting("flip"),
+    numbers: setting("numbers"),
     connected: true,
     clockOffset: 0,
   };
@@ -195,7 +198,7 @@ Makhos.viewer = function (options) {
   const flip = $("flip");
   if (flip) flip.addEventListener("click", () => {
     view.flipped = !view.flipped;
-    store.setItem("makhos.flipped", view.flipped ? "1" : "0");
+    store.setItem("makhos.flip", view.flipped ? "1" : "0");
     render();
   });
   const numbers = $("numbers");

@@ -73,10 +73,10 @@ def site(tmp_path_factory):
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}", log
     app.extensions["makhos"].close()  # ends the open SSE streams
+    server.task_dispatcher.shutdown()  # waits for the worker threads
     stop.set()
     thread.join(timeout=5)
     server.close()
-    server.task_dispatcher.shutdown()
     log.close()
 
 
@@ -176,5 +176,17 @@ def test_thai_language_toggle(site, page):
     url, _ = site
     page.goto(url + "/board/3?lang=th")
     sync_api.expect(page.locator("#result strong")).to_have_text("ฝ่ายขาวชนะ")
+    shot(page, "board-thai.png")
     page.locator(".lang-toggle").click()
     sync_api.expect(page.locator("#result strong")).to_have_text("Light wins")
+
+
+def test_embed_flips_on_request(site, page):
+    url, _ = site
+    page.set_viewport_size({"width": 900, "height": 560})
+    page.goto(url + "/board/4/embed?flip=1")
+    # golden board 2: dark kings on 30 and 31; flipped, dark sits at the top
+    king = page.locator('#board .piece.dark.king[data-square="31"]')
+    sync_api.expect(king).to_have_count(1)
+    assert float(king.locator("circle").first.get_attribute("cy")) < 400  # top half of 800
+    shot(page, "embed.png")

@@ -140,6 +140,16 @@ def test_camera_frames_come_from_the_pluggable_provider(make_app):
     assert b"camera.mjpg" not in client.get("/board/1").data
 
 
+def test_live_stream_for_the_referee_ignores_the_delay(make_app, log):
+    from test_server_api import sse_messages
+
+    client = make_app(broadcast_delay=300.0).test_client()
+    fill(log, game_events("1", MOVES[:1], t0=0.0))
+    messages = sse_messages(client.get("/api/referee/1/events", headers=AUTH), 2)
+    assert messages[-1]["state"]["game"]["moves"][0]["move"] == MOVES[0]
+    assert client.get("/api/referee/1/events?after=x", headers=AUTH).status_code == 400
+
+
 def test_referee_sees_live_through_a_broadcast_delay(make_app):
     client = make_app(broadcast_delay=300.0).test_client()
     response = client.post("/api/referee/1/action", headers=AUTH, json={
