@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-from flask import Blueprint, Response, abort, jsonify, make_response, render_template, request
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 
 from . import referee_actions as ra
 from . import sse
@@ -23,20 +23,33 @@ bp = Blueprint("referee", __name__)
 BOUNDARY = "frame"
 
 
+@bp.after_request
+def private(response: Response) -> Response:
+    """The console is never framed by another site, cached, or named in a Referer."""
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
 @bp.get("/referee/<board>")
 def console(board: str):
     token = require_referee()
     info = board_or_404(board)
+    if "token" in request.args:
+        # Swap the token in the address for a cookie, so it stays out of the history,
+        # the address bar and the console's own requests.
+        query = {k: v for k, v in request.args.items() if k != "token"}
+        response = redirect(url_for("referee.console", board=board, **query), code=303)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict",
+                            path="/", secure=request.is_secure)
+        return response
     the_hall = hall()
     lang, strings = page_language()
-    response = make_response(render_template(
+    return render_template(
         "referee.html", board=info, lang=lang, strings=strings,
         state=the_hall.state_json(board, REFEREE), camera=the_hall.config.camera is not None,
-        event_name=the_hall.config.event_name))
-    # The console's own fetches and EventSource carry the token as a cookie, not in URLs.
-    response.set_cookie(COOKIE, token, httponly=True, samesite="Strict",
-                        path="/", secure=request.is_secure)
-    return response
+        event_name=the_hall.config.event_name)
 
 
 @bp.get("/api/referee/<board>")

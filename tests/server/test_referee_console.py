@@ -36,12 +36,16 @@ def test_console_is_off_without_a_configured_token(make_app):
     assert response.status_code == 403 and b"--token" in response.data
 
 
-def test_console_page_sets_a_cookie_its_scripts_then_use(client):
-    response = client.get(f"/referee/1?token={TOKEN}")
-    assert response.status_code == 200
+def test_token_in_the_address_becomes_a_cookie_and_leaves_the_address(client):
+    response = client.get(f"/referee/1?token={TOKEN}&lang=th")
+    assert response.status_code == 303 and response.location == "/referee/1?lang=th"
     cookie = response.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
-    assert client.get("/api/referee/1").status_code == 200  # the cookie alone now suffices
+    page = client.get(response.location)  # the cookie alone now suffices
+    assert page.status_code == 200 and "กรรมการ" in page.get_data(as_text=True)
+    assert page.headers["X-Frame-Options"] == "DENY"
+    assert page.headers["Referrer-Policy"] == "no-referrer"
+    assert client.get("/api/referee/1").status_code == 200
 
 
 def test_unknown_board_is_404_behind_the_token(client):
