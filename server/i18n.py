@@ -68,6 +68,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "reason": ("Reason", "เหตุผล"),
     "rules": ("Rules", "กติกา"),
     "first_mover": ("First mover", "ฝ่ายเดินก่อน"),
+    "golden": ("Golden board no.", "กระดานทองที่"),
+    "count_rule": ("Count rule (moves)", "กติกานับ (ตา)"),
     "setup": ("Set-up", "การตั้งหมาก"),
     "men": ("Men per side", "จำนวนเบี้ยต่อฝ่าย"),
     "apply": ("Apply", "ตกลง"),
@@ -76,6 +78,16 @@ TEXT: dict[str, tuple[str, str]] = {
     "no_camera": ("No camera", "ไม่มีกล้อง"),
     "time_up": ("Time is up", "หมดเวลา"),
     "connection_lost": ("Reconnecting…", "กำลังเชื่อมต่อใหม่…"),
+    # reasons a game ends (engine.game.Result.reason and the referee's usual words)
+    "reason:resignation": ("resignation", "ยอมแพ้"),
+    "reason:no pieces left": ("no pieces left", "หมากหมดกระดาน"),
+    "reason:no legal move": ("no legal move", "ไม่มีทางเดิน"),
+    "reason:repetition": ("repetition", "เดินซ้ำ"),
+    "reason:count rule": ("count rule", "ครบกำหนดนับ"),
+    "reason:agreement": ("agreement", "ตกลงเสมอ"),
+    "reason:forfeit": ("forfeit", "ปรับแพ้"),
+    "reason:time": ("time", "หมดเวลา"),
+    "reason:referee": ("referee", "กรรมการตัดสิน"),
 }
 
 

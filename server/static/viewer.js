@@ -98,7 +98,7 @@ Makhos.viewer = function (options) {
     box.textContent = "";
     if (result) {
       box.appendChild(Makhos.el("strong", null, T[result.outcome] || result.outcome));
-      box.appendChild(Makhos.el("span", "reason", result.reason));
+      box.appendChild(Makhos.el("span", "reason", T[`reason:${result.reason}`] || result.reason));
     }
   }
 
@@ -154,8 +154,9 @@ Makhos.viewer = function (options) {
     const clock = view.state.clock;
     const over = !!view.state.game.result;
     const timeEl = box.querySelector(".clock-time");
-    box.querySelector(".clock-side").textContent = over ? "" : T[clock.side];
-    if (over || !clock.started || clock.started < 1e9) {
+    box.hidden = over; // a finished game has no clock
+    box.querySelector(".clock-side").textContent = T[clock.side];
+    if (over || !clock.started || clock.started < 1e9) { // no wall-clock time: a replayed video
       timeEl.textContent = "—";
       box.querySelector(".clock-limit").textContent = "";
       box.dataset.level = "";

@@ -157,6 +157,11 @@ def test_referee_console_needs_the_token_and_shows_alerts(site, page):
     first.get_by_role("button", name="Acknowledge").click()
     sync_api.expect(first).to_have_class("alert irregularity acknowledged")
     shot(page, "referee.png", full_page=True)
+    moves = page.locator("#moves .mv")
+    sync_api.expect(moves).to_have_count(6)
+    page.locator('form[data-action="take_back"] button').click()  # a decision, through the log
+    sync_api.expect(moves).to_have_count(5, timeout=1000)
+    sync_api.expect(page.locator("#ref-status")).to_have_class("ref-status ok")
 
 
 def test_overlay_is_1920_by_1080_and_transparent_on_request(site, browser):
