@@ -85,6 +85,12 @@ Makhos.referee = function (options) {
   }
 
   const viewer = Makhos.viewer({stream: options.stream, alertButtons, onState: alarm});
+  // Start the players form from the match as it stands: a correction, not a retyping.
+  const match = viewer.view.state.match;
+  const players = document.querySelector('form[data-action="set_players"]');
+  for (const name of ["first", "second", "round", "games"]) {
+    if (match[name]) players.elements[name].value = match[name];
+  }
   alarm(viewer.view.state);
   // Keep reminding while an alert is open and nobody has acknowledged it.
   setInterval(() => {
