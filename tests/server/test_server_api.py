@@ -133,3 +133,29 @@ def test_player_names_are_escaped_in_json_and_pages(log, client):
     for url in ("/", "/board/1", "/board/1/embed", "/board/1/overlay"):
         html = client.get(url).get_data(as_text=True)
         assert "<script>alert(1)" not in html and "<img src=x" not in html, url
+
+
+def test_a_restarted_server_shows_the_same_and_streams_resume(tmp_path):
+    from events import SQLiteLog
+    from server import create_app
+    from server.config import ServerConfig
+
+    path = tmp_path / "events.db"
+    first_log = SQLiteLog(path)
+    first = create_app(ServerConfig(events=first_log))
+    for event in game_events("1", MOVES[:4]):
+        first.extensions["makhos"].feed.append(event)
+    before = first.test_client().get("/api/board/1").get_json()
+    first.extensions["makhos"].close()
+    first_log.close()
+
+    second_log = SQLiteLog(path)
+    second = create_app(ServerConfig(events=second_log))
+    try:
+        client = second.test_client()
+        assert client.get("/api/board/1").get_json() == before
+        resumed = sse_messages(client.get("/api/board/1/events", headers={"Last-Event-ID": "3"}), 2)
+        assert [m["id"] for m in resumed] == [4, 5]
+    finally:
+        second.extensions["makhos"].close()
+        second_log.close()
