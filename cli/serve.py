@@ -39,6 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--boards", type=Path,
                         help="hall profile JSON: {\"event\": NAME, \"scoring\": [2,1,0], "
                              "\"boards\": [{\"id\": \"1\", \"label\": \"Table 1\"}]}")
+    parser.add_argument("--frames", type=Path,
+                        help="folder where the recorder writes <board>.jpg, the annotated camera "
+                             "view (referee console only)")
     parser.add_argument("--threads", type=int, default=64,
                         help="worker threads = concurrent requests incl. open SSE streams (default 64)")
     parser.set_defaults(func=run)
@@ -74,13 +77,16 @@ def run(args: argparse.Namespace) -> int:
     import waitress
 
     from server import create_app
+    from server.camera import FolderFrames
     from server.config import ServerConfig
 
     if args.threads < 1:
         raise ValueError("--threads must be at least 1")
     config = ServerConfig(events=SQLiteLog(args.events),
                           referee_token=args.token or os.environ.get(TOKEN_ENV) or None,
-                          broadcast_delay=args.delay, **load_profile(args.boards))
+                          broadcast_delay=args.delay,
+                          camera=FolderFrames(args.frames) if args.frames else None,
+                          **load_profile(args.boards))
     app = create_app(config)
     print(f"makhos serve: http://{args.host}:{args.port}/ (events {args.events}, "
           f"delay {args.delay:g} s, referee console {'on' if config.referee_token else 'off'})",

@@ -161,3 +161,12 @@ def test_referee_sees_live_through_a_broadcast_delay(make_app):
     assert response.status_code == 201
     assert client.get("/api/referee/1", headers=AUTH).get_json()["match"]["first"] == "A"
     assert client.get("/api/board/1").get_json()["match"]["first"] == ""
+
+
+def test_folder_frames_serve_the_recorders_latest_jpeg(make_app, tmp_path):
+    from server.camera import FolderFrames
+
+    (tmp_path / "1.jpg").write_bytes(b"\xff\xd8board-one\xff\xd9")
+    client = make_app(camera=FolderFrames(tmp_path)).test_client()
+    assert b"board-one" in client.get("/referee/1/snapshot.jpg", headers=AUTH).data
+    assert client.get("/referee/2/snapshot.jpg", headers=AUTH).status_code == 404
