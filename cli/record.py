@@ -1,0 +1,76 @@
+"""``makhos record VIDEO``: a whole video file to a PDN and an event log."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import cv2
+
+from engine import Colour
+from events import SQLiteLog
+from recorder import BoardSession
+from tracker import GameTracker, TrackerConfig
+from vision.classifier import DEFAULT_MODEL, SquareClassifier
+from vision.pipeline import BoardReader
+from vision.sources import SourceError, VideoFile
+
+from .progress import Progress
+from .rules_args import add_rules_arguments, rules_from_args
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "record",
+        help="record a game from a video file to PDN",
+        description="Read a video of a game, referee it, and write the PDN and the event log.",
+        epilog="examples:\n  makhos record game.mp4 -o game.pdn\n"
+        "  makhos record game.mp4 --events events.jsonl --first-mover dark --men 12",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("video", type=Path, help="video file (any format OpenCV's FFmpeg reads)")
+    parser.add_argument("-o", "--output", type=Path, help="PDN file to write (default: VIDEO.pdn)")
+    parser.add_argument("--events", type=Path, help="also write the events as JSON lines")
+    parser.add_argument("--first-mover", choices=("auto", "dark", "light"), default="auto",
+                        help="who moves first (default: inferred from the first move)")
+    parser.add_argument("--board", default="board-1", help="board id in the events")
+    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help=argparse.SUPPRESS)
+    add_rules_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.video.exists():
+        raise FileNotFoundError(f"no video {args.video}")
+    if not args.model.exists():
+        raise FileNotFoundError(f"model file missing: {args.model} (reinstall, or run `make model`)")
+    rules = rules_from_args(args)
+    first = None if args.first_mover == "auto" else Colour(args.first_mover)
+    session = BoardSession(
+        BoardReader(SquareClassifier(args.model)),
+        GameTracker(args.board, rules, TrackerConfig(first_mover=first)),
+        SQLiteLog(),
+    )
+    events = []
+    total = int(cv2.VideoCapture(str(args.video)).get(cv2.CAP_PROP_FRAME_COUNT))
+    try:
+        with Progress(total, "frames", enabled=sys.stderr.isatty()) as progress:
+            for frame in VideoFile(args.video):
+                events += session.feed(frame.image, frame.timestamp)
+                progress.update(1)
+    except SourceError as error:
+        raise ValueError(str(error)) from None
+    pdn = session.pdn({"Event": args.video.stem})
+    if pdn is None:
+        print(f"makhos record: no game found in {args.video}: is the whole board in view "
+              "and set up for the start?", file=sys.stderr)
+        return 1
+    output = args.output or args.video.with_suffix(".pdn")
+    output.write_text(pdn, encoding="utf-8")
+    if args.events:
+        args.events.write_text("".join(e.to_json() + "\n" for e in events), encoding="utf-8")
+    alerts = sum(1 for e in events if e.kind.value in ("irregularity", "board_mismatch"))
+    plies = len(session.tracker.game.plies)
+    print(f"{output}: {plies} plies, {alerts} alert(s)")
+    return 0

@@ -1,0 +1,83 @@
+"""BoardReader: one board's vision stages joined, frame in, settled Reading out.
+
+    frame -> BoardTracker (cheap check, re-localise when bumped)
+          -> OcclusionGate (hands, arms, motion)
+          -> orientation (once, from the pieces)
+          -> SquareClassifier (only on settled frames that differ from the last read)
+          -> Reading
+
+Reading costs a few milliseconds, tracking and gating well under one, so a settled board
+is classified only while its view changes or the tracker still needs readings to confirm
+a story; an unchanged still board re-uses the last Reading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .board_tracker import BoardTracker
+from .classifier import SquareClassifier
+from .geometry import BoardLocation
+from .occlusion import GateState, GateStatus, OcclusionGate
+from .orientation import orient
+from .reading import Reading
+
+#: Least orientation confidence to fix the numbering (a start position gives much more).
+MIN_ORIENTATION = 0.2
+
+
+@dataclass(frozen=True)
+class FrameResult:
+    """What vision made of one frame. ``reading`` is None unless the board is settled."""
+
+    time: float
+    location: BoardLocation | None  # in the numbering frame once oriented
+    gate: GateStatus
+    reading: Reading | None
+    played: str | None  # colour of the squares in play, once known
+
+
+class BoardReader:
+    """Vision for one board. Not thread-safe: one reader per camera."""
+
+    def __init__(self, classifier: SquareClassifier, tracker: BoardTracker | None = None,
+                 gate: OcclusionGate | None = None, played: str | None = None,
+                 quarter_turns: int | None = None, rereads: int = 4) -> None:
+        self.classifier = classifier
+        self.tracker = tracker or BoardTracker()
+        self.gate = gate or OcclusionGate()
+        self.played = played
+        self.quarter_turns = quarter_turns  # from the tracker's corner order to the numbering
+        self.rereads = rereads  # settled frames classified before the Reading is re-used
+        self._last: Reading | None = None
+        self._read_count = 0
+        self._still_since: float | None = None
+
+    @property
+    def oriented(self) -> bool:
+        return self.played is not None and self.quarter_turns is not None
+
+    def process(self, image: np.ndarray, time: float) -> FrameResult:
+        location = self.tracker.update(image, time)
+        status = self.gate.update(image, location, time, self.tracker.last_check)
+        if location is not None and self.oriented:
+            location = location.rotated(self.quarter_turns)
+        if status.state is not GateState.STILL or location is None:
+            self._still_since = None
+            return FrameResult(time, location, status, None, self.played)
+        if not self.oriented:
+            orientation = orient(image, location)
+            if orientation.confidence < MIN_ORIENTATION:
+                return FrameResult(time, location, status, None, None)
+            self.played, self.quarter_turns = orientation.played, orientation.quarter_turns
+            location = orientation.location
+        if self._still_since != status.since:
+            self._still_since, self._read_count = status.since, 0
+        if self._read_count < self.rereads or self._last is None:
+            probabilities = self.classifier.read(image, location.corners, self.played)
+            self._last = Reading(time, probabilities.astype(np.float32), location.confidence)
+            self._read_count += 1
+        reading = Reading(time, self._last.probabilities, self._last.confidence)
+        return FrameResult(time, location, status, reading, self.played)
