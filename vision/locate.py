@@ -44,6 +44,7 @@ class LocateConfig:
     ring_radius: float = 3.0  # radius of the ring test, working pixels
     min_contrast: float = 12.0  # grey levels between the ring's bright and dark sectors
     max_seeds: int = 40  # seeds tried before giving up
+    planes_tried: int = 2  # colour planes searched before the finer second look
     good_lattice: int = 30  # a lattice this large stops the seed search
     min_inner: int = 12  # inner corners needed to accept a board
     min_confidence: float = 0.25
@@ -116,18 +117,21 @@ def x_corner_evidence(gray: np.ndarray, points: np.ndarray, radius: float, min_c
     return ok.astype(np.float32)
 
 
-def _features(frame: np.ndarray, cfg: LocateConfig) -> _Features:
-    """Candidate X-corners, in whichever of grey, blue, green, red shows the most saddles."""
-    scale = min(1.0, cfg.work_size / max(frame.shape[:2]))
+def _channel_maps(frame: np.ndarray, work_size: int, cfg: LocateConfig) -> list[tuple[float, int, np.ndarray, np.ndarray, float]]:
+    """(score, channel, blurred image, saddle map, scale) for grey, blue, green, red, best first."""
+    scale = min(1.0, work_size / max(frame.shape[:2]))
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1.0 else frame
-    best = None
+    maps = []
     for index in range(1 if small.ndim == 2 else 4):
         g, saddle = _saddle(channel(small, index), cfg.blur_sigma)
-        flat = saddle.ravel()
-        top = float(np.partition(flat, -64)[-64:].sum())
-        if best is None or top > best[0]:
-            best = (top, index, g, saddle)
-    _, index, g, saddle = best
+        # Strength-weighted mean strength: dominated by the strongest saddles, and cheap.
+        score = float(cv2.sumElems(saddle * saddle)[0] / max(cv2.sumElems(saddle)[0], 1e-9))
+        maps.append((score, index, g, saddle, scale))
+    return sorted(maps, key=lambda m: -m[0])
+
+
+def _features(g: np.ndarray, saddle: np.ndarray, scale: float, index: int, cfg: LocateConfig) -> _Features:
+    """Candidate X-corners: saddle peaks that pass the ring test, strongest first."""
     peaks = (saddle == cv2.dilate(saddle, np.ones((5, 5), np.uint8))) & (saddle > 0)
     ys, xs = np.nonzero(peaks)
     strength = saddle[ys, xs]
@@ -488,7 +492,24 @@ def locate_board(frame: np.ndarray, hint: BoardLocation | None = None, cfg: Loca
         near = refine_location(frame, hint, cfg)
         if near is not None and near.confidence >= 0.5:
             return near
-    feat = _features(frame, cfg)
+    best = None
+    # The colour plane with the strongest saddles usually shows the grid; when pieces or
+    # a table outshine it there, the next plane gets a try; a small, far board gets a
+    # second look at twice the resolution.
+    for work_size, planes in ((cfg.work_size, cfg.planes_tried), (2 * cfg.work_size, 1)):
+        for _, index, g, saddle, scale in _channel_maps(frame, work_size, cfg)[:planes]:
+            found = _locate_in(frame, _features(g, saddle, scale, index, cfg), cfg)
+            if found is not None and (best is None or found.confidence > best.confidence):
+                best = found
+            if best is not None and best.confidence >= 0.6:
+                return best
+        if best is not None or max(frame.shape[:2]) <= work_size:
+            return best
+    return best
+
+
+def _locate_in(frame: np.ndarray, feat: _Features, cfg: LocateConfig) -> BoardLocation | None:
+    """The board from one plane's candidate corners, or None."""
     if len(feat.points) < cfg.min_inner:
         return None
     found = _best_lattice(feat, cfg)
