@@ -46,7 +46,7 @@ class TrackerConfig:
     hidden_retry_s: float = 1.0  # full search this often while the grid stays hidden
     min_confidence: float = 0.3  # a search result below this is ignored
     min_contrast: float = 60.0  # probe threshold, summed-channel grey levels
-    refit_s: float = 0.25  # a local refit this often catches nudges too small for the probe
+    refit_s: float = 0.4  # a local refit this often catches nudges too small for the probe
     refit_shift: float = 0.02  # squares a refit must move a corner to be adopted (not noise)
 
 

@@ -419,8 +419,9 @@ def _outer_corners(board: np.ndarray, image: np.ndarray, h_global: np.ndarray, s
 
     Webcams bend straight lines (barrel distortion); one homography through the bent grid
     misplaces the outer corners by a few pixels. With enough inner corners, a radial term
-    about the image centre is fitted with the homography (a 1-D search over its strength,
-    the homography solved linearly for each), and the corners are mapped back through it.
+    about the image centre is fitted with the homography (its strength from a coarse grid
+    and a parabola, the homography solved linearly for each), and the corners are mapped
+    back through it.
     """
     if len(board) < 20:
         return project(h_global, BOARD_CORNERS)
@@ -433,17 +434,15 @@ def _outer_corners(board: np.ndarray, image: np.ndarray, h_global: np.ndarray, s
             return np.inf, None
         return float(np.square(project(h, board) - _radial(image, k, centre, norm)).sum()), h
 
-    ks = np.linspace(-0.4, 0.2, 13)
-    errors = [residual(k)[0] for k in ks]
-    best = int(np.argmin(errors))
-    lo, hi = ks[max(best - 1, 0)], ks[min(best + 1, len(ks) - 1)]
-    for _ in range(8):  # golden-section refinement around the best grid point
-        a, b = hi - 0.618 * (hi - lo), lo + 0.618 * (hi - lo)
-        if residual(a)[0] < residual(b)[0]:
-            hi = b
-        else:
-            lo = a
-    k = (lo + hi) / 2
+    ks = np.linspace(-0.4, 0.2, 9)
+    errors = np.array([residual(k)[0] for k in ks])
+    best = int(np.clip(np.argmin(errors), 1, len(ks) - 2))
+    # Vertex of the parabola through the best grid point and its neighbours.
+    e0, e1, e2 = errors[best - 1 : best + 2]
+    curvature = e0 - 2 * e1 + e2
+    step = ks[1] - ks[0]
+    k = ks[best] + (0.5 * step * (e0 - e2) / curvature if np.isfinite(curvature) and curvature > 0 else 0.0)
+    k = float(np.clip(k, ks[0], ks[-1]))
     _, h = residual(k)
     if h is None:
         return project(h_global, BOARD_CORNERS)
