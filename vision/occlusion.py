@@ -11,8 +11,9 @@ board plus a ring of ``margin`` squares around it:
   in must cross it, even where the hand itself hides no corner yet).
 
 Changes of pieces on the squares are what we want to see, so the gate compares the
-squares themselves only through their corners. A changed ring that then stays still for
-``settle_s`` (a cup put down beside the board) becomes the new normal.
+squares themselves only through their corners. A change that stays still for ``settle_s``
+and is not an arm (hidden corners together with a changed ring) becomes the new normal:
+a cup put down beside the board, a tall king that now hides a corner from a low camera.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ class GateConfig:
     still_s: float = 0.3  # quiet time before the board is read again
     min_still_frames: int = 3  # and at least this many quiet frames (slow sources)
     max_lost_corners: int = 1  # corners a tall piece may hide without blocking the read
-    min_visible_first: int = 40  # corners needed before the very first still view
-    settle_s: float = 2.0  # a changed ring that stays still this long is the new normal
+    min_visible_first: int = 30  # corners needed before the very first still view
+    settle_s: float = 2.0  # a still change that is not an arm becomes the new normal after this
     min_contrast: float = 60.0  # probe threshold, summed-channel grey levels
 
 
@@ -119,13 +120,15 @@ class OcclusionGate:
 
         if self._reference is None:
             lost = max(0, cfg.min_visible_first - check.n_visible)
-            crossing = False
+            hidden, crossing = lost > 0, False
         else:
             lost = int((self._reference_visible & ~check.visible).sum())
+            hidden = lost > cfg.max_lost_corners
             crossing = bool(np.abs(cells - self._reference)[self._ring].max() > cfg.change_level)
-            if crossing and lost <= cfg.max_lost_corners and quiet >= cfg.settle_s:
-                crossing = False  # something now rests beside the board: the new normal
-        hidden = lost > (0 if self._reference is None else cfg.max_lost_corners)
+            if quiet >= cfg.settle_s and not (hidden and crossing):
+                # A still change that no arm reaching in explains (a tall king now hiding a
+                # corner, a cup beside the board) is the new normal.
+                hidden = crossing = False
         if hidden or crossing:
             state = GateState.OCCLUDED
         elif quiet < cfg.still_s or self._quiet_frames < cfg.min_still_frames:
