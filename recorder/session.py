@@ -1,17 +1,24 @@
 """BoardSession: one camera, one board, from frames to logged events.
 
 Events are appended to the log before the session hands them on, so whatever shows an
-event (the live page, a PDN download) can only show what is already stored.
+event (the live page, a PDN download) can only show what is already stored. Referee
+decisions arrive through the same log (the console appends them) and are applied to the
+tracker between frames.
 """
 
 from __future__ import annotations
 
+import time as clock
+
 import numpy as np
 
 from engine.pdn import write_game
-from events import EventLog, GameEvent
+from events import EventKind, EventLog, GameEvent
 from tracker import GameTracker
 from vision.pipeline import BoardReader, FrameResult
+
+#: Seconds (wall clock) between two looks at the log for referee decisions.
+DECISION_POLL = 0.25
 
 
 class BoardSession:
@@ -20,9 +27,12 @@ class BoardSession:
         self.tracker = tracker
         self.log = log
         self.last: FrameResult | None = None
+        self._seen = self._log_end()  # decisions logged before this session are history
+        self._polled = -np.inf
 
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
         """Process one frame; returns the events it caused, already stored."""
+        self._apply_decisions()
         self.last = self.reader.process(image, time)
         events = self.tracker.observe(time, self.last.reading)
         if self.log is not None:
@@ -33,3 +43,21 @@ class BoardSession:
         """The PDN of the current game, None before a game has started."""
         game = self.tracker.game
         return write_game(game, tags) if game is not None else None
+
+    def _log_end(self) -> int:
+        if self.log is None:
+            return 0
+        seen = 0
+        while batch := self.log.read(self.tracker.board_id, after=seen):
+            seen = batch[-1].seq
+        return seen
+
+    def _apply_decisions(self) -> None:
+        now = clock.monotonic()
+        if self.log is None or now - self._polled < DECISION_POLL:
+            return
+        self._polled = now
+        for event in self.log.read(self.tracker.board_id, after=self._seen):
+            self._seen = event.seq
+            if event.kind is EventKind.REFEREE:
+                self.tracker.decide(event)

@@ -1,6 +1,6 @@
 """The referee console and its API, behind the token: live state, decisions, the camera.
 
-Decisions are appended to the log as ``referee`` events (see referee_actions) after a
+Decisions are appended to the log as ``referee`` events (see events.referee) after a
 check against the live state; a decision that does not fit the board (no such alert,
 extra time used up, an illegal correction) is refused with 409 and the reason.
 """
@@ -12,7 +12,7 @@ from typing import Iterator
 
 from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
 
-from . import referee_actions as ra
+from events import referee as ra
 from . import sse
 from .access import COOKIE, board_or_404, hall, require_referee
 from .hall import REFEREE

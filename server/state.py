@@ -21,7 +21,7 @@ from engine.game import Game, IllegalMove, Outcome, Result
 from engine.pdn import write_game
 from events import EventKind, GameEvent
 
-from . import referee_actions as ra
+from events import referee as ra
 from .config import Scoring
 
 MOVE_SECONDS = 120  # RULES.md: 2 minutes per move
@@ -55,6 +55,7 @@ class Alert:
     side: str | None
     time: float
     detail: dict[str, Any]
+    fen: str | None = None  # the board the alert is about (the irregular position)
     acknowledged: bool = False
 
 
@@ -206,7 +207,7 @@ class BoardState:
     def _open_alert(self, event: GameEvent, kind: str, default: str) -> None:
         reason = event.reason or event.detail.get("reason") or default
         self.alerts[event.seq or 0] = Alert(event.seq or 0, kind, str(reason), event.side,
-                                            event.time, dict(event.detail))
+                                            event.time, dict(event.detail), event.fen)
 
     def _close_alerts(self, kind: str) -> None:
         for seq in [s for s, a in self.alerts.items() if a.kind == kind]:
@@ -246,14 +247,24 @@ class BoardState:
             case ra.Acknowledge(alert=seq):
                 if seq in self.alerts:
                     self.alerts[seq].acknowledged = True
-            case ra.AcceptMove(alert=seq) | ra.Dismiss(alert=seq):
+            case ra.AcceptMove(alert=seq):
+                alert = self.alerts.pop(seq, None)
+                if alert is not None and alert.fen and alert.kind in ("irregularity", "board_mismatch"):
+                    # The irregular board stands as a ply, as the tracker records it.
+                    record = self.current
+                    before = record.game.position
+                    record.game.play_irregular(Position.from_fen(alert.fen), alert.reason)
+                    self._record_ply(record, before, event.time)
+            case ra.Dismiss(alert=seq):
                 self.alerts.pop(seq, None)
             case ra.CorrectMove(move=text, alert=seq):
                 record = self.current
-                move = _correction(record, text)
+                replace_last = seq is None
+                move = _correction(record, text, replace_last)
                 if move is not None:
-                    before = record.game.plies[-1].before
-                    self._take_back(1, event.time)
+                    if replace_last:
+                        self._take_back(1, event.time)
+                    before = record.game.position
                     record.game.play(move)
                     self._record_ply(record, before, event.time)
                 if seq is not None:
@@ -284,10 +295,10 @@ class BoardState:
             case ra.CorrectMove(move=text, alert=seq):
                 if seq is not None and seq not in self.alerts:
                     raise ra.ActionError(f"no open alert {seq}")
-                if _correction(record, text) is None:
-                    if not record.moves:
+                if _correction(record, text, seq is None) is None:
+                    if seq is None and not record.moves:
                         raise ra.ActionError("no move to correct yet")
-                    before = record.game.plies[-1].before
+                    before = record.game.plies[-1].before if seq is None else record.game.position
                     raise ra.ActionError(f"{text} is not one legal move in {before.fen()} "
                                          "(write the full path when the short form is ambiguous)")
             case ra.TakeBack(plies=plies):
@@ -438,11 +449,12 @@ def _legal_move(game: Game, text: str | None) -> Move | None:
         return None
 
 
-def _correction(record: GameRecord, text: str) -> Move | None:
-    """The one legal move ``text`` names in the position before the last ply, if any."""
-    if not record.game.plies:
+def _correction(record: GameRecord, text: str, replace_last: bool) -> Move | None:
+    """The one legal move ``text`` names, if any: in the position before the last ply when
+    it replaces that ply, else (an alert's irregular change was never recorded) now."""
+    if replace_last and not record.game.plies:
         return None
-    before = record.game.plies[-1].before
+    before = record.game.plies[-1].before if replace_last else record.game.position
     try:
         wanted = MoveText.parse(text)
     except ValueError:

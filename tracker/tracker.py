@@ -16,11 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine import Colour, Move, Piece, Position, Rules
-from engine.game import Game
+from engine.game import Game, Outcome, Result
 from engine.position import Board, place
 from engine.referee import Hypothesis, Pending, Verdict, describe, describe_change, hypotheses
 from engine.squares import BIT
 from events import EventKind, GameEvent
+from events import referee as decisions
 from vision.reading import CLASS_INDEX, Reading
 
 from .clock import MoveClock
@@ -134,6 +135,52 @@ class GameTracker:
     def grant_extra_time(self, seconds: float) -> None:
         """Extra thinking time for the move in progress (a referee decision)."""
         self.clock.grant(seconds)
+
+    def decide(self, event: GameEvent) -> None:
+        """Apply a referee's decision (a ``referee`` event already in the log).
+
+        The event is the decision: nothing is emitted for it, so every reader of the log
+        applies it once. A decision that no longer fits (no game, nothing to take back) is
+        ignored here; the server refused ill-fitting ones before logging them.
+        """
+        try:
+            action = decisions.parse_action(event.detail)
+        except decisions.ActionError:
+            return
+        if isinstance(action, decisions.NewGame):
+            self.rules = Rules.from_dict({**self.rules.to_dict(), **action.rules})
+            self.game, self.alert, self.mismatch, self.overlay = None, None, False, {}
+            self.game_number = event.game - 1  # the set-up on the board starts it
+            return
+        if self.game is None:
+            return
+        try:
+            self._decide(action, event.time)
+        except ValueError:
+            return
+
+    def _decide(self, action: decisions.RefereeAction, time: float) -> None:
+        game = self.game
+        match action:
+            case decisions.AcceptMove() if self.alert is not None:
+                game.play_irregular(self.alert.board, self.alert.reason, self.alert.move)
+                self.alert, self.mismatch = None, False
+                self.clock.start(time)
+            case decisions.Dismiss():
+                self.alert, self.mismatch = None, False
+            case decisions.CorrectMove(move=text, alert=alert):
+                if alert is None:
+                    game.take_back(1)
+                game.play(game.find_move(text))
+                self.alert, self.mismatch = None, False
+                self.clock.start(time)
+            case decisions.TakeBack(plies=plies):
+                game.take_back(plies)
+                self.clock.start(time)
+            case decisions.SetResult(outcome=outcome, reason=reason):
+                game.declare(Result(Outcome(outcome), reason))
+            case decisions.GrantExtraTime(side=side, minutes=minutes) if game.position.turn.value == side:
+                self.clock.grant(60.0 * minutes)
 
     # ------------------------------------------------------------ choosing a story
 
@@ -302,7 +349,8 @@ class GameTracker:
         board = Position(*h.board, turn=mover.opponent)
         self.alert = Alert(explanation.reason, h.verdict.value, board, h.moves[-1] if h.moves else None)
         detail = {"missed": [str(m) for m in explanation.missed]}
-        return [self._alert_event(time, explanation.reason, h.verdict.value, mover, detail=detail)]
+        return [self._alert_event(time, explanation.reason, h.verdict.value, mover, detail=detail,
+                                  fen=board.fen())]
 
     def _mismatch(self, story: Story, time: float) -> list[GameEvent]:
         if self.game is None:
@@ -375,8 +423,9 @@ class GameTracker:
     # ------------------------------------------------------------ events
 
     def _alert_event(self, time: float, reason: str, rule: str, side: Colour,
-                     detail: dict | None = None, opens: bool = True) -> GameEvent:
-        return self._event(EventKind.IRREGULARITY, time, side=side.value, reason=reason,
+                     detail: dict | None = None, opens: bool = True, fen: str | None = None) -> GameEvent:
+        """An irregularity; ``fen`` is the irregular board, which a referee may let stand."""
+        return self._event(EventKind.IRREGULARITY, time, side=side.value, reason=reason, fen=fen,
                            detail={"rule": rule, "open": opens, **(detail or {})})
 
     def _event(self, kind: EventKind, time: float, **fields) -> GameEvent:

@@ -14,7 +14,7 @@ import pytest
 
 from events import EventKind, GameEvent, SQLiteLog
 from server import create_app
-from server import referee_actions as ra
+from events import referee as ra
 from server.config import BoardInfo, ServerConfig
 
 from server_sample import MOVES, game_events

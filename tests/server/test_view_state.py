@@ -7,7 +7,7 @@ import pytest
 from engine import Colour, Position, Rules, Setup
 from engine.pdn import read_game
 from events import EventKind, GameEvent
-from server import referee_actions as ra
+from events import referee as ra
 from server.config import Scoring
 from server.state import BoardState
 
@@ -91,20 +91,42 @@ def test_takeback_event_and_referee_take_back_undo_plies():
     assert state.current.game.position.fen() == state.current.moves[-1].fen
 
 
-def test_correct_move_replaces_the_last_ply_and_closes_its_alert():
+def test_correct_move_with_an_alert_plays_the_right_move_now_and_closes_it():
+    # The tracker never records the change an alert is about, so the correction is the
+    # move due now: after dark's 23-19, light must take 16x23.
     events = game_events(moves=MOVES[:5])
     events.append(GameEvent("1", EventKind.IRREGULARITY, T0 + 60, side="light", reason="x"))
     state = fold(events)
     alert = next(iter(state.alerts))
-    action = ra.CorrectMove("11-15", alert)
-    # 23-19 was dark's fifth ply; dark may not play 11-15 (a light man), so it is refused
     with pytest.raises(ra.ActionError):
-        state.check(action)
-    action = ra.CorrectMove("23-18", alert)
+        state.check(ra.CorrectMove("23-18", alert))  # a dark move: not light's to play
+    action = ra.CorrectMove("16x23", alert)
+    state.check(action)
+    state.apply(referee(action).with_seq(90))
+    assert [m.move for m in state.current.moves][-2:] == ["23-19", "16x23"]
+    assert not state.alerts
+
+
+def test_correct_move_without_an_alert_replaces_the_last_ply():
+    state = fold(game_events(moves=MOVES[:5]))
+    action = ra.CorrectMove("23-18")
     state.check(action)
     state.apply(referee(action).with_seq(90))
     assert state.current.moves[-1].move == "23-18"
-    assert len(state.current.moves) == 5 and not state.alerts
+    assert len(state.current.moves) == 5
+
+
+def test_accepting_a_mismatch_makes_the_board_of_the_alert_stand():
+    events = game_events(moves=MOVES[:1])
+    events.append(GameEvent("1", EventKind.BOARD_MISMATCH, T0 + 60, side="light",
+                            reason="light man removed from 5",
+                            fen="B:W1,2,3,4,6,7,8:B21,26,27,28,29,30,31,32"))
+    state = fold(events)
+    alert = next(iter(state.alerts))
+    state.apply(referee(ra.AcceptMove(alert)).with_seq(90))
+    last = state.current.moves[-1]
+    assert last.irregular == "light man removed from 5"
+    assert last.fen == "B:W1,2,3,4,6,7,8:B21,26,27,28,29,30,31,32"
 
 
 def test_acknowledge_keeps_the_alert_open_but_heard():

@@ -214,3 +214,48 @@ def test_a_move_is_committed_only_after_enough_agreeing_readings(frames):
     feed = started("B:W1:B25")
     feed.board("W:W1:B21", frames=frames)
     assert len(feed.tracker.game.plies) == (1 if frames >= 3 else 0)
+
+
+def decision(feed: Feed, **detail) -> None:
+    from events import GameEvent
+
+    feed.tracker.decide(GameEvent("b1", EventKind.REFEREE, feed.time, game=1, detail=detail))
+
+
+def test_referee_accepting_an_irregular_move_makes_it_stand():
+    feed = started("B:W14:B18,30")
+    alert = [e for e in feed.board("W:W14:B18,26") if e.kind is EventKind.IRREGULARITY][0]
+    assert alert.fen == "W:W14:B18,26"
+    decision(feed, action="accept_move", alert=1)
+    ply = feed.tracker.game.plies[-1]
+    assert ply.is_irregular and ply.after.fen() == "W:W14:B18,26"
+    assert feed.board("W:W14:B18,26") == []  # the board now matches the game: nothing new
+
+
+def test_referee_correction_plays_the_right_move_in_place_of_the_alert():
+    feed = started("B:W14:B18,30")
+    feed.board("W:W14:B18,26")
+    decision(feed, action="correct_move", move="18x9", alert=1)
+    assert [str(p.move) for p in feed.tracker.game.plies] == ["18x9"]
+    assert feed.tracker.alert is None
+
+
+def test_referee_take_back_and_result_and_extra_time():
+    feed = started("B:W1,5:B25,30")
+    feed.board("W:W1,5:B21,30")
+    decision(feed, action="take_back", plies=1)
+    assert feed.tracker.game.plies == []
+    decision(feed, action="grant_extra_time", side="dark", minutes=5)
+    assert feed.tracker.clock.extra == 300
+    decision(feed, action="set_result", outcome="draw", reason="agreement")
+    assert feed.tracker.game.result().reason == "agreement"
+
+
+def test_referee_new_game_waits_for_the_set_up_with_the_new_rules():
+    feed = started("B:W1,5:B25,30")
+    feed.tracker.game_number = 1
+    decision(feed, action="new_game", rules={"count_rule_moves": 10})
+    assert feed.tracker.game is None
+    events = feed.board(Position.start())
+    assert kinds(events) == ["game_started"] and events[0].game == 1
+    assert feed.tracker.game.rules.count_rule_moves == 10

@@ -1,11 +1,11 @@
-"""Referee actions: wire format and validation (server/referee_actions.py)."""
+"""Referee actions: wire format and validation (events/referee.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from events import EventKind
-from server.referee_actions import ACTIONS, ActionError, SetPlayers, parse_action
+from events.referee import ACTIONS, ActionError, SetPlayers, parse_action
 
 
 def test_every_action_round_trips_through_its_event():
@@ -36,7 +36,7 @@ def test_bad_requests_say_what_to_fix(body, message):
 
 
 def test_action_names_are_unique_and_documented():
-    import server.referee_actions as module
+    import events.referee as module
 
     for name in ACTIONS:
         assert name in module.__doc__

@@ -8,10 +8,12 @@ as another kind of event, so a decision is never applied twice.
 Actions (fields; effect):
 
 - ``acknowledge`` (alert: the seq of the alert event): heard; the beep stops, the alert stays.
-- ``accept_move`` (alert): the irregular move stands; the alert closes.
+- ``accept_move`` (alert): the irregular change stands as a ply (the board of the alert
+  event's ``fen``); the alert closes.
 - ``dismiss`` (alert): the alert closes with no change (a false alarm).
-- ``correct_move`` (move: PDN, full path or Thai short form; alert, optional): the last ply
-  is taken back and ``move`` played in its place.
+- ``correct_move`` (move: PDN, full path or Thai short form; alert, optional): with an
+  alert, whose irregular change was never recorded, ``move`` is played in the game's
+  position; without one, the last ply is taken back and ``move`` played in its place.
 - ``take_back`` (plies >= 1): the last ``plies`` plies are undone.
 - ``set_result`` (outcome: "dark wins", "light wins" or "draw"; reason): the game ends.
 - ``new_game`` (rules: ``Rules.to_dict()`` form, partial allowed): the next game of the match
@@ -29,7 +31,7 @@ from typing import Any, ClassVar
 
 from engine import MoveText, Rules
 from engine.game import Outcome
-from events import EventKind, GameEvent
+from .event import EventKind, GameEvent
 
 MAX_TEXT = 80  # a name or a reason longer than this is a mistake, not a name
 
@@ -129,7 +131,7 @@ def parse_action(data: Any) -> RefereeAction:
     >>> parse_action({"action": "grant_extra_time", "side": "dark", "minutes": 7})
     Traceback (most recent call last):
     ...
-    server.referee_actions.ActionError: minutes must be 5 or 10
+    events.referee.ActionError: minutes must be 5 or 10
     """
     if not isinstance(data, dict):
         raise ActionError("the body must be a JSON object with an 'action' field")
