@@ -14,8 +14,20 @@ from typing import Protocol
 from .event import GameEvent
 
 
+class LogUnavailable(RuntimeError):
+    """The store cannot be reached now (Redis restarting, network down); try again later.
+
+    Nothing was lost: an append that raised it may or may not have been stored, and
+    sending it again is safe (appends of the same event are idempotent where the store
+    is remote).
+    """
+
+
 class EventLog(Protocol):
-    """What every event store offers (SQLite here; Redis Streams for a hall)."""
+    """What every event store offers (SQLite here; Redis Streams for a hall).
+
+    Any method may raise :class:`LogUnavailable` when the store is remote and unreachable.
+    """
 
     def append(self, event: GameEvent) -> GameEvent:
         """Store the event durably and return it with its sequence number."""

@@ -1,0 +1,119 @@
+"""RedisLog: the EventLog on Redis Streams, for a hall whose boards span several machines.
+
+Workers on any machine append; any number of server processes read. Layout, under a
+prefix (``makhos`` by default):
+
+- ``makhos:seq`` — a counter (INCR): the hall-wide sequence number of the next event;
+- ``makhos:board:<id>`` — one stream per board; entry id ``<seq>-0``, field ``e`` = the
+  event's JSON;
+- ``makhos:keys:<id>`` — a hash from an event's key to its seq, so a resent append is
+  answered with the seq it already has instead of being stored twice;
+- ``makhos:boards`` — the set of boards that have events.
+
+Why one hall-wide sequence rather than one per board: the server reads "everything after
+n" (SQLite's AUTOINCREMENT gives exactly that) and the hall's SSE stream resumes every
+board with one ``Last-Event-ID``. The stream entry id *is* the seq, so resuming a board is
+``XREAD`` from ``<n>-0``, on any server process.
+
+Why a Lua script: the key check, the INCR and the XADD happen as one step inside Redis.
+No reader can see seq n+1 before seq n exists, and a worker that lost the reply to an
+append (Redis restarted under it) can send it again: the second send finds the key.
+
+An event's key is its own JSON (without seq): board, kind, game, ply, the frame time and
+every detail. Two real events never share all of these, because each observation has its
+own frame time; the same event sent twice always does.
+
+Durability: Redis must run with ``appendonly yes`` (``appendfsync always`` keeps the
+promise that an event is on disk before anyone is shown it, as SQLite does).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Callable, TypeVar
+
+import redis
+
+from .event import GameEvent
+from .log import LogUnavailable
+
+T = TypeVar("T")
+
+APPEND = """
+local seen = redis.call('HGET', KEYS[2], ARGV[1])
+if seen then return tonumber(seen) end
+local seq = redis.call('INCR', KEYS[3])
+redis.call('XADD', KEYS[1], seq .. '-0', 'e', ARGV[2])
+redis.call('HSET', KEYS[2], ARGV[1], seq)
+redis.call('SADD', KEYS[4], ARGV[3])
+return seq
+"""
+
+
+class RedisLog:
+    """An EventLog in Redis Streams; thread-safe (redis-py pools its connections).
+
+    Unreachable Redis raises :class:`LogUnavailable` from every method, so callers can
+    wait and retry (workers buffer, the server's poller keeps polling) without knowing
+    which store they have.
+    """
+
+    def __init__(self, url: str, password: str | None = None, prefix: str = "makhos") -> None:
+        options = {"password": password} if password else {}
+        self._redis = redis.Redis.from_url(url, decode_responses=True, socket_connect_timeout=2,
+                                           socket_timeout=5, **options)
+        self._prefix = prefix
+        self._append = self._redis.register_script(APPEND)
+
+    def _stream(self, board: str) -> str:
+        return f"{self._prefix}:board:{board}"
+
+    def append(self, event: GameEvent) -> GameEvent:
+        body = event.with_seq(None).to_json() if event.seq is not None else event.to_json()
+        key = hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
+        keys = [self._stream(event.board), f"{self._prefix}:keys:{event.board}",
+                f"{self._prefix}:seq", f"{self._prefix}:boards"]
+        seq = self._call(lambda: self._append(keys=keys, args=[key, body, event.board]))
+        return event.with_seq(int(seq))
+
+    def read(self, board: str | None = None, after: int = 0, limit: int = 1000) -> list[GameEvent]:
+        if board is not None:
+            return self._xread([board], after, limit)
+        # Every event up to ``top`` is wholly stored, board set included (the append is
+        # atomic), so reading the boards after ``top`` and dropping what lies beyond it
+        # never skips an event of a board that appeared meanwhile.
+        def snapshot():
+            with self._redis.pipeline(transaction=True) as pipe:
+                return pipe.get(f"{self._prefix}:seq").smembers(f"{self._prefix}:boards").execute()
+
+        top, boards = self._call(snapshot)
+        if not top or not boards:
+            return []
+        events = [e for e in self._xread(sorted(boards), after, limit) if e.seq <= int(top)]
+        return events
+
+    def _xread(self, boards: list[str], after: int, limit: int) -> list[GameEvent]:
+        streams = {self._stream(b): f"{after}-0" for b in boards}
+        reply = self._call(lambda: self._redis.xread(streams, count=limit))
+        events = [GameEvent.from_json(fields["e"]).with_seq(int(entry_id.split("-")[0]))
+                  for _, entries in reply for entry_id, fields in entries]
+        events.sort(key=lambda e: e.seq)
+        # Each stream gave at most ``limit`` entries after ``after``, so the hall-wide
+        # first ``limit`` are all among them.
+        return events[:limit]
+
+    def boards(self) -> list[str]:
+        return sorted(self._call(lambda: self._redis.smembers(f"{self._prefix}:boards")))
+
+    def close(self) -> None:
+        self._redis.close()
+
+    @staticmethod
+    def _call(operation: Callable[[], T]) -> T:
+        try:
+            return operation()
+        except (redis.AuthenticationError, redis.exceptions.AuthorizationError) as error:
+            # Not a passing outage: waiting would not help, so say so at once.
+            raise ValueError(f"redis refused the password (the hall token): {error}") from error
+        except (redis.ConnectionError, redis.TimeoutError) as error:
+            raise LogUnavailable(f"redis: {error}") from error

@@ -1,0 +1,60 @@
+"""A real redis-server on loopback, started and stopped by the tests (so they can restart it).
+
+Append-only file with fsync on every write, as a hall should run it: a restart (even a
+SIGKILL) keeps every event whose append was answered.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+BINARY = shutil.which("redis-server")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class RedisServer:
+    def __init__(self, folder: Path, password: str | None = None) -> None:
+        self.folder = folder
+        self.port = free_port()
+        self.password = password
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        auth = f":{self.password}@" if self.password else ""
+        return f"redis://{auth}127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        args = [BINARY, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder),
+                "--save", "", "--appendonly", "yes", "--appendfsync", "always"]
+        if self.password:
+            args += ["--requirepass", self.password]
+        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        client = redis.Redis(host="127.0.0.1", port=self.port, password=self.password)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                return
+            except (redis.ConnectionError, redis.exceptions.BusyLoadingError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
+
+    def kill(self) -> None:
+        """SIGKILL: the harshest restart there is."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None

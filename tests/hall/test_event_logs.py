@@ -1,0 +1,92 @@
+"""SQLite and Redis logs keep one contract: ordered, resumable, per board and hall-wide."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from events import EventKind, GameEvent, LogUnavailable, open_log
+from events.redis_log import RedisLog
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def log(request, tmp_path):
+    if request.param == "sqlite":
+        store = open_log(tmp_path / "events.db")
+    else:
+        store = open_log(request.getfixturevalue("redis_server").url)
+    yield store
+    store.close()
+
+
+def move(board: str, time: float, text: str = "22-18") -> GameEvent:
+    return GameEvent(board, EventKind.MOVE, time, move=text, detail={"captured": []})
+
+
+def test_the_factory_picks_the_store_by_its_url(tmp_path, redis_server):
+    assert isinstance(open_log(redis_server.url), RedisLog)
+    assert not isinstance(open_log(tmp_path / "e.db"), RedisLog)
+
+
+def test_appends_get_increasing_seqs_and_read_back_per_board_and_hall_wide(log):
+    stored = [log.append(move(board, float(t))) for t, board in enumerate("1212")]
+    assert [e.seq for e in stored] == sorted({e.seq for e in stored})
+    assert log.read("1") == [stored[0], stored[2]]
+    assert log.read(after=stored[1].seq) == stored[2:]
+    assert log.read("2", after=stored[1].seq) == [stored[3]]
+    assert log.read(limit=3) == stored[:3]
+    assert log.boards() == ["1", "2"]
+
+
+def test_concurrent_writers_never_leave_a_gap_a_reader_could_step_over(log):
+    def write(board: str) -> None:
+        for t in range(40):
+            log.append(move(board, float(t)))
+
+    writers = [threading.Thread(target=write, args=(str(b),)) for b in range(4)]
+    for w in writers:
+        w.start()
+    seen: list[GameEvent] = []
+    while any(w.is_alive() for w in writers) or len(seen) < 160:
+        seen += log.read(after=seen[-1].seq if seen else 0)
+    assert len(seen) == 160 and len({e.seq for e in seen}) == 160
+    for board in "0123":
+        assert [e.time for e in seen if e.board == board] == [float(t) for t in range(40)]
+
+
+def test_a_resent_append_is_stored_once(redis_server):
+    log = open_log(redis_server.url)
+    first = log.append(move("1", 1.0))
+    again = log.append(move("1", 1.0))
+    other = log.append(move("1", 2.0))
+    assert again.seq == first.seq and other.seq > first.seq
+    assert [e.seq for e in log.read("1")] == [first.seq, other.seq]
+
+
+def test_the_log_survives_a_redis_restart_and_says_when_it_is_unreachable(redis_server):
+    log = open_log(redis_server.url)
+    stored = log.append(move("1", 1.0))
+    redis_server.kill()
+    with pytest.raises(LogUnavailable):
+        log.append(move("1", 2.0))
+    redis_server.start()
+    assert log.read("1") == [stored]
+    assert log.append(move("1", 2.0)).seq == stored.seq + 1
+
+
+def test_a_password_comes_from_the_url_or_from_the_token(tmp_path):
+    from redis_server import BINARY, RedisServer
+
+    if BINARY is None:
+        pytest.skip("redis-server is not installed")
+    server = RedisServer(tmp_path, password="hall-secret")
+    server.start()
+    try:
+        assert open_log(server.url).boards() == []
+        bare = server.url.replace(":hall-secret@", "")
+        assert open_log(bare, password="hall-secret").boards() == []
+        with pytest.raises(ValueError, match="password"):
+            open_log(bare).boards()
+    finally:
+        server.kill()
