@@ -16,6 +16,7 @@ from engine.pdn import write_game
 from events import EventKind, EventLog, GameEvent
 from tracker import GameTracker
 from vision.pipeline import BoardReader, FrameResult
+from vision.reading import Reading
 
 #: Seconds (wall clock) between two looks at the log for referee decisions.
 DECISION_POLL = 0.25
@@ -32,9 +33,14 @@ class BoardSession:
 
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
         """Process one frame; returns the events it caused, already stored."""
-        self._apply_decisions()
         self.last = self.reader.process(image, time)
-        events = self.tracker.observe(time, self.last.reading)
+        return self.observe(time, self.last.reading)
+
+    def observe(self, time: float, reading: Reading | None) -> list[GameEvent]:
+        """Take a Reading made without this session's reader (a replayed game in a hall
+        bench or test): the same decisions, tracker and log as a camera frame."""
+        self._apply_decisions()
+        events = self.tracker.observe(time, reading)
         if self.log is not None:
             events = [self.log.append(event) for event in events]
         return events
