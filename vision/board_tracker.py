@@ -43,9 +43,8 @@ class TrackerConfig:
     min_visible: int = 8  # corners needed to judge the polarity
     min_agreement: float = 0.8  # share of visible corners with the right sign
     retry_s: float = 0.1  # least time between two full searches
-    hidden_retry_s: float = 1.0  # full search this often while the grid stays hidden
+    hidden_retry_s: float = 0.3  # full search this often while the grid stays hidden (a hand, or a big bump)
     min_confidence: float = 0.3  # a search result below this is ignored
-    min_contrast: float = 60.0  # probe threshold, summed-channel grey levels
     refit_s: float = 0.4  # a local refit this often catches nudges too small for the probe
     refit_shift: float = 0.02  # squares a refit must move a corner to be adopted (not noise)
 
@@ -85,7 +84,7 @@ class BoardTracker:
         if self.location is not None and self._probe is None:
             self._probe = GridProbe.build(self.location, frame)
         if self._probe is not None:
-            check = self._probe.check(frame, self.cfg.min_contrast)
+            check = self._probe.check(frame)
             self.last_check = check
             if check.n_visible < self.cfg.min_visible:
                 self.state = TrackState.HIDDEN
@@ -99,7 +98,7 @@ class BoardTracker:
                 return self.location
             # Wrong polarity: it moved. A small move is fixed by a local refit, at once.
             refit = refine_location(frame, self.location) if self.location is not None else None
-            if refit is not None:
+            if refit is not None and self._keeps_polarity(refit, frame):
                 self._adopt(refit, frame)
                 return self.location
             self.location, self._probe = None, None
@@ -108,11 +107,16 @@ class BoardTracker:
             self._search(frame, now)
         return self.location
 
+    def _keeps_polarity(self, refit: BoardLocation, frame: np.ndarray) -> bool:
+        """A refit that snapped to the corners one square over would invert every corner."""
+        check = self._probe.moved_to(refit, frame.shape).check(frame)
+        return check.n_visible >= self.cfg.min_visible and check.agreement >= self.cfg.min_agreement
+
     def _refit(self, frame: np.ndarray, now: float) -> None:
         """Adopt a local refit if the board crept by more than noise (a nudge of a few pixels)."""
         self._last_refit = now
         refit = refine_location(frame, self.location)
-        if refit is None:
+        if refit is None or not self._keeps_polarity(refit, frame):
             return
         shift = np.linalg.norm(refit.corners - self.location.corners, axis=1).max()
         if shift > self.cfg.refit_shift * self.location.square_px:

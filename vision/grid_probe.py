@@ -46,36 +46,62 @@ class GridCheck:
 
 @dataclass(frozen=True)
 class GridProbe:
-    """Sample positions for one board location in one frame size; build once, use every frame."""
+    """Sample positions for one board location in one frame size; build once, use every frame.
+
+    The colours are weighed along the axis between the board's two square colours, learnt
+    when the probe is built: on a red and green board the plain sum of the colour planes
+    hardly differs between the squares, the projection does.
+    """
 
     xs: np.ndarray  # (49, 4) intp
     ys: np.ndarray  # (49, 4) intp
     inside: np.ndarray  # (49,) bool: all four samples fall in the frame
-    sign: float  # +1 or -1: the polarity of corner (1, 1) on this board
+    weights: np.ndarray  # (channels,) colour axis, signed so corner (1, 1) reads positive
+    threshold: float  # contrast below which a corner counts as hidden
 
-    @classmethod
-    def build(cls, location: BoardLocation, frame: np.ndarray, offset: float = 0.15) -> "GridProbe":
-        """Place the samples and learn the board's polarity from ``frame`` (where it was found)."""
+    @staticmethod
+    def _positions(location: BoardLocation, shape: tuple[int, ...], offset: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         d = np.array([[offset, offset], [-offset, -offset], [offset, -offset], [-offset, offset]], np.float32)
         pts = location.to_image((INNER_CORNERS[:, None, :] + d[None]).reshape(-1, 2)).reshape(49, 4, 2)
-        h, w = frame.shape[:2]
+        h, w = shape[:2]
         pts = np.nan_to_num(pts, nan=-1.0, posinf=-1.0, neginf=-1.0)
         xs, ys = np.rint(pts[..., 0]).astype(np.intp), np.rint(pts[..., 1]).astype(np.intp)
         inside = ((xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)).all(axis=1)
-        xs, ys = np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1)
-        probe = cls(xs, ys, inside, 1.0)
-        signed = probe.signed(frame) * PARITY
-        return cls(xs, ys, inside, 1.0 if signed[inside].sum() >= 0 else -1.0)
+        return np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1), inside
+
+    def moved_to(self, location: BoardLocation, shape: tuple[int, ...], offset: float = 0.15) -> "GridProbe":
+        """The same colour axis at another location: checks that a refit kept the polarity
+        (a refit that slid by one square would see every corner inverted)."""
+        xs, ys, inside = self._positions(location, shape, offset)
+        return GridProbe(xs, ys, inside, self.weights, self.threshold)
+
+    @classmethod
+    def build(cls, location: BoardLocation, frame: np.ndarray, offset: float = 0.15, min_contrast: float = 20.0) -> "GridProbe":
+        """Place the samples and learn the board's colour axis from ``frame`` (where it was found).
+
+        A corner is judged hidden below 35 % of the typical contrast seen at build time
+        (never below ``min_contrast`` grey levels).
+        """
+        xs, ys, inside = cls._positions(location, frame.shape, offset)
+        per_channel = _quadrant_contrast(frame[ys, xs].astype(np.float32)) * PARITY[:, None]
+        weights = per_channel[inside].mean(axis=0)
+        weights /= max(float(np.abs(weights).sum()), 1e-6)
+        typical = np.percentile(np.abs(per_channel @ weights)[inside], 75) if inside.any() else 0.0
+        return cls(xs, ys, inside, weights.astype(np.float32), max(min_contrast, 0.35 * float(typical)))
 
     def signed(self, frame: np.ndarray) -> np.ndarray:
-        """(49,) quadrant contrast, summed over colour channels, before any parity."""
-        v = frame[self.ys, self.xs].astype(np.float32)
-        if v.ndim == 3:
-            v = v.sum(axis=2)
-        return v[:, 0] + v[:, 1] - v[:, 2] - v[:, 3]
+        """(49,) quadrant contrast along the board's colour axis, before any parity."""
+        return _quadrant_contrast(frame[self.ys, self.xs].astype(np.float32)) @ self.weights
 
-    def check(self, frame: np.ndarray, min_contrast: float = 60.0) -> GridCheck:
-        """Judge every corner in ``frame``; ``min_contrast`` is in summed-channel grey levels."""
-        s = self.signed(frame) * PARITY * self.sign
-        visible = (np.abs(s) >= min_contrast) & self.inside
+    def check(self, frame: np.ndarray) -> GridCheck:
+        """Judge every corner in ``frame``."""
+        s = self.signed(frame) * PARITY
+        visible = (np.abs(s) >= self.threshold) & self.inside
         return GridCheck(visible, visible & (s > 0), np.abs(s))
+
+
+def _quadrant_contrast(v: np.ndarray) -> np.ndarray:
+    """(49, channels): (+,+) and (-,-) quadrants minus the other two, per colour plane."""
+    if v.ndim == 2:
+        v = v[..., None]
+    return v[:, 0] + v[:, 1] - v[:, 2] - v[:, 3]

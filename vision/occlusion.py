@@ -48,7 +48,7 @@ class GateStatus:
 
 @dataclass(frozen=True)
 class GateConfig:
-    px: int = 6  # rectified pixels per square
+    px: int = 8  # rectified pixels per square
     margin: int = 1  # squares of surroundings watched around the board
     motion_level: float = 12.0  # cell change between frames that counts as motion
     change_level: float = 30.0  # ring cell change from the last still view that counts as crossing
@@ -56,8 +56,8 @@ class GateConfig:
     min_still_frames: int = 3  # and at least this many quiet frames (slow sources)
     max_lost_corners: int = 1  # corners a tall piece may hide without blocking the read
     min_visible_first: int = 30  # corners needed before the very first still view
+    new_board_shift: float = 0.5  # squares a corner must move for the views to start afresh
     settle_s: float = 2.0  # a still change that is not an arm becomes the new normal after this
-    min_contrast: float = 60.0  # probe threshold, summed-channel grey levels
 
 
 class OcclusionGate:
@@ -65,9 +65,9 @@ class OcclusionGate:
 
     def __init__(self, cfg: GateConfig = GateConfig()) -> None:
         self.cfg = cfg
-        n = 8 + 2 * cfg.margin
+        n, m = 2 * (8 + 2 * cfg.margin), 2 * cfg.margin
         ring = np.ones((n, n), bool)
-        ring[cfg.margin : n - cfg.margin, cfg.margin : n - cfg.margin] = False
+        ring[m : n - m, m : n - m] = False
         self._ring = ring
         self._reset(None)
 
@@ -83,20 +83,25 @@ class OcclusionGate:
         self._since = 0.0
 
     def _cells(self, frame: np.ndarray, location: BoardLocation) -> np.ndarray:
-        """Mean colour of each square of the board and its ring, ``(n, n, c)`` float32."""
+        """Mean colour of each half square of the board and its ring, ``(2n, 2n, c)`` float32.
+
+        Half squares: a wrist crossing the ring covers a good part of one, where it would
+        change the mean of a whole square too little to notice.
+        """
         px, m = self.cfg.px, self.cfg.margin
         n = 8 + 2 * m
         to_board = np.array([[1 / px, 0, -m], [0, 1 / px, -m], [0, 0, 1]], np.float64)
         view = cv2.warpPerspective(
             frame, location.homography @ to_board, (n * px, n * px), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
         )
-        return cv2.resize(view, (n, n), interpolation=cv2.INTER_AREA).astype(np.float32).reshape(n, n, -1)
+        return cv2.resize(view, (2 * n, 2 * n), interpolation=cv2.INTER_AREA).astype(np.float32).reshape(2 * n, 2 * n, -1)
 
     def _moved(self, location: BoardLocation) -> bool:
+        """A new board position (found again after a bump), not a refit of a few pixels."""
         if self._location is None:
             return True
         shift = np.linalg.norm(location.corners - self._location.corners, axis=1).max()
-        return bool(shift > 0.1 * location.square_px)
+        return bool(shift > self.cfg.new_board_shift * location.square_px)
 
     def update(self, frame: np.ndarray, location: BoardLocation | None, timestamp: float, check: GridCheck | None = None) -> GateStatus:
         """Judge one frame. ``check`` may pass the tracker's probe result to save a probe."""
@@ -109,7 +114,7 @@ class OcclusionGate:
         if self._probe is None:
             self._probe = GridProbe.build(location, frame)
         if check is None:
-            check = self._probe.check(frame, cfg.min_contrast)
+            check = self._probe.check(frame)
         cells = self._cells(frame, location)
         motion = 0.0 if self._previous is None else float(np.abs(cells - self._previous).max())
         self._previous = cells
