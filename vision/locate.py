@@ -189,10 +189,11 @@ def _grow(feat: _Features, lattice: np.ndarray, members: np.ndarray, cfg: Locate
         ii, jj = np.meshgrid(np.arange(lo[0], hi[0] + 1), np.arange(lo[1], hi[1] + 1))
         grid = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float32)
         pred = project(h, grid)
-        step = np.minimum(
-            np.linalg.norm(project(h, grid + [1, 0]) - pred, axis=1),
-            np.linalg.norm(project(h, grid + [0, 1]) - pred, axis=1),
-        )
+        with np.errstate(invalid="ignore"):  # a degenerate fit: non-finite steps match nothing
+            step = np.minimum(
+                np.linalg.norm(project(h, grid + [1, 0]) - pred, axis=1),
+                np.linalg.norm(project(h, grid + [0, 1]) - pred, axis=1),
+            )
         dist = np.sqrt((pred[:, None, 0] - points[None, :, 0]) ** 2 + (pred[:, None, 1] - points[None, :, 1]) ** 2)
         nearest = dist.argmin(axis=1)
         near = dist[np.arange(len(grid)), nearest]
@@ -391,12 +392,18 @@ def _refine(frame: np.ndarray, h_board: np.ndarray, tried: np.ndarray, square_px
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)
     refined = guess.copy()
     for frac in (0.25, 0.08) if coarse else (0.08,):
-        half = int(np.clip(round(frac * square_px), 2, 12))
+        half = int(np.clip(round(frac * square_px), 3, 12))
         refined = cv2.cornerSubPix(plane, refined, (half, half), (-1, -1), criteria)
     refined = refined.reshape(-1, 2)
     moved = np.linalg.norm(refined - guess.reshape(-1, 2), axis=1)
     radius = max(2.0, 0.12 * square_px)
-    keep = (moved < 0.3 * square_px) & (x_corner_evidence(plane, refined, radius, cfg.min_contrast) > 0)
+    # A corner a man leans over (seen from low down) is pulled off; its quadrants no longer
+    # pair up, so it is left out of the fit.
+    d = np.array([[0.15, 0.15], [-0.15, -0.15], [0.15, -0.15], [-0.15, 0.15]], np.float32)
+    around = project(h_board, (src[:, None, :] + d[None]).reshape(-1, 2)).reshape(-1, 4, 2) - offset
+    q = sample(plane, refined[:, None, :] + (around - guess.reshape(-1, 1, 2)))
+    paired = np.abs(q[:, 0] - q[:, 1]) + np.abs(q[:, 2] - q[:, 3]) < 0.35 * np.abs(q[:, 0] + q[:, 1] - q[:, 2] - q[:, 3])
+    keep = (moved < 0.3 * square_px) & paired & (x_corner_evidence(plane, refined, radius, cfg.min_contrast) > 0)
     refined += offset
     if keep.sum() < 6:
         return None
