@@ -26,24 +26,24 @@ import os
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one core, before numpy loads
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import platform  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import json
+import platform
+import sys
+import time
+from pathlib import Path
 
-import cv2  # noqa: E402
-import numpy as np  # noqa: E402
+import cv2
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from models.render import Renderer, random_position, sample_hand, sample_scene  # noqa: E402
-from vision.board_tracker import BoardTracker  # noqa: E402
-from vision.geometry import corner_error  # noqa: E402
-from vision.locate import locate_board  # noqa: E402
-from vision.occlusion import OcclusionGate  # noqa: E402
+from models.render import Renderer, random_position, sample_hand, sample_scene
+from vision.board_tracker import BoardTracker
+from vision.geometry import corner_error
+from vision.locate import locate_board
+from vision.occlusion import OcclusionGate
 
 REAL = ROOT.parent / "shared" / "realdata" / "julie-robot-webcam"
 DT = 1 / 30
@@ -68,7 +68,9 @@ def corners_and_relocalisation(frames: int) -> tuple[float, list[float], list[in
         start = time.perf_counter()
         found = locate_board(frame.image)
         times.append(time.perf_counter() - start)
-        if found is not None and corner_error(found.corners, frame.corners) <= TOLERANCE * mean_side(frame.corners):
+        if found is not None and corner_error(
+            found.corners, frame.corners
+        ) <= TOLERANCE * mean_side(frame.corners):
             good += 1
         else:
             failed.append(i)
@@ -136,11 +138,20 @@ def real_frames() -> dict[str, float] | None:
         location = locate_board(image)
         times.append(time.perf_counter() - start)
         found += location is not None
-        setup = next((key for key in labels if key != "_about" and path.relative_to(REAL).as_posix().startswith(key + "/")), None)
+        setup = next(
+            (
+                key
+                for key in labels
+                if key != "_about" and path.relative_to(REAL).as_posix().startswith(key + "/")
+            ),
+            None,
+        )
         if setup is not None:
             truth = np.array(labels[setup]["corners"], np.float32) * image.shape[1] / 1280
             checked += 1
-            close += location is not None and corner_error(location.corners, truth) <= TOLERANCE * mean_side(truth)
+            close += location is not None and corner_error(
+                location.corners, truth
+            ) <= TOLERANCE * mean_side(truth)
     return {
         "frames": total,
         "found": found / total,
@@ -151,7 +162,14 @@ def real_frames() -> dict[str, float] | None:
 
 
 def machine() -> str:
-    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")), platform.processor())
+    model = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     return f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, OpenCV {cv2.__version__}"
 
 
@@ -169,11 +187,17 @@ def main() -> int:
 
     share, times, failed = corners_and_relocalisation(args.frames)
     t = np.array(times) * 1000
-    print(f"re-localisation: median {np.median(t):.1f} ms, mean {t.mean():.1f} ms, p95 {np.percentile(t, 95):.1f} ms (goal <= 60)")
-    print(f"corners within 1.5 % of the side: {100 * share:.1f} % of {args.frames} held-out frames (goal >= 99.5); missed: {failed[:20]}")
+    print(
+        f"re-localisation: median {np.median(t):.1f} ms, mean {t.mean():.1f} ms, p95 {np.percentile(t, 95):.1f} ms (goal <= 60)"
+    )
+    print(
+        f"corners within 1.5 % of the side: {100 * share:.1f} % of {args.frames} held-out frames (goal >= 99.5); missed: {failed[:20]}"
+    )
 
     shown, read, settled = hand_frames_read(args.hands)
-    print(f"hand frames read: {read} of {shown} ({100 * read / max(shown, 1):.2f} %, goal 0); clean board readable before the hand in {settled} scenes")
+    print(
+        f"hand frames read: {read} of {shown} ({100 * read / max(shown, 1):.2f} %, goal 0); clean board readable before the hand in {settled} scenes"
+    )
 
     if not args.no_real:
         real = real_frames()

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import enum
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -43,7 +43,9 @@ class TrackerConfig:
     min_visible: int = 8  # corners needed to judge the polarity
     min_agreement: float = 0.8  # share of visible corners with the right sign
     retry_s: float = 0.1  # least time between two full searches
-    hidden_retry_s: float = 0.3  # full search this often while the grid stays hidden (a hand, or a big bump)
+    hidden_retry_s: float = (
+        0.3  # full search this often while the grid stays hidden (a hand, or a big bump)
+    )
     min_confidence: float = 0.3  # a search result below this is ignored
     refit_s: float = 0.4  # a local refit this often catches nudges too small for the probe
     refit_shift: float = 0.02  # squares a refit must move a corner to be adopted (not noise)
@@ -51,7 +53,10 @@ class TrackerConfig:
 
 def _closest_order(new: BoardLocation, old: BoardLocation) -> BoardLocation:
     """``new`` with its first corner rotated to sit where ``old``'s first corner was."""
-    costs = [np.linalg.norm(np.roll(new.corners, -k, axis=0) - old.corners, axis=1).sum() for k in range(4)]
+    costs = [
+        np.linalg.norm(np.roll(new.corners, -k, axis=0) - old.corners, axis=1).sum()
+        for k in range(4)
+    ]
     return new.rotated(int(np.argmin(costs)))
 
 

@@ -44,7 +44,7 @@ class BoardLocation:
         """Map ``(N, 2)`` board coordinates (squares) to image pixels."""
         return project(self.homography, board_xy)
 
-    def rotated(self, quarter_turns: int) -> "BoardLocation":
+    def rotated(self, quarter_turns: int) -> BoardLocation:
         """The same board with the first corner moved ``quarter_turns`` places clockwise.
 
         Used once the pieces tell which side is row 0; the homography is re-expressed so
@@ -52,7 +52,9 @@ class BoardLocation:
         """
         k = quarter_turns % 4
         corners = np.roll(self.corners, -k, axis=0)
-        return BoardLocation(corners, homography_from_corners(corners), self.confidence, self.method)
+        return BoardLocation(
+            corners, homography_from_corners(corners), self.confidence, self.method
+        )
 
 
 def project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -77,7 +79,9 @@ def clockwise(corners: np.ndarray) -> bool:
     return float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y)) > 0
 
 
-def location_from_corners(corners: np.ndarray, confidence: float = 1.0, method: str = "manual") -> BoardLocation:
+def location_from_corners(
+    corners: np.ndarray, confidence: float = 1.0, method: str = "manual"
+) -> BoardLocation:
     """A location from four known corners (board profile, ArUco, or a test's truth).
 
     The order is kept if clockwise; a counter-clockwise list is mirrored (keeping the first

@@ -60,23 +60,37 @@ class GridProbe:
     threshold: float  # contrast below which a corner counts as hidden
 
     @staticmethod
-    def _positions(location: BoardLocation, shape: tuple[int, ...], offset: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        d = np.array([[offset, offset], [-offset, -offset], [offset, -offset], [-offset, offset]], np.float32)
-        pts = location.to_image((INNER_CORNERS[:, None, :] + d[None]).reshape(-1, 2)).reshape(49, 4, 2)
+    def _positions(
+        location: BoardLocation, shape: tuple[int, ...], offset: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        d = np.array(
+            [[offset, offset], [-offset, -offset], [offset, -offset], [-offset, offset]], np.float32
+        )
+        pts = location.to_image((INNER_CORNERS[:, None, :] + d[None]).reshape(-1, 2)).reshape(
+            49, 4, 2
+        )
         h, w = shape[:2]
         pts = np.nan_to_num(pts, nan=-1.0, posinf=-1.0, neginf=-1.0)
         xs, ys = np.rint(pts[..., 0]).astype(np.intp), np.rint(pts[..., 1]).astype(np.intp)
         inside = ((xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)).all(axis=1)
         return np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1), inside
 
-    def moved_to(self, location: BoardLocation, shape: tuple[int, ...], offset: float = 0.15) -> "GridProbe":
+    def moved_to(
+        self, location: BoardLocation, shape: tuple[int, ...], offset: float = 0.15
+    ) -> GridProbe:
         """The same colour axis at another location: checks that a refit kept the polarity
         (a refit that slid by one square would see every corner inverted)."""
         xs, ys, inside = self._positions(location, shape, offset)
         return GridProbe(xs, ys, inside, self.weights, self.threshold)
 
     @classmethod
-    def build(cls, location: BoardLocation, frame: np.ndarray, offset: float = 0.15, min_contrast: float = 20.0) -> "GridProbe":
+    def build(
+        cls,
+        location: BoardLocation,
+        frame: np.ndarray,
+        offset: float = 0.15,
+        min_contrast: float = 20.0,
+    ) -> GridProbe:
         """Place the samples and learn the board's colour axis from ``frame`` (where it was found).
 
         A corner is judged hidden below 35 % of the typical contrast seen at build time
@@ -87,7 +101,9 @@ class GridProbe:
         weights = per_channel[inside].mean(axis=0)
         weights /= max(float(np.abs(weights).sum()), 1e-6)
         typical = np.percentile(np.abs(per_channel @ weights)[inside], 75) if inside.any() else 0.0
-        return cls(xs, ys, inside, weights.astype(np.float32), max(min_contrast, 0.35 * float(typical)))
+        return cls(
+            xs, ys, inside, weights.astype(np.float32), max(min_contrast, 0.35 * float(typical))
+        )
 
     def signed(self, frame: np.ndarray) -> np.ndarray:
         """(49,) quadrant contrast along the board's colour axis, before any parity."""

@@ -28,10 +28,21 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .geometry import BOARD_CORNERS, BoardLocation, clockwise, homography_from_corners, location_from_corners, project
+from .geometry import (
+    BOARD_CORNERS,
+    BoardLocation,
+    clockwise,
+    homography_from_corners,
+    location_from_corners,
+    project,
+)
 
 #: Board coordinates of the 49 inner corners, (u, v) in 1..7, u fastest.
-INNER_CORNERS = np.stack(np.meshgrid(np.arange(1, 8), np.arange(1, 8)), axis=-1).reshape(-1, 2).astype(np.float32)
+INNER_CORNERS = (
+    np.stack(np.meshgrid(np.arange(1, 8), np.arange(1, 8)), axis=-1)
+    .reshape(-1, 2)
+    .astype(np.float32)
+)
 
 
 @dataclass(frozen=True)
@@ -100,7 +111,9 @@ def _ring_offsets(radius: float, n: int = 16) -> np.ndarray:
     return np.stack([np.cos(angles), np.sin(angles)], axis=1) * radius
 
 
-def x_corner_evidence(gray: np.ndarray, points: np.ndarray, radius: float, min_contrast: float) -> np.ndarray:
+def x_corner_evidence(
+    gray: np.ndarray, points: np.ndarray, radius: float, min_contrast: float
+) -> np.ndarray:
     """1.0 where a point looks like an X-corner (4 sign changes on a ring), else 0.0.
 
     Vectorised nearest-pixel sampling: cheap enough to run on every predicted grid point.
@@ -112,15 +125,26 @@ def x_corner_evidence(gray: np.ndarray, points: np.ndarray, radius: float, min_c
     lo, hi = values.min(axis=1, keepdims=True), values.max(axis=1, keepdims=True)
     signs = values > (lo + hi) / 2
     changes = np.count_nonzero(signs != np.roll(signs, 1, axis=1), axis=1)
-    inside = (points[:, 0] >= radius) & (points[:, 0] < w - radius) & (points[:, 1] >= radius) & (points[:, 1] < h - radius)
+    inside = (
+        (points[:, 0] >= radius)
+        & (points[:, 0] < w - radius)
+        & (points[:, 1] >= radius)
+        & (points[:, 1] < h - radius)
+    )
     ok = (changes == 4) & ((hi - lo)[:, 0] >= min_contrast) & inside
     return ok.astype(np.float32)
 
 
-def _channel_maps(frame: np.ndarray, work_size: int, cfg: LocateConfig) -> list[tuple[float, int, np.ndarray, np.ndarray, float]]:
+def _channel_maps(
+    frame: np.ndarray, work_size: int, cfg: LocateConfig
+) -> list[tuple[float, int, np.ndarray, np.ndarray, float]]:
     """(score, channel, blurred image, saddle map, scale) for grey, blue, green, red, best first."""
     scale = min(1.0, work_size / max(frame.shape[:2]))
-    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1.0 else frame
+    small = (
+        cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        if scale < 1.0
+        else frame
+    )
     maps = []
     for index in range(1 if small.ndim == 2 else 4):
         g, saddle = _saddle(channel(small, index), cfg.blur_sigma)
@@ -130,7 +154,9 @@ def _channel_maps(frame: np.ndarray, work_size: int, cfg: LocateConfig) -> list[
     return sorted(maps, key=lambda m: -m[0])
 
 
-def _features(g: np.ndarray, saddle: np.ndarray, scale: float, index: int, cfg: LocateConfig) -> _Features:
+def _features(
+    g: np.ndarray, saddle: np.ndarray, scale: float, index: int, cfg: LocateConfig
+) -> _Features:
     """Candidate X-corners: saddle peaks that pass the ring test, strongest first."""
     peaks = (saddle == cv2.dilate(saddle, np.ones((5, 5), np.uint8))) & (saddle > 0)
     ys, xs = np.nonzero(peaks)
@@ -151,11 +177,15 @@ def _fit(lattice: np.ndarray, pixels: np.ndarray) -> np.ndarray | None:
     if len(lattice) >= 6:
         h, _ = cv2.findHomography(lattice.astype(np.float32), pixels.astype(np.float32), 0)
         return h
-    a, _ = cv2.estimateAffine2D(lattice.astype(np.float32), pixels.astype(np.float32), method=cv2.LMEDS)
+    a, _ = cv2.estimateAffine2D(
+        lattice.astype(np.float32), pixels.astype(np.float32), method=cv2.LMEDS
+    )
     return None if a is None else np.vstack([a, [0, 0, 1]])
 
 
-def quadrants(gray: np.ndarray, h: np.ndarray, nodes: np.ndarray, offset: float = 0.15) -> tuple[np.ndarray, np.ndarray]:
+def quadrants(
+    gray: np.ndarray, h: np.ndarray, nodes: np.ndarray, offset: float = 0.15
+) -> tuple[np.ndarray, np.ndarray]:
     """Signed X-corner contrast at lattice nodes, and how unlike each other the paired quadrants are.
 
     The contrast, (+,+) and (-,-) quadrants minus the other two, alternates in sign from
@@ -166,12 +196,18 @@ def quadrants(gray: np.ndarray, h: np.ndarray, nodes: np.ndarray, offset: float 
     (triangle inequality). The quadrants are sampled close to the corner so that discs on
     the square centres do not reach them.
     """
-    d = np.array([[offset, offset], [-offset, -offset], [offset, -offset], [-offset, offset]], np.float32)
+    d = np.array(
+        [[offset, offset], [-offset, -offset], [offset, -offset], [-offset, offset]], np.float32
+    )
     v = sample(gray, project(h, (nodes[:, None, :] + d[None]).reshape(-1, 2))).reshape(-1, 4)
-    return v[:, 0] + v[:, 1] - v[:, 2] - v[:, 3], np.abs(v[:, 0] - v[:, 1]) + np.abs(v[:, 2] - v[:, 3])
+    return v[:, 0] + v[:, 1] - v[:, 2] - v[:, 3], np.abs(v[:, 0] - v[:, 1]) + np.abs(
+        v[:, 2] - v[:, 3]
+    )
 
 
-def _grow(feat: _Features, lattice: np.ndarray, members: np.ndarray, cfg: LocateConfig, max_span: int = 12) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _grow(
+    feat: _Features, lattice: np.ndarray, members: np.ndarray, cfg: LocateConfig, max_span: int = 12
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Grow a lattice ring by ring from a start; return (lattice indices, point indices, homography).
 
     A node is taken when a detected point lies near its prediction and the polarity there
@@ -194,7 +230,10 @@ def _grow(feat: _Features, lattice: np.ndarray, members: np.ndarray, cfg: Locate
                 np.linalg.norm(project(h, grid + [1, 0]) - pred, axis=1),
                 np.linalg.norm(project(h, grid + [0, 1]) - pred, axis=1),
             )
-        dist = np.sqrt((pred[:, None, 0] - points[None, :, 0]) ** 2 + (pred[:, None, 1] - points[None, :, 1]) ** 2)
+        dist = np.sqrt(
+            (pred[:, None, 0] - points[None, :, 0]) ** 2
+            + (pred[:, None, 1] - points[None, :, 1]) ** 2
+        )
         nearest = dist.argmin(axis=1)
         near = dist[np.arange(len(grid)), nearest]
         ok = near < 0.3 * step
@@ -211,26 +250,36 @@ def _grow(feat: _Features, lattice: np.ndarray, members: np.ndarray, cfg: Locate
         new_lattice, new_members = grid[ok], nearest[ok]
         if len(new_members) < 3:
             return None
-        if len(new_members) == len(members) and np.array_equal(np.sort(new_members), np.sort(members)):
+        if len(new_members) == len(members) and np.array_equal(
+            np.sort(new_members), np.sort(members)
+        ):
             break
         lattice, members = new_lattice, new_members
         h = _fit(lattice, points[members])
     return lattice, members, h
 
 
-def _grow_seed(feat: _Features, seed: int, first: int, second: int, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _grow_seed(
+    feat: _Features, seed: int, first: int, second: int, cfg: LocateConfig
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """Grow from a seed square, then try the lattices twice as dense.
 
     When some of the seed's neighbours are hidden its nearest ones may be two squares
     away or diagonal, and the grown lattice holds only every other corner; each index-2
     re-indexing is grown again and the one explaining most points is kept.
     """
-    best = _grow(feat, np.array([[0, 0], [1, 0], [0, 1]], np.float32), np.array([seed, first, second]), cfg)
+    best = _grow(
+        feat, np.array([[0, 0], [1, 0], [0, 1]], np.float32), np.array([seed, first, second]), cfg
+    )
     if best is None or len(best[1]) < 6 or _quality(best[0]) >= cfg.good_lattice:
         return best
     lattice, members, _ = best
     i, j = lattice[:, 0], lattice[:, 1]
-    for denser in (np.stack([i + j, i - j], axis=1), np.stack([2 * i, j], axis=1), np.stack([i, 2 * j], axis=1)):
+    for denser in (
+        np.stack([i + j, i - j], axis=1),
+        np.stack([2 * i, j], axis=1),
+        np.stack([i, 2 * j], axis=1),
+    ):
         grown = _grow(feat, denser, members, cfg)
         if grown is not None and _quality(grown[0]) > _quality(best[0]):
             best = grown
@@ -264,7 +313,9 @@ def _quality(lattice: np.ndarray) -> float:
     return len(lattice) * min(1.0, density / 0.5)
 
 
-def _best_lattice(feat: _Features, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+def _best_lattice(
+    feat: _Features, cfg: LocateConfig
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     best, best_quality = None, 0.0
     used = np.zeros(len(feat.points), bool)
     for seed in range(min(cfg.max_seeds, len(feat.points))):
@@ -286,7 +337,9 @@ def _best_lattice(feat: _Features, cfg: LocateConfig) -> tuple[np.ndarray, np.nd
     return best
 
 
-def _evidence_grid(feat: _Features, h: np.ndarray, lo: np.ndarray, hi: np.ndarray, cfg: LocateConfig) -> np.ndarray:
+def _evidence_grid(
+    feat: _Features, h: np.ndarray, lo: np.ndarray, hi: np.ndarray, cfg: LocateConfig
+) -> np.ndarray:
     """Checkerboard-corner evidence at every lattice node in [lo, hi] (indexed [j, i]).
 
     Besides the ring test, the paired quadrants must match (see :func:`quadrants`), so the
@@ -314,9 +367,11 @@ def _grid_run(ev: np.ndarray, axis: int) -> tuple[int, int]:
     return best[1], best[0]
 
 
-def _choose_window(feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, float, float]:
-    """Lattice index of inner corner (1, 1) of the best 8x8 window, its inner evidence, and
-    its lead over the runner-up (a small lead means the window may be off by a row).
+def _choose_window(
+    feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: LocateConfig
+) -> tuple[np.ndarray, float]:
+    """Lattice index of inner corner (1, 1) of the best 8x8 window, and its lead over the
+    runner-up (a small lead means the window may be off by a row).
 
     A grid of 9 x 9 inner corners is a 10x10 board (or an 8x8 one with a ring of squares
     outside the playing area): its central 8x8 is taken, as on a board masked with tape.
@@ -341,11 +396,11 @@ def _choose_window(feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: Loc
         centred = (oi - lo[0] == runs[0][0] + 1) & (oj - lo[1] == runs[1][0] + 1)
         if centred.any():
             k = int(np.flatnonzero(centred)[0])
-            return np.array([oi[k], oj[k]], np.float32), float(inner[k]), 10.0
+            return np.array([oi[k], oj[k]], np.float32), 10.0
     order = np.argsort(-score)
     k = int(order[0])
     margin = float(score[k] - score[order[1]]) if len(order) > 1 else float(score[k])
-    return np.array([oi[k], oj[k]], np.float32), float(inner[k]), margin
+    return np.array([oi[k], oj[k]], np.float32), margin
 
 
 def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -377,7 +432,14 @@ def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.
     return plane - plane.min(), offset
 
 
-def _refine(frame: np.ndarray, h_board: np.ndarray, tried: np.ndarray, square_px: float, cfg: LocateConfig, coarse: bool = False) -> tuple[np.ndarray, int] | None:
+def _refine(
+    frame: np.ndarray,
+    h_board: np.ndarray,
+    tried: np.ndarray,
+    square_px: float,
+    cfg: LocateConfig,
+    coarse: bool = False,
+) -> tuple[np.ndarray, int] | None:
     """Sub-pixel inner corners at full resolution and a robust board -> image homography.
 
     ``coarse`` adds a first pass with a wide window, for a guess that may be a quarter of a
@@ -402,8 +464,14 @@ def _refine(frame: np.ndarray, h_board: np.ndarray, tried: np.ndarray, square_px
     d = np.array([[0.15, 0.15], [-0.15, -0.15], [0.15, -0.15], [-0.15, 0.15]], np.float32)
     around = project(h_board, (src[:, None, :] + d[None]).reshape(-1, 2)).reshape(-1, 4, 2) - offset
     q = sample(plane, refined[:, None, :] + (around - guess.reshape(-1, 1, 2)))
-    paired = np.abs(q[:, 0] - q[:, 1]) + np.abs(q[:, 2] - q[:, 3]) < 0.35 * np.abs(q[:, 0] + q[:, 1] - q[:, 2] - q[:, 3])
-    keep = (moved < 0.3 * square_px) & paired & (x_corner_evidence(plane, refined, radius, cfg.min_contrast) > 0)
+    paired = np.abs(q[:, 0] - q[:, 1]) + np.abs(q[:, 2] - q[:, 3]) < 0.35 * np.abs(
+        q[:, 0] + q[:, 1] - q[:, 2] - q[:, 3]
+    )
+    keep = (
+        (moved < 0.3 * square_px)
+        & paired
+        & (x_corner_evidence(plane, refined, radius, cfg.min_contrast) > 0)
+    )
     refined += offset
     if keep.sum() < 6:
         return None
@@ -421,7 +489,9 @@ def _radial(points: np.ndarray, k: float, centre: np.ndarray, norm: float) -> np
     return centre + d * (1 + k * (d * d).sum(axis=1, keepdims=True) / norm**2)
 
 
-def _outer_corners(board: np.ndarray, image: np.ndarray, h_global: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+def _outer_corners(
+    board: np.ndarray, image: np.ndarray, h_global: np.ndarray, size: tuple[int, int]
+) -> np.ndarray:
     """The four outer corners, extrapolated with lens distortion taken into account.
 
     Webcams bend straight lines (barrel distortion); one homography through the bent grid
@@ -448,7 +518,9 @@ def _outer_corners(board: np.ndarray, image: np.ndarray, h_global: np.ndarray, s
     e0, e1, e2 = errors[best - 1 : best + 2]
     curvature = e0 - 2 * e1 + e2
     step = ks[1] - ks[0]
-    k = ks[best] + (0.5 * step * (e0 - e2) / curvature if np.isfinite(curvature) and curvature > 0 else 0.0)
+    k = ks[best] + (
+        0.5 * step * (e0 - e2) / curvature if np.isfinite(curvature) and curvature > 0 else 0.0
+    )
     k = float(np.clip(k, ks[0], ks[-1]))
     _, h = residual(k)
     if h is None:
@@ -457,7 +529,9 @@ def _outer_corners(board: np.ndarray, image: np.ndarray, h_global: np.ndarray, s
     distorted = undistorted.copy()
     for _ in range(10):  # invert the model by fixed-point iteration
         d = distorted - centre
-        distorted = centre + (undistorted - centre) / (1 + k * (d * d).sum(axis=1, keepdims=True) / norm**2)
+        distorted = centre + (undistorted - centre) / (
+            1 + k * (d * d).sum(axis=1, keepdims=True) / norm**2
+        )
     return distorted.astype(np.float32)
 
 
@@ -470,7 +544,9 @@ def _ordered(corners: np.ndarray, confidence: float, method: str) -> BoardLocati
     return BoardLocation(corners, homography_from_corners(corners), confidence, method)
 
 
-def refine_location(frame: np.ndarray, hint: BoardLocation, cfg: LocateConfig = LocateConfig()) -> BoardLocation | None:
+def refine_location(
+    frame: np.ndarray, hint: BoardLocation, cfg: LocateConfig = LocateConfig()
+) -> BoardLocation | None:
     """Re-fit a known board after a small move: snap each inner corner, refit, keep the order.
 
     Cheaper than :func:`locate_board` and keeps the hint's corner order, so the numbering
@@ -487,7 +563,9 @@ def refine_location(frame: np.ndarray, hint: BoardLocation, cfg: LocateConfig = 
     return BoardLocation(corners, homography_from_corners(corners), confidence, "tracked")
 
 
-def locate_board(frame: np.ndarray, hint: BoardLocation | None = None, cfg: LocateConfig = LocateConfig()) -> BoardLocation | None:
+def locate_board(
+    frame: np.ndarray, hint: BoardLocation | None = None, cfg: LocateConfig = LocateConfig()
+) -> BoardLocation | None:
     """Find the 8x8 board in a BGR or grey frame of any size; None when no grid is seen.
 
     With a ``hint`` (the last known location) a cheap refit near it is tried first and the
@@ -522,13 +600,24 @@ def _locate_in(frame: np.ndarray, feat: _Features, cfg: LocateConfig) -> BoardLo
     if found is None or len(found[1]) < cfg.min_inner:
         return None
     lattice, _, h_lattice = found
-    origin, inner, margin = _choose_window(feat, lattice, h_lattice, cfg)
+    origin, margin = _choose_window(feat, lattice, h_lattice, cfg)
     # Board coordinates (u, v) -> lattice (i, j) = origin + (u, v) - 1, then to full-res pixels.
     to_lattice = np.array([[1, 0, origin[0] - 1], [0, 1, origin[1] - 1], [0, 0, 1]], np.float64)
     to_full = np.diag([1 / feat.scale, 1 / feat.scale, 1.0])
     h_board = to_full @ h_lattice @ to_lattice
-    visible = x_corner_evidence(feat.gray, project(h_lattice @ to_lattice, INNER_CORNERS), cfg.ring_radius, cfg.min_contrast) > 0
-    square_px = float(np.linalg.norm(project(h_board, np.array([[0, 0], [8, 8]], np.float32)) @ [1, -1]) / (8 * np.sqrt(2)))
+    visible = (
+        x_corner_evidence(
+            feat.gray,
+            project(h_lattice @ to_lattice, INNER_CORNERS),
+            cfg.ring_radius,
+            cfg.min_contrast,
+        )
+        > 0
+    )
+    square_px = float(
+        np.linalg.norm(project(h_board, np.array([[0, 0], [8, 8]], np.float32)) @ [1, -1])
+        / (8 * np.sqrt(2))
+    )
     fitted = _refine(frame, h_board, visible, square_px, cfg)
     if fitted is None:
         return None
@@ -539,13 +628,19 @@ def _locate_in(frame: np.ndarray, feat: _Features, cfg: LocateConfig) -> BoardLo
     return _ordered(corners, confidence, "grid")
 
 
-def locate_aruco(frame: np.ndarray, ids: tuple[int, int, int, int] = (0, 1, 2, 3), dictionary: int = cv2.aruco.DICT_4X4_50) -> BoardLocation | None:
+def locate_aruco(
+    frame: np.ndarray,
+    ids: tuple[int, int, int, int] = (0, 1, 2, 3),
+    dictionary: int = cv2.aruco.DICT_4X4_50,
+) -> BoardLocation | None:
     """The board from four ArUco markers, marker ``ids[k]`` at board corner ``k``.
 
     Convention: each marker sits just outside its board corner; the marker's own corner
     nearest the centre of the four markers is taken as the board corner.
     """
-    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(dictionary), cv2.aruco.DetectorParameters())
+    detector = cv2.aruco.ArucoDetector(
+        cv2.aruco.getPredefinedDictionary(dictionary), cv2.aruco.DetectorParameters()
+    )
     marker_corners, marker_ids, _ = detector.detectMarkers(_gray(frame))
     if marker_ids is None:
         return None
@@ -553,5 +648,7 @@ def locate_aruco(frame: np.ndarray, ids: tuple[int, int, int, int] = (0, 1, 2, 3
     if not all(i in found for i in ids):
         return None
     centre = np.mean([found[i].mean(axis=0) for i in ids], axis=0)
-    corners = np.array([found[i][np.argmin(np.linalg.norm(found[i] - centre, axis=1))] for i in ids], np.float32)
+    corners = np.array(
+        [found[i][np.argmin(np.linalg.norm(found[i] - centre, axis=1))] for i in ids], np.float32
+    )
     return location_from_corners(corners, 1.0, "aruco")

@@ -92,9 +92,17 @@ class OcclusionGate:
         n = 8 + 2 * m
         to_board = np.array([[1 / px, 0, -m], [0, 1 / px, -m], [0, 0, 1]], np.float64)
         view = cv2.warpPerspective(
-            frame, location.homography @ to_board, (n * px, n * px), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+            frame,
+            location.homography @ to_board,
+            (n * px, n * px),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
         )
-        return cv2.resize(view, (2 * n, 2 * n), interpolation=cv2.INTER_AREA).astype(np.float32).reshape(2 * n, 2 * n, -1)
+        return (
+            cv2.resize(view, (2 * n, 2 * n), interpolation=cv2.INTER_AREA)
+            .astype(np.float32)
+            .reshape(2 * n, 2 * n, -1)
+        )
 
     def _moved(self, location: BoardLocation) -> bool:
         """A new board position (found again after a bump), not a refit of a few pixels."""
@@ -103,7 +111,13 @@ class OcclusionGate:
         shift = np.linalg.norm(location.corners - self._location.corners, axis=1).max()
         return bool(shift > self.cfg.new_board_shift * location.square_px)
 
-    def update(self, frame: np.ndarray, location: BoardLocation | None, timestamp: float, check: GridCheck | None = None) -> GateStatus:
+    def update(
+        self,
+        frame: np.ndarray,
+        location: BoardLocation | None,
+        timestamp: float,
+        check: GridCheck | None = None,
+    ) -> GateStatus:
         """Judge one frame. ``check`` may pass the tracker's probe result to save a probe."""
         if location is None:
             self._reset(None)
@@ -143,7 +157,9 @@ class OcclusionGate:
             self._reference, self._reference_visible = cells, check.visible
         return self._status(state, timestamp, lost, motion)
 
-    def _status(self, state: GateState, timestamp: float, lost: int = 0, motion: float = 0.0) -> GateStatus:
+    def _status(
+        self, state: GateState, timestamp: float, lost: int = 0, motion: float = 0.0
+    ) -> GateStatus:
         if state is not self._state:
             self._state, self._since = state, timestamp
         return GateStatus(state, self._since, state is GateState.STILL, lost, motion)

@@ -54,7 +54,12 @@ class Orientation:
 
 def _rectified(frame: np.ndarray, location: BoardLocation) -> np.ndarray:
     to_board = np.array([[1 / PX, 0, 0], [0, 1 / PX, 0], [0, 0, 1]], np.float64)
-    return cv2.warpPerspective(frame, location.homography @ to_board, (8 * PX, 8 * PX), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    return cv2.warpPerspective(
+        frame,
+        location.homography @ to_board,
+        (8 * PX, 8 * PX),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+    )
 
 
 def _disc(r0: float, r1: float) -> np.ndarray:
@@ -114,11 +119,15 @@ def _cell_map(location: BoardLocation, turned: BoardLocation) -> np.ndarray:
     rc = np.stack(np.mgrid[0:8, 0:8], axis=-1).reshape(-1, 2).astype(np.float32)
     centres = rc[:, ::-1] + 0.5  # board (x, y) = (col, row)
     image = turned.to_image(centres)
-    back = cv2.perspectiveTransform(image.reshape(-1, 1, 2), np.linalg.inv(location.homography)).reshape(-1, 2)
+    back = cv2.perspectiveTransform(
+        image.reshape(-1, 1, 2), np.linalg.inv(location.homography)
+    ).reshape(-1, 2)
     return np.clip(np.floor(back[:, ::-1]), 0, 7).astype(int).reshape(8, 8, 2)
 
 
-def orient(frame: np.ndarray, location: BoardLocation, evidence: CellEvidence | None = None) -> Orientation:
+def orient(
+    frame: np.ndarray, location: BoardLocation, evidence: CellEvidence | None = None
+) -> Orientation:
     """The numbering frame of a located board, from the pieces it shows.
 
     Confidence grows with the brightness difference between the two ends of the board:
@@ -126,7 +135,11 @@ def orient(frame: np.ndarray, location: BoardLocation, evidence: CellEvidence | 
     """
     ev = evidence if evidence is not None else cell_evidence(frame, location)
     parity = np.add.outer(np.arange(8), np.arange(8)) % 2
-    played_parity = int(np.argmax([ev.occupied[parity == p].sum() + 1e-3 * ev.score[parity == p].sum() for p in (0, 1)]))
+    played_parity = int(
+        np.argmax(
+            [ev.occupied[parity == p].sum() + 1e-3 * ev.score[parity == p].sum() for p in (0, 1)]
+        )
+    )
     tone = [np.median(ev.square_tone[parity == p]) for p in (0, 1)]
     played = "dark" if tone[played_parity] < tone[1 - played_parity] else "light"
     want_parity = 1 if played == "dark" else 0  # rectify.played_cells: row + col odd for dark
@@ -136,7 +149,9 @@ def orient(frame: np.ndarray, location: BoardLocation, evidence: CellEvidence | 
         turned = location.rotated(k)
         cell = _cell_map(location, turned)
         # The played squares must fall where rectify expects them in the numbering frame.
-        if np.array_equal(parity[cell[..., 0], cell[..., 1]] == played_parity, parity == want_parity):
+        if np.array_equal(
+            parity[cell[..., 0], cell[..., 1]] == played_parity, parity == want_parity
+        ):
             candidates.append((k, turned, cell))
 
     # Light men start on rows 0-2 and dark men on rows 5-7: weigh each played square's

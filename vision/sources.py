@@ -13,9 +13,10 @@ exponential backoff; a file that cannot be read raises :class:`SourceError` nami
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Protocol
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -106,7 +107,9 @@ class VideoFile:
         cap = self.open_capture(str(self.path))
         try:
             if not cap.isOpened():
-                raise SourceError(f"{self.describe()}: cannot be opened (corrupt or unknown format)")
+                raise SourceError(
+                    f"{self.describe()}: cannot be opened (corrupt or unknown format)"
+                )
             fps = cap.get(cv2.CAP_PROP_FPS) if hasattr(cap, "get") else 0.0
             fps = fps if fps and fps > 0 else 30.0
             index = 0
@@ -114,7 +117,9 @@ class VideoFile:
                 ok, image = cap.read()
                 if not ok or image is None:
                     if index == 0:
-                        raise SourceError(f"{self.describe()}: no frame could be decoded (corrupt file?)")
+                        raise SourceError(
+                            f"{self.describe()}: no frame could be decoded (corrupt file?)"
+                        )
                     return
                 yield Frame(image, index / fps, index)
                 index += 1
@@ -152,7 +157,11 @@ class LiveCamera:
     clock: Callable[[], float] = time.monotonic
 
     def describe(self) -> str:
-        return f"webcam {self.target}" if isinstance(self.target, int) else f"network camera {self.target}"
+        return (
+            f"webcam {self.target}"
+            if isinstance(self.target, int)
+            else f"network camera {self.target}"
+        )
 
     def _open(self) -> Capture:
         if self.open_capture is not None:
@@ -168,7 +177,9 @@ class LiveCamera:
             if cap.isOpened():
                 return cap
             cap.release()
-        raise SourceError(f"{self.describe()}: gone, and {self.backoff.max_attempts} reconnection attempts failed")
+        raise SourceError(
+            f"{self.describe()}: gone, and {self.backoff.max_attempts} reconnection attempts failed"
+        )
 
     def __iter__(self) -> Iterator[Frame]:
         cap = self._open()
@@ -189,7 +200,9 @@ class LiveCamera:
             cap.release()
 
 
-def open_source(spec: int | str | Path, fps: float = 30.0, backoff: Backoff = Backoff()) -> FrameSource:
+def open_source(
+    spec: int | str | Path, fps: float = 30.0, backoff: Backoff = Backoff()
+) -> FrameSource:
     """The source a user means: ``0`` (webcam index), a URL, a folder, or a video file."""
     if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
         return LiveCamera(int(spec), backoff)

@@ -24,7 +24,9 @@ class TestFrame:
     homography: np.ndarray  # top-down board pixels -> frame, to re-shoot the same view
 
 
-def top_down(rng: np.random.Generator, played_parity: int, occupied: np.ndarray, light_on_rows=(0, 1, 2)) -> np.ndarray:
+def top_down(
+    rng: np.random.Generator, played_parity: int, occupied: np.ndarray, light_on_rows=(0, 1, 2)
+) -> np.ndarray:
     """The board seen from straight above, with a frame, pieces as shaded discs."""
     size = 8 * PX + 2 * FRAME
     light = rng.integers(170, 245, 3)
@@ -40,7 +42,9 @@ def top_down(rng: np.random.Generator, played_parity: int, occupied: np.ndarray,
     for r, c in zip(*np.nonzero(occupied)):
         centre = (FRAME + c * PX + PX // 2, FRAME + r * PX + PX // 2)
         colour = man_light if r in light_on_rows else man_dark
-        cv2.circle(img, centre, int(PX * 0.42), (0.6 * colour).astype(int).tolist(), -1, cv2.LINE_AA)
+        cv2.circle(
+            img, centre, int(PX * 0.42), (0.6 * colour).astype(int).tolist(), -1, cv2.LINE_AA
+        )
         cv2.circle(img, centre, int(PX * 0.34), colour.tolist(), -1, cv2.LINE_AA)
     return img
 
@@ -50,7 +54,13 @@ def start_occupancy(played_parity: int) -> np.ndarray:
     return ((r + c) % 2 == played_parity) & ((r < 3) | (r > 4))
 
 
-def perspective(rng: np.random.Generator, size: tuple[int, int], elevation_deg: float, yaw_deg: float, side_px: float) -> np.ndarray:
+def perspective(
+    rng: np.random.Generator,
+    size: tuple[int, int],
+    elevation_deg: float,
+    yaw_deg: float,
+    side_px: float,
+) -> np.ndarray:
     """Homography from top-down board pixels to the frame: a pinhole camera at an elevation."""
     w, h = size
     board = 8 * PX + 2 * FRAME
@@ -60,7 +70,11 @@ def perspective(rng: np.random.Generator, size: tuple[int, int], elevation_deg: 
     rx = np.array([[1, 0, 0], [0, np.cos(tilt), -np.sin(tilt)], [0, np.sin(tilt), np.cos(tilt)]])
     world = np.c_[pts, np.zeros(4)] @ (rx @ rz).T + [0, 0, 2.5 * board]
     proj = world[:, :2] / world[:, 2:3]
-    proj *= side_px / (np.ptp(proj[:, 0]) + 1e-9) if np.ptp(proj[:, 0]) > np.ptp(proj[:, 1]) else side_px / np.ptp(proj[:, 1])
+    proj *= (
+        side_px / (np.ptp(proj[:, 0]) + 1e-9)
+        if np.ptp(proj[:, 0]) > np.ptp(proj[:, 1])
+        else side_px / np.ptp(proj[:, 1])
+    )
     span = proj.max(axis=0) - proj.min(axis=0)
     room = np.maximum(np.array([w, h]) - span - 20, 1)
     proj += -proj.min(axis=0) + 10 + rng.uniform(0, 1, 2) * room
@@ -84,7 +98,17 @@ def draw_hand(img: np.ndarray, rng: np.random.Generator, target: np.ndarray, rad
     h = img.shape[0]
     tx, ty = int(target[0]), int(target[1])
     cv2.line(img, (tx + int(radius), h + 50), (tx, ty), skin.tolist(), int(radius), cv2.LINE_AA)
-    cv2.ellipse(img, (tx, ty), (int(radius), int(radius * 0.8)), float(rng.uniform(0, 180)), 0, 360, skin.tolist(), -1, cv2.LINE_AA)
+    cv2.ellipse(
+        img,
+        (tx, ty),
+        (int(radius), int(radius * 0.8)),
+        float(rng.uniform(0, 180)),
+        0,
+        360,
+        skin.tolist(),
+        -1,
+        cv2.LINE_AA,
+    )
 
 
 def render(
@@ -98,12 +122,16 @@ def render(
 ) -> TestFrame:
     """One frame; the same seed gives the same board, camera and table whatever the flags,
     so a frame with a hand, or from a bumped camera (``homography``), pairs with a clean one."""
-    board_rng, camera_rng, table_rng, hand_rng, noise_rng = (np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(5))
+    board_rng, camera_rng, table_rng, hand_rng, noise_rng = (
+        np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(5)
+    )
     parity = int(board_rng.integers(0, 2))
     if board_rng.uniform() < 0.5:
         occupied = start_occupancy(parity)
     else:
-        occupied = (np.add.outer(range(8), range(8)) % 2 == parity) & (board_rng.uniform(size=(8, 8)) < 0.5)
+        occupied = (np.add.outer(range(8), range(8)) % 2 == parity) & (
+            board_rng.uniform(size=(8, 8)) < 0.5
+        )
     board = top_down(board_rng, parity, occupied)
     if homography is None:
         elevation = camera_rng.uniform(35, 90) if elevation_deg is None else elevation_deg
@@ -111,9 +139,19 @@ def render(
         homography = perspective(camera_rng, size, elevation, yaw, camera_rng.uniform(380, 650))
     img = background(table_rng, size, stripes)
     warped = cv2.warpPerspective(board, homography, size, flags=cv2.INTER_LINEAR)
-    mask = cv2.warpPerspective(np.full(board.shape[:2], 255, np.uint8), homography, size, flags=cv2.INTER_NEAREST)
+    mask = cv2.warpPerspective(
+        np.full(board.shape[:2], 255, np.uint8), homography, size, flags=cv2.INTER_NEAREST
+    )
     img[mask > 0] = warped[mask > 0]
-    inner = np.array([[FRAME, FRAME], [FRAME + 8 * PX, FRAME], [FRAME + 8 * PX, FRAME + 8 * PX], [FRAME, FRAME + 8 * PX]], np.float64)
+    inner = np.array(
+        [
+            [FRAME, FRAME],
+            [FRAME + 8 * PX, FRAME],
+            [FRAME + 8 * PX, FRAME + 8 * PX],
+            [FRAME, FRAME + 8 * PX],
+        ],
+        np.float64,
+    )
     corners = cv2.perspectiveTransform(inner[None], homography)[0].astype(np.float32)
     if hand:
         centre = corners.mean(axis=0) + hand_rng.uniform(-0.2, 0.2, 2) * np.ptp(corners, axis=0)

@@ -7,7 +7,13 @@ import numpy as np
 import pytest
 from drawn_boards import render
 
-from vision.geometry import BOARD_CORNERS, clockwise, corner_error, location_from_corners, project
+from vision.geometry import (
+    BOARD_CORNERS,
+    clockwise,
+    corner_error,
+    location_from_corners,
+    project,
+)
 from vision.locate import locate_aruco, locate_board, refine_location
 
 
@@ -17,7 +23,15 @@ def side(corners: np.ndarray) -> float:
 
 @pytest.mark.parametrize(
     "seed, elevation, yaw, stripes",
-    [(1, 90, 0, False), (2, 70, 30, True), (3, 55, 135, False), (4, 45, 200, True), (5, 35, 250, False), (6, 35, 80, True), (7, 40, 315, False)],
+    [
+        (1, 90, 0, False),
+        (2, 70, 30, True),
+        (3, 55, 135, False),
+        (4, 45, 200, True),
+        (5, 35, 250, False),
+        (6, 35, 80, True),
+        (7, 40, 315, False),
+    ],
 )
 def test_finds_board_corners_within_one_and_a_half_percent(seed, elevation, yaw, stripes):
     frame = render(seed, elevation_deg=elevation, yaw_deg=yaw, stripes=stripes)
@@ -66,7 +80,9 @@ def test_aruco_markers_give_the_board_corners():
     # Each marker sits diagonally outside its corner, its inner corner on the board's.
     offsets = [(-size, -size), (0, -size), (0, 0), (-size, 0)]
     for marker_id, ((x, y), (dx, dy)) in enumerate(zip(board.astype(int), offsets)):
-        image[y + dy : y + dy + size, x + dx : x + dx + size] = cv2.aruco.generateImageMarker(dictionary, marker_id, size)[..., None]
+        image[y + dy : y + dy + size, x + dx : x + dx + size] = cv2.aruco.generateImageMarker(
+            dictionary, marker_id, size
+        )[..., None]
     found = locate_aruco(image)
     assert found is not None and found.method == "aruco"
     assert corner_error(found.corners, board) < 2.0

@@ -8,7 +8,14 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import Backoff, ImageFolder, LiveCamera, SourceError, VideoFile, open_source
+from vision.sources import (
+    Backoff,
+    ImageFolder,
+    LiveCamera,
+    SourceError,
+    VideoFile,
+    open_source,
+)
 
 
 def picture(value: int) -> np.ndarray:
@@ -77,9 +84,16 @@ class FakeCapture:
 
 
 def test_live_camera_reconnects_with_backoff():
-    captures = iter([FakeCapture(2), FakeCapture(0, opened=False), FakeCapture(0, opened=False), FakeCapture(3)])
+    captures = iter(
+        [FakeCapture(2), FakeCapture(0, opened=False), FakeCapture(0, opened=False), FakeCapture(3)]
+    )
     waits: list[float] = []
-    camera = LiveCamera("rtsp://cam/stream", Backoff(first=0.5, longest=10, max_attempts=5), lambda _: next(captures), waits.append)
+    camera = LiveCamera(
+        "rtsp://cam/stream",
+        Backoff(first=0.5, longest=10, max_attempts=5),
+        lambda _: next(captures),
+        waits.append,
+    )
     frames = []
     for frame in camera:
         frames.append(frame)
@@ -90,7 +104,12 @@ def test_live_camera_reconnects_with_backoff():
 
 
 def test_live_camera_gives_up_after_the_last_attempt():
-    camera = LiveCamera(0, Backoff(first=0.1, max_attempts=3), lambda _: FakeCapture(0, opened=False), lambda _: None)
+    camera = LiveCamera(
+        0,
+        Backoff(first=0.1, max_attempts=3),
+        lambda _: FakeCapture(0, opened=False),
+        lambda _: None,
+    )
     with pytest.raises(SourceError, match="webcam 0"):
         list(camera)
 

@@ -28,11 +28,19 @@ def bumped(frame, seed: int, angle_deg: float, shift: tuple[float, float]):
     cx, cy = frame.corners.mean(axis=0)
     a = np.radians(angle_deg)
     c, s = np.cos(a), np.sin(a)
-    move = np.array([[c, -s, cx - c * cx + s * cy + shift[0]], [s, c, cy - s * cx - c * cy + shift[1]], [0, 0, 1]])
+    move = np.array(
+        [
+            [c, -s, cx - c * cx + s * cy + shift[0]],
+            [s, c, cy - s * cx - c * cy + shift[1]],
+            [0, 0, 1],
+        ]
+    )
     return render(seed, homography=move @ frame.homography)
 
 
-@pytest.mark.parametrize("angle, shift", [(0, (60, 30)), (25, (0, 0)), (90, (-40, 20)), (2, (5, -4))])
+@pytest.mark.parametrize(
+    "angle, shift", [(0, (60, 30)), (25, (0, 0)), (90, (-40, 20)), (2, (5, -4))]
+)
 def test_tracker_relocalises_within_half_a_second_of_a_bump(scene, angle, shift):
     clean, _ = scene
     after = bumped(clean, 21, angle, shift)
@@ -46,12 +54,16 @@ def test_tracker_relocalises_within_half_a_second_of_a_bump(scene, angle, shift)
     for i in range(15):
         location = tracker.update(after.image, t)
         t += DT
-        if location is not None and corner_error(location.corners, after.corners) < 0.015 * side(after.corners):
+        if location is not None and corner_error(location.corners, after.corners) < 0.015 * side(
+            after.corners
+        ):
             frames_to_recover = i
             break
     assert frames_to_recover is not None and frames_to_recover * DT <= 0.5
     assert tracker.state is TrackState.TRACKING
-    if angle < 45:  # the numbering follows the board: its first corner stays the same physical corner
+    if (
+        angle < 45
+    ):  # the numbering follows the board: its first corner stays the same physical corner
         moved_first = np.linalg.norm(tracker.location.corners - first_corner, axis=1).argmin()
         assert moved_first == 0
 
