@@ -12,9 +12,11 @@ Figures printed (issue 4's acceptance):
 - ``hand frames read``: a scene is shown still (the board must become readable), then a
   hand comes in and rests without moving; any hand frame the gate lets through counts
   (goal 0 %);
+- ``numbering``: start positions where :func:`vision.orientation.orient` gets the played
+  colour and the numbering frame (first corner = row 0, col 0) right;
 - real frames of ../shared/realdata/julie-robot-webcam: how often a board is found, and,
   where ``bench/realdata_corners.json`` gives the corners of a camera set-up, how often
-  they are within 1.5 % (skipped cleanly without ../shared).
+  they are within 1.5 % and numbered like the labels (skipped cleanly without ../shared).
 
 Synthetic frames come from ``models.render`` with the held-out palettes, elevations 35-90
 degrees, any rotation, frames, tape, paper and wood boards, lens distortion and JPEG noise.
@@ -44,6 +46,7 @@ from vision.board_tracker import BoardTracker
 from vision.geometry import corner_error
 from vision.locate import locate_board
 from vision.occlusion import OcclusionGate
+from vision.orientation import orient
 
 REAL = ROOT.parent / "shared" / "realdata" / "julie-robot-webcam"
 DT = 1 / 30
@@ -75,6 +78,32 @@ def corners_and_relocalisation(frames: int) -> tuple[float, list[float], list[in
         else:
             failed.append(i)
     return good / frames, times, failed
+
+
+#: The 8-man start: light men on 1-8, dark men on 25-32.
+START = {**dict.fromkeys(range(1, 9), "l"), **dict.fromkeys(range(25, 33), "d")}
+
+
+def direct_error(found: np.ndarray, truth: np.ndarray) -> float:
+    """Largest corner distance with the corners taken in the given order (numbering counts)."""
+    return float(np.linalg.norm(np.asarray(found) - np.asarray(truth), axis=1).max())
+
+
+def numbering(scenes: int) -> tuple[int, int]:
+    """(start positions numbered right: played colour and first corner, boards found)."""
+    right = found_count = 0
+    for i in range(scenes):
+        renderer, _ = held_out_scene(200_000 + i)
+        frame = renderer.render(START, seed=i)
+        found = locate_board(frame.image)
+        if found is None:
+            continue
+        found_count += 1
+        result = orient(frame.image, found)
+        right += result.played == frame.played and direct_error(
+            result.location.corners, frame.corners
+        ) <= TOLERANCE * mean_side(frame.corners)
+    return right, found_count
 
 
 def tracking_and_gate(frames: int = 300) -> float:
@@ -127,7 +156,7 @@ def real_frames() -> dict[str, float] | None:
         return None
     labels_path = ROOT / "bench" / "realdata_corners.json"
     labels = json.loads(labels_path.read_text()) if labels_path.is_file() else {}
-    found = total = checked = close = 0
+    found = total = checked = close = numbered = 0
     times = []
     for path in sorted(REAL.rglob("*.jpg")):
         image = cv2.imread(str(path))
@@ -149,14 +178,19 @@ def real_frames() -> dict[str, float] | None:
         if setup is not None:
             truth = np.array(labels[setup]["corners"], np.float32) * image.shape[1] / 1280
             checked += 1
-            close += location is not None and corner_error(
-                location.corners, truth
-            ) <= TOLERANCE * mean_side(truth)
+            if location is not None:
+                tolerance = TOLERANCE * mean_side(truth)
+                close += corner_error(location.corners, truth) <= tolerance
+                result = orient(image, location)
+                numbered += result.played == labels[setup]["played"] and (
+                    direct_error(result.location.corners, truth) <= tolerance
+                )
     return {
         "frames": total,
         "found": found / total,
         "checked": checked,
         "within": close / checked if checked else float("nan"),
+        "numbered": numbered / checked if checked else float("nan"),
         "ms_median": float(np.median(times) * 1000),
     }
 
@@ -177,6 +211,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--frames", type=int, default=500, help="held-out frames without a hand")
     parser.add_argument("--hands", type=int, default=100, help="scenes with a resting hand")
+    parser.add_argument("--starts", type=int, default=100, help="start positions to number")
     parser.add_argument("--no-real", action="store_true", help="skip the real frames")
     args = parser.parse_args()
     cv2.setNumThreads(1)
@@ -199,6 +234,12 @@ def main() -> int:
         f"hand frames read: {read} of {shown} ({100 * read / max(shown, 1):.2f} %, goal 0); clean board readable before the hand in {settled} scenes"
     )
 
+    right, located = numbering(args.starts)
+    print(
+        f"numbering from the start position (played colour and first corner): "
+        f"{right} of {located} located boards ({100 * right / max(located, 1):.1f} %)"
+    )
+
     if not args.no_real:
         real = real_frames()
         if real is None:
@@ -206,7 +247,8 @@ def main() -> int:
         else:
             print(
                 f"real frames (julie-robot-webcam): board found in {100 * real['found']:.1f} % of {real['frames']}; "
-                f"corners within 1.5 % in {100 * real['within']:.1f} % of {real['checked']} with labelled set-ups; "
+                f"corners within 1.5 % in {100 * real['within']:.1f} % of {real['checked']} with labelled set-ups, "
+                f"numbered like the labels (played colour, first corner) in {100 * real['numbered']:.1f} %; "
                 f"median {real['ms_median']:.1f} ms per 1280x960 frame"
             )
     return 0
