@@ -6,15 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-import cv2
-
 from engine import Colour
-from events import SQLiteLog
-from recorder import BoardSession
-from tracker import GameTracker, TrackerConfig
-from vision.classifier import DEFAULT_MODEL, SquareClassifier
-from vision.pipeline import BoardReader
-from vision.sources import SourceError, VideoFile
 
 from .progress import Progress
 from .rules_args import add_rules_arguments, rules_from_args
@@ -35,20 +27,30 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--first-mover", choices=("auto", "dark", "light"), default="auto",
                         help="who moves first (default: inferred from the first move)")
     parser.add_argument("--board", default="board-1", help="board id in the events")
-    parser.add_argument("--model", type=Path, default=DEFAULT_MODEL, help=argparse.SUPPRESS)
+    parser.add_argument("--model", type=Path, help=argparse.SUPPRESS)  # default: the bundled one
     add_rules_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from events import SQLiteLog
+    from recorder import BoardSession
+    from tracker import GameTracker, TrackerConfig
+    from vision.classifier import DEFAULT_MODEL, SquareClassifier
+    from vision.pipeline import BoardReader
+    from vision.sources import SourceError, VideoFile
+
     if not args.video.exists():
         raise FileNotFoundError(f"no video {args.video}")
-    if not args.model.exists():
-        raise FileNotFoundError(f"model file missing: {args.model} (reinstall, or run `make model`)")
+    model = args.model or DEFAULT_MODEL
+    if not model.exists():
+        raise FileNotFoundError(f"model file missing: {model} (reinstall, or run `make model`)")
     rules = rules_from_args(args)
     first = None if args.first_mover == "auto" else Colour(args.first_mover)
     session = BoardSession(
-        BoardReader(SquareClassifier(args.model)),
+        BoardReader(SquareClassifier(model)),
         GameTracker(args.board, rules, TrackerConfig(first_mover=first)),
         SQLiteLog(),
     )

@@ -267,7 +267,7 @@ def describe_change(before: Position, observed: Position) -> str:
     gone = {s: p for s, p in old.items() if new.get(s) != p}
     came = {s: p for s, p in new.items() if old.get(s) != p}
     movers = [(a, b) for a, pa in gone.items() for b, pb in came.items()
-              if pa.colour is pb.colour and (pa == pb or (not pa.is_king and pb.is_king))]
+              if a != b and pa.colour is pb.colour and (pa == pb or (not pa.is_king and pb.is_king))]
     if len(came) == 1 and len(movers) == 1:
         start, end = movers[0]
         piece = gone[start]

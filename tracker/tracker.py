@@ -33,7 +33,8 @@ from .starts import start_rules
 class TrackerConfig:
     """Thresholds of the tracker; log-likelihoods are in nats over the 32 squares."""
 
-    confirm_readings: int = 3  # consecutive settled readings that must agree
+    confirm_readings: int = 2  # consecutive settled readings that must agree
+    confirm_mismatch: int = 6  # ... before "board does not match" (a misread is brief)
     margin: float = 4.0  # lead of the best story over any story with another board
     square_tolerance: float = 3.0  # how far, on any one square, the best story may trail
     chain_patience: float = 2.0  # seconds a chain may rest unfinished before the alert
@@ -120,7 +121,9 @@ class GameTracker:
         else:
             self._streak = _Streak(story, 1, time)
         streak = self._streak
-        if not streak.acted and streak.count >= self.config.confirm_readings:
+        needed = (self.config.confirm_mismatch if story.kind is StoryKind.MISMATCH
+                  else self.config.confirm_readings)
+        if not streak.acted and streak.count >= needed:
             streak.acted = True
             events += self._act(story, time)
         events += self._patience(time)
@@ -200,8 +203,11 @@ class GameTracker:
         if self.alert is not None:
             board = self.alert.board
             stories.append(Story(StoryKind.ALERT_UNCHANGED, board.board))
-            stories += [Story(StoryKind.STOOD, board.play(m).board, move=m)
-                        for m in board.legal_moves(self.game.rules)]
+            if not self.mismatch:
+                # Play on from a board no story explained could be playing on from a misread:
+                # only the referee makes such a board stand (accept_move).
+                stories += [Story(StoryKind.STOOD, board.play(m).board, move=m)
+                            for m in board.legal_moves(self.game.rules)]
         return stories
 
     def _best_story(self, reading: Reading) -> Story | None:
@@ -244,9 +250,9 @@ class GameTracker:
             return self._start(story.rules, None, time)
         if story.kind is StoryKind.MISMATCH:
             return self._mismatch(story, time)
-        events = self._matched(time)
         if story.kind is StoryKind.ALERT_UNCHANGED:
-            return events
+            return []  # the irregular board still stands: still waiting for a correction
+        events = self._matched(time)
         if story.kind is StoryKind.STOOD:
             return events + self._stood(story.move, time)
         h = story.hypothesis

@@ -7,8 +7,9 @@
           -> Reading
 
 Reading costs a few milliseconds, tracking and gating well under one, so a settled board
-is classified only while its view changes or the tracker still needs readings to confirm
-a story; an unchanged still board re-uses the last Reading.
+is classified on its first ``rereads`` settled frames only; the Reading handed on is the
+mean of those classifications (sensor noise and a flickering square average out), and a
+board that stays settled re-uses it.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ class BoardReader:
         self.played = played
         self.quarter_turns = quarter_turns  # from the tracker's corner order to the numbering
         self.rereads = rereads  # settled frames classified before the Reading is re-used
-        self._last: Reading | None = None
+        self._sum: np.ndarray | None = None  # probabilities summed over this settled period
         self._read_count = 0
         self._still_since: float | None = None
 
@@ -74,10 +75,10 @@ class BoardReader:
             self.played, self.quarter_turns = orientation.played, orientation.quarter_turns
             location = orientation.location
         if self._still_since != status.since:
-            self._still_since, self._read_count = status.since, 0
-        if self._read_count < self.rereads or self._last is None:
+            self._still_since, self._read_count, self._sum = status.since, 0, None
+        if self._read_count < self.rereads:
             probabilities = self.classifier.read(image, location.corners, self.played)
-            self._last = Reading(time, probabilities.astype(np.float32), location.confidence)
+            self._sum = probabilities if self._sum is None else self._sum + probabilities
             self._read_count += 1
-        reading = Reading(time, self._last.probabilities, self._last.confidence)
-        return FrameResult(time, location, status, reading, self.played)
+        mean = (self._sum / self._read_count).astype(np.float32)
+        return FrameResult(time, location, status, Reading(time, mean, location.confidence), self.played)

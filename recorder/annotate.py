@@ -1,0 +1,56 @@
+"""The referee's camera view: the frame with the detected grid and the reading drawn on it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.pipeline import FrameResult
+from vision.reading import CLASSES
+from vision.rectify import played_cells
+
+_GATE_COLOURS = {"still": (80, 200, 80), "moving": (0, 200, 255), "occluded": (0, 0, 255),
+                 "no_board": (128, 128, 128)}
+_LABEL = {None: "", **{p: p.value for p in CLASSES if p is not None}}
+
+
+def annotate(image: np.ndarray, result: FrameResult) -> np.ndarray:
+    """A copy of the frame with the board outline, the grid and each square's reading."""
+    out = image.copy()
+    state = result.gate.state.value
+    colour = _GATE_COLOURS.get(state, (255, 255, 255))
+    cv2.putText(out, state, (12, 32), cv2.FONT_HERSHEY_SIMPLEX, 1.0, colour, 2, cv2.LINE_AA)
+    location = result.location
+    if location is None:
+        return out
+    lines = []
+    for k in range(9):
+        lines += [[(k, 0), (k, 8)], [(0, k), (8, k)]]
+    points = location.to_image(np.asarray(lines, np.float32).reshape(-1, 2)).reshape(-1, 2, 2)
+    for a, b in points:
+        if np.all(np.isfinite([a, b])):
+            cv2.line(out, tuple(int(v) for v in a), tuple(int(v) for v in b), colour, 1, cv2.LINE_AA)
+    if result.reading is not None and result.played is not None:
+        cells = played_cells(result.played)
+        centres = location.to_image(cells[:, ::-1].astype(np.float32) + 0.5)
+        labels = result.reading.labels()
+        for square, (x, y) in enumerate(centres, start=1):
+            text = _LABEL[CLASSES[labels[square - 1]]]
+            if text and np.isfinite(x) and np.isfinite(y):
+                cv2.putText(out, text, (int(x) - 6, int(y) + 6), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
+                            (255, 0, 255), 2, cv2.LINE_AA)
+    return out
+
+
+def write_snapshot(folder: Path, board: str, image: np.ndarray, quality: int = 80) -> None:
+    """Write ``<folder>/<board>.jpg`` atomically: a reader never sees half a file."""
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    partial = folder / f".{board}.jpg.part"
+    partial.write_bytes(data.tobytes())
+    os.replace(partial, folder / f"{board}.jpg")
