@@ -66,10 +66,8 @@ class _Features:
     """The working image and its saddle evidence, shared by every step of one search."""
 
     gray: np.ndarray  # blurred working image, float32
-    points: np.ndarray  # (N, 2) candidate X-corners, working pixels
-    strength: np.ndarray  # (N,) saddle strength of each candidate
+    points: np.ndarray  # (N, 2) candidate X-corners, working pixels, strongest first
     scale: float  # working pixels per frame pixel
-    channel: int  # which image the grid was seen in: see :func:`channel`
 
 
 def _gray(frame: np.ndarray) -> np.ndarray:
@@ -137,8 +135,8 @@ def x_corner_evidence(
 
 def _channel_maps(
     frame: np.ndarray, work_size: int, cfg: LocateConfig
-) -> list[tuple[float, int, np.ndarray, np.ndarray, float]]:
-    """(score, channel, blurred image, saddle map, scale) for grey, blue, green, red, best first."""
+) -> list[tuple[float, np.ndarray, np.ndarray, float]]:
+    """(score, blurred image, saddle map, scale) for grey, blue, green, red, best first."""
     scale = min(1.0, work_size / max(frame.shape[:2]))
     small = (
         cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -150,13 +148,11 @@ def _channel_maps(
         g, saddle = _saddle(channel(small, index), cfg.blur_sigma)
         # Strength-weighted mean strength: dominated by the strongest saddles, and cheap.
         score = float(cv2.sumElems(saddle * saddle)[0] / max(cv2.sumElems(saddle)[0], 1e-9))
-        maps.append((score, index, g, saddle, scale))
+        maps.append((score, g, saddle, scale))
     return sorted(maps, key=lambda m: -m[0])
 
 
-def _features(
-    g: np.ndarray, saddle: np.ndarray, scale: float, index: int, cfg: LocateConfig
-) -> _Features:
+def _features(g: np.ndarray, saddle: np.ndarray, scale: float, cfg: LocateConfig) -> _Features:
     """Candidate X-corners: saddle peaks that pass the ring test, strongest first."""
     peaks = (saddle == cv2.dilate(saddle, np.ones((5, 5), np.uint8))) & (saddle > 0)
     ys, xs = np.nonzero(peaks)
@@ -169,7 +165,7 @@ def _features(
     top = strength[ok].max() if ok.any() else 0.0
     ok &= strength > 0.01 * top
     order = np.argsort(-strength[ok])
-    return _Features(g, points[ok][order], strength[ok][order], scale, index)
+    return _Features(g, points[ok][order], scale)
 
 
 def _fit(lattice: np.ndarray, pixels: np.ndarray) -> np.ndarray | None:
@@ -581,8 +577,8 @@ def locate_board(
     # a table outshine it there, the next plane gets a try; a small, far board gets a
     # second look at twice the resolution.
     for work_size, planes in ((cfg.work_size, cfg.planes_tried), (2 * cfg.work_size, 1)):
-        for _, index, g, saddle, scale in _channel_maps(frame, work_size, cfg)[:planes]:
-            found = _locate_in(frame, _features(g, saddle, scale, index, cfg), cfg)
+        for _, g, saddle, scale in _channel_maps(frame, work_size, cfg)[:planes]:
+            found = _locate_in(frame, _features(g, saddle, scale, cfg), cfg)
             if found is not None and (best is None or found.confidence > best.confidence):
                 best = found
             if best is not None and best.confidence >= 0.6:
