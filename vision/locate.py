@@ -104,22 +104,24 @@ def sample(gray: np.ndarray, points: np.ndarray) -> np.ndarray:
     return np.where(inside, values, 0.0)
 
 
-def _ring_offsets(radius: float, n: int = 16) -> np.ndarray:
+def _ring_offsets(n: int = 16) -> np.ndarray:
     angles = np.arange(n) * (2 * np.pi / n)
-    return np.stack([np.cos(angles), np.sin(angles)], axis=1) * radius
+    return np.stack([np.cos(angles), np.sin(angles)], axis=1)
 
 
 def x_corner_evidence(
-    gray: np.ndarray, points: np.ndarray, radius: float, min_contrast: float
+    gray: np.ndarray, points: np.ndarray, radius: float | np.ndarray, min_contrast: float
 ) -> np.ndarray:
     """1.0 where a point looks like an X-corner (4 sign changes on a ring), else 0.0.
 
-    Vectorised nearest-pixel sampling: cheap enough to run on every predicted grid point.
+    ``radius`` is one value or one per point. Vectorised nearest-pixel sampling: cheap
+    enough to run on every predicted grid point.
     """
     if len(points) == 0:
         return np.zeros(0, np.float32)
     h, w = gray.shape
-    values = sample(gray, points[:, None, :] + _ring_offsets(radius)[None])
+    radius = np.broadcast_to(np.asarray(radius, np.float32), (len(points),))
+    values = sample(gray, points[:, None, :] + _ring_offsets()[None] * radius[:, None, None])
     lo, hi = values.min(axis=1, keepdims=True), values.max(axis=1, keepdims=True)
     signs = values > (lo + hi) / 2
     changes = np.count_nonzero(signs != np.roll(signs, 1, axis=1), axis=1)
@@ -432,7 +434,6 @@ def _refine(
     frame: np.ndarray,
     h_board: np.ndarray,
     tried: np.ndarray,
-    square_px: float,
     cfg: LocateConfig,
     coarse: bool = False,
 ) -> tuple[np.ndarray, int] | None:
@@ -440,38 +441,41 @@ def _refine(
 
     ``coarse`` adds a first pass with a wide window, for a guess that may be a quarter of a
     square off (a bumped board); the final pass uses a small window so that the rims of
-    pieces next to a corner do not pull it.
+    pieces next to a corner do not pull it. Tolerances follow each corner's own square
+    size along its shorter side: seen from low down, squares are much flatter than wide.
     """
     if tried.sum() < 6:
         return None
     plane, offset = board_plane(frame, h_board)
     src = INNER_CORNERS[tried]
-    guess = (project(h_board, src) - offset).reshape(-1, 1, 2)
+    at = project(h_board, src)
+    step = np.minimum(
+        np.linalg.norm(project(h_board, src + [1, 0]) - at, axis=1),
+        np.linalg.norm(project(h_board, src + [0, 1]) - at, axis=1),
+    )
+    typical = float(np.median(step))
+    guess = (at - offset).reshape(-1, 1, 2)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)
     refined = guess.copy()
-    for frac in (0.25, 0.08) if coarse else (0.08,):
-        half = int(np.clip(round(frac * square_px), 3, 12))
+    for frac in (0.25, 0.1) if coarse else (0.1,):
+        half = int(np.clip(round(frac * typical), 2, 12))
         refined = cv2.cornerSubPix(plane, refined, (half, half), (-1, -1), criteria)
     refined = refined.reshape(-1, 2)
     moved = np.linalg.norm(refined - guess.reshape(-1, 2), axis=1)
-    radius = max(2.0, 0.12 * square_px)
     # A corner a man leans over (seen from low down) is pulled off; its quadrants no longer
     # pair up, so it is left out of the fit.
     d = np.array([[0.15, 0.15], [-0.15, -0.15], [0.15, -0.15], [-0.15, 0.15]], np.float32)
-    around = project(h_board, (src[:, None, :] + d[None]).reshape(-1, 2)).reshape(-1, 4, 2) - offset
-    q = sample(plane, refined[:, None, :] + (around - guess.reshape(-1, 1, 2)))
+    around = project(h_board, (src[:, None, :] + d[None]).reshape(-1, 2)).reshape(-1, 4, 2)
+    q = sample(plane, refined[:, None, :] + (around - at[:, None, :]))
     paired = np.abs(q[:, 0] - q[:, 1]) + np.abs(q[:, 2] - q[:, 3]) < 0.35 * np.abs(
         q[:, 0] + q[:, 1] - q[:, 2] - q[:, 3]
     )
-    keep = (
-        (moved < 0.3 * square_px)
-        & paired
-        & (x_corner_evidence(plane, refined, radius, cfg.min_contrast) > 0)
-    )
+    ring = x_corner_evidence(plane, refined, np.maximum(2.0, 0.2 * step), cfg.min_contrast)
+    keep = (moved < 0.3 * step) & paired & (ring > 0)
     refined += offset
     if keep.sum() < 6:
         return None
-    h, mask = cv2.findHomography(src[keep], refined[keep], cv2.RANSAC, max(1.0, 0.04 * square_px))
+    h, mask = cv2.findHomography(src[keep], refined[keep], cv2.RANSAC, max(1.0, 0.04 * typical))
     if h is None:
         return None
     inlier = mask.ravel() > 0
@@ -549,7 +553,7 @@ def refine_location(
     found from the pieces survives a small bump.
     """
     tried = np.ones(len(INNER_CORNERS), bool)
-    fitted = _refine(frame, hint.homography, tried, hint.square_px, cfg, coarse=True)
+    fitted = _refine(frame, hint.homography, tried, cfg, coarse=True)
     if fitted is None:
         return None
     corners, inliers = fitted
@@ -610,11 +614,7 @@ def _locate_in(frame: np.ndarray, feat: _Features, cfg: LocateConfig) -> BoardLo
         )
         > 0
     )
-    square_px = float(
-        np.linalg.norm(project(h_board, np.array([[0, 0], [8, 8]], np.float32)) @ [1, -1])
-        / (8 * np.sqrt(2))
-    )
-    fitted = _refine(frame, h_board, visible, square_px, cfg)
+    fitted = _refine(frame, h_board, visible, cfg)
     if fitted is None:
         return None
     corners, inliers = fitted
