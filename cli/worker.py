@@ -1,0 +1,75 @@
+"""``makhos worker``: one camera of a tournament hall, its board's events into the hall's log.
+
+Workers talk only to the log. With Redis, the Redis password *is* the hall's credential
+(the per-hall token): give it in the URL or, to keep it out of ``ps``, with ``--token`` or
+``$MAKHOS_HALL_TOKEN``. A worker listens on no port at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import threading
+from pathlib import Path
+
+from engine import Colour
+from events import open_log
+
+from .rules_args import add_rules_arguments, rules_from_args
+
+TOKEN_ENV = "MAKHOS_HALL_TOKEN"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "worker",
+        help="watch one board of a hall and append its events to the hall's log",
+        description="Read one board's camera (or replay a recorded game), referee it and append "
+                    "the events to the log: SQLite by default, Redis Streams with --redis. "
+                    "A restarted worker resumes the game from the log.",
+        epilog="examples:\n  makhos worker --source 0 --board 1\n"
+               "  makhos worker --source rtsp://10.0.0.21/stream --board 7 --redis redis://10.0.0.2:6379/0\n"
+               f"  {TOKEN_ENV}=secret makhos worker --profile hall.json --board 7 --redis redis://10.0.0.2/0\n"
+               "  makhos worker --source replay:game.pdn --speed 20 --board 3 --redis redis://127.0.0.1/0",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--board", required=True, help="board id (as in the hall profile)")
+    parser.add_argument("--source", help="webcam index, video file, image folder, camera URL, or "
+                                         "replay:GAME.pdn (default: the board's source in --profile)")
+    parser.add_argument("--profile", type=Path, help="hall profile JSON (boards, sources, players)")
+    parser.add_argument("--redis", metavar="URL", help="redis://[:password@]host:port/db (default: "
+                                                       "the SQLite file of --events)")
+    parser.add_argument("--events", default="events.db", help="SQLite event log (default events.db)")
+    parser.add_argument("--token", help=f"hall token = the Redis password (or ${TOKEN_ENV})")
+    parser.add_argument("--speed", type=float, default=1.0, help="replay speed (replay: sources)")
+    parser.add_argument("--first-mover", choices=("auto", "dark", "light"), default="auto",
+                        help="who moves first (default: inferred from the first move)")
+    add_rules_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from worker.inputs import open_input
+    from worker.loop import Worker, WorkerConfig
+    from worker.profile import BoardPlan, board_plan
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    plan = board_plan(args.profile, args.board) if args.profile else BoardPlan(args.board)
+    spec = args.source or plan.source
+    if spec is None:
+        raise ValueError(f"no --source, and no source for board {args.board} in the profile")
+    if args.speed <= 0:
+        raise ValueError("--speed must be positive")
+    config = WorkerConfig(board=args.board, rules=rules_from_args(args), players=plan.players,
+                          first_mover=None if args.first_mover == "auto" else Colour(args.first_mover))
+    store = open_log(args.redis or args.events, password=args.token or os.environ.get(TOKEN_ENV))
+    worker = Worker(config, store, open_input(spec, speed=args.speed))
+    stop = threading.Event()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+    print(f"makhos worker: board {args.board} from {worker.source.describe()} into "
+          f"{'redis' if args.redis else args.events}", flush=True)
+    worker.run(stop)
+    return 0

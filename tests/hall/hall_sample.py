@@ -1,0 +1,39 @@
+"""Recorded games for the hall tests, and the PDN a log folds to (as the server shows it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from engine.game import Game
+from engine.pdn import write_game
+from events import EventLog
+from server.state import BoardState
+
+
+def random_game(seed: int, plies: int = 30) -> Game:
+    rng = np.random.default_rng(seed)
+    game = Game()
+    while game.result() is None and len(game.plies) < plies:
+        moves = game.legal_moves()
+        game.play(moves[rng.integers(len(moves))])
+    return game
+
+
+def recorded(folder: Path, seed: int, plies: int = 30) -> tuple[Game, Path]:
+    game = random_game(seed, plies)
+    path = folder / f"game-{seed}.pdn"
+    path.write_text(write_game(game), encoding="utf-8")
+    return game, path
+
+
+def folded_pdn(log: EventLog, board: str) -> str:
+    """The board's current game as the server's view state folds it from the log."""
+    state = BoardState(board)
+    after = 0
+    while batch := log.read(board, after=after):
+        for event in batch:
+            state.apply(event)
+        after = batch[-1].seq
+    return write_game(state.current.game)

@@ -1,0 +1,63 @@
+"""The worker loop, in process: a replayed game lands in the log whole; a camera that stalls
+is reported lost and back, and the game goes on (worker/)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+
+from engine.pdn import write_game
+from events import EventKind, SQLiteLog
+from worker.inputs import ReplayInput
+from worker.loop import Worker, WorkerConfig
+from worker.profile import board_plan
+from worker.replay import ReplaySource
+
+from hall_sample import folded_pdn, random_game
+
+
+def test_a_replayed_game_is_logged_whole_with_the_profile_players(tmp_path):
+    game = random_game(seed=1)
+    log = SQLiteLog(tmp_path / "events.db")
+    profile = tmp_path / "hall.json"
+    profile.write_text('{"boards": [{"id": "1", "source": "replay:x.pdn", "players": ["Somchai", "Malee"]}]}')
+    plan = board_plan(profile, "1")
+    worker = Worker(WorkerConfig("1", players=plan.players), log,
+                    ReplayInput(ReplaySource(tuple(game.positions()), speed=400)))
+    worker.run(threading.Event())
+    assert folded_pdn(log, "1") == write_game(game)
+    assert [e.detail.get("first") for e in log.read("1") if e.kind is EventKind.REFEREE] == ["Somchai"]
+
+
+@dataclass(frozen=True)
+class StallingInput(ReplayInput):
+    """A live camera that freezes for ``stall`` seconds after ``before`` observations."""
+
+    before: int = 10
+    stall: float = 0.8
+    live: bool = True
+
+    def items(self, after: float):
+        for n, item in enumerate(super().items(after)):
+            if n == self.before:
+                time.sleep(self.stall)
+            yield item
+
+
+def test_a_stalled_camera_is_reported_lost_then_back_and_the_game_goes_on(tmp_path):
+    game = random_game(seed=2, plies=12)
+    log = SQLiteLog(tmp_path / "events.db")
+    stop = threading.Event()
+    worker = Worker(WorkerConfig("1", lost_after=0.3), log,
+                    StallingInput(ReplaySource(tuple(game.positions()), speed=400)))
+    runner = threading.Thread(target=worker.run, args=(stop,))
+    runner.start()
+    deadline = time.monotonic() + 30
+    while folded_pdn(log, "1") != write_game(game) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    stop.set()
+    runner.join()
+    camera = [e.detail["status"] for e in log.read("1", limit=10_000) if e.kind is EventKind.CAMERA]
+    assert camera[:2] == ["lost", "back"]
+    assert folded_pdn(log, "1") == write_game(game)

@@ -1,0 +1,107 @@
+"""What a worker watches: a camera (frames through vision) or a replayed game (readings).
+
+Both end in the same :class:`recorder.BoardSession`; a camera's frames go through its
+BoardReader (:meth:`BoardSession.feed`), a replay's readings join after it
+(:meth:`BoardSession.observe`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Protocol
+
+from events import GameEvent
+from recorder import BoardSession
+
+from .replay import Observation, ReplaySource
+
+REPLAY_PREFIX = "replay:"
+
+
+class Input(Protocol):
+    live: bool  # a live input is reopened when it stops; a recording ends the worker
+
+    def describe(self) -> str: ...
+
+    def reader(self) -> Any:
+        """The session's BoardReader (None when readings arrive already made)."""
+
+    def items(self, after: float) -> Iterator[Any]:
+        """What comes from the source, later than ``after`` where it can skip."""
+
+    def time_of(self, item: Any) -> float:
+        """The item's time on the source's clock."""
+
+    def feed(self, session: BoardSession, item: Any) -> tuple[float, list[GameEvent]]:
+        """Hand one item to the session: its time and the events it caused."""
+
+
+@dataclass(frozen=True)
+class ReplayInput:
+    source: ReplaySource
+    live: bool = False
+
+    def describe(self) -> str:
+        return self.source.describe()
+
+    def reader(self) -> None:
+        return None
+
+    def items(self, after: float) -> Iterator[Observation]:
+        return self.source.observations(after)
+
+    def time_of(self, item: Observation) -> float:
+        return item.time
+
+    def feed(self, session: BoardSession, item: Observation) -> tuple[float, list[GameEvent]]:
+        return item.time, session.observe(item.time, item.reading)
+
+
+@dataclass(frozen=True)
+class CameraInput:
+    """A webcam, network camera, video file or image folder (``vision.sources.open_source``)."""
+
+    spec: str
+    model: Path | None = None
+
+    @property
+    def live(self) -> bool:
+        from vision.sources import LiveCamera, open_source
+
+        return isinstance(open_source(self.spec), LiveCamera)
+
+    def describe(self) -> str:
+        from vision.sources import open_source
+
+        return open_source(self.spec).describe()
+
+    def reader(self):
+        from vision.classifier import DEFAULT_MODEL, SquareClassifier
+        from vision.pipeline import BoardReader
+
+        model = self.model or DEFAULT_MODEL
+        if not Path(model).exists():
+            raise FileNotFoundError(f"model file missing: {model} (reinstall, or run `make model`)")
+        return BoardReader(SquareClassifier(model))
+
+    def items(self, after: float) -> Iterator[Any]:
+        from vision.sources import open_source
+
+        return iter(open_source(self.spec))
+
+    def time_of(self, item) -> float:
+        return item.timestamp
+
+    def feed(self, session: BoardSession, item) -> tuple[float, list[GameEvent]]:
+        return item.timestamp, session.feed(item.image, item.timestamp)
+
+
+def open_input(spec: str, speed: float = 1.0, seconds_per_ply: float = 10.0) -> Input:
+    """``replay:GAME.pdn`` replays a recorded game; anything else is a camera source."""
+    if spec.startswith(REPLAY_PREFIX):
+        path = Path(spec[len(REPLAY_PREFIX):])
+        if not path.is_file():
+            raise FileNotFoundError(f"no recorded game {path}")
+        return ReplayInput(ReplaySource.from_pdn(path, speed=speed, seconds_per_ply=seconds_per_ply))
+    return CameraInput(spec)

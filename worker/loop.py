@@ -1,0 +1,170 @@
+"""Worker: one board's loop, from its input to the hall's log, through every fault it can meet.
+
+- Start (or restart after SIGKILL): the board's events are read back and folded into a
+  fresh tracker (:func:`tracker.resume.resume`), so the game goes on from the log.
+- The camera stops delivering (unplugged, rebooting, frozen): after ``lost_after``
+  seconds without a frame a ``camera`` event says "lost" (the page shows it); the source
+  is reopened with doubling waits; the first frame back says "back", and the tracker
+  explains against the game whatever was played meanwhile, or raises an alert.
+- The log is away (Redis restarting): events queue in the :class:`~worker.outbox.Outbox`
+  and are sent in order when it returns.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from engine import Colour, Rules
+from events import EventKind, EventLog, GameEvent, LogUnavailable
+from events.referee import SetPlayers
+from recorder import BoardSession
+from tracker import GameTracker, TrackerConfig
+from tracker.resume import resume
+
+from .inputs import Input
+from .outbox import Outbox
+
+log = logging.getLogger("makhos.worker")
+
+#: Events a worker's own tracker made; their times are the input's clock.
+TRACKER_MADE = frozenset(EventKind) - {EventKind.REFEREE, EventKind.CAMERA}
+
+_END = object()
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    board: str
+    rules: Rules = Rules()
+    first_mover: Colour | None = None
+    players: tuple[str, str] | None = None  # from the hall profile; logged once per board
+    lost_after: float = 3.0  # wall seconds without a frame before the camera is "lost"
+    reopen_first: float = 0.5  # waits before reopening a failed source, doubling...
+    reopen_longest: float = 10.0  # ...up to this
+    flush_seconds: float = 10.0  # on a clean stop, how long to wait for the log to take the rest
+
+
+class Worker:
+    def __init__(self, config: WorkerConfig, log_store: EventLog, source: Input) -> None:
+        self.config = config
+        self.log = log_store
+        self.source = source
+        self.outbox: Outbox | None = None
+        self.session: BoardSession | None = None
+
+    # ------------------------------------------------------------ start
+
+    def start_session(self, stop: threading.Event) -> float:
+        """Resume the board's game from the log; returns the input time to go on after."""
+        config = self.config
+        history = self._history(stop)
+        tracker = GameTracker(config.board, config.rules, TrackerConfig(first_mover=config.first_mover))
+        resume(tracker, history)
+        # The session reads its starting point (decisions already applied) from the log
+        # itself, then writes through the outbox.
+        self.session = BoardSession(self.source.reader(), tracker, self.log)
+        self.outbox = self.session.log = Outbox(self.log)
+        if config.players and not any(e.detail.get("action") == "set_players" for e in history):
+            first, second = config.players
+            self.outbox.append(SetPlayers(first, second).to_event(config.board, max(tracker.game_number, 1),
+                                                                  time.time()))
+        return max((e.time for e in history if e.kind in TRACKER_MADE), default=float("-inf"))
+
+    def _history(self, stop: threading.Event) -> list[GameEvent]:
+        delay = self.config.reopen_first
+        while True:
+            try:
+                events, after = [], 0
+                while batch := self.log.read(self.config.board, after=after):
+                    events += batch
+                    after = batch[-1].seq
+                return events
+            except LogUnavailable as error:
+                log.warning("board %s: log unreachable (%s); retrying in %.1f s", self.config.board, error, delay)
+                if stop.wait(delay):
+                    raise
+                delay = min(2 * delay, self.config.reopen_longest)
+
+    # ------------------------------------------------------------ running
+
+    def run(self, stop: threading.Event) -> None:
+        """Watch until the input ends (a recording) or ``stop`` is set; then flush."""
+        after = self.start_session(stop)
+        try:
+            self._watch(after, stop)
+        finally:
+            if not self.outbox.close(self.config.flush_seconds):
+                log.error("board %s: %d event(s) not sent: the log stayed away",
+                          self.config.board, self.outbox.backlog)
+
+    def _watch(self, after: float, stop: threading.Event) -> None:
+        config = self.config
+        delay = config.reopen_first
+        lost = False
+        while not stop.is_set():
+            items: queue.Queue = queue.Queue(maxsize=4)
+            pump = threading.Thread(target=_pump, args=(self.source.items(after), items, stop),
+                                    name=f"source-{config.board}", daemon=True)
+            pump.start()
+            last_frame = time.monotonic()
+            ended = None
+            while not stop.is_set():
+                try:
+                    item = items.get(timeout=0.2)
+                except queue.Empty:
+                    if not lost and time.monotonic() - last_frame >= config.lost_after:
+                        self._camera(after, "lost")
+                        lost = True
+                    continue
+                if item is _END or isinstance(item, Exception):
+                    ended = item
+                    break
+                if lost:
+                    self._camera(self.source.time_of(item), "back")
+                    lost = False
+                after, _ = self.source.feed(self.session, item)
+                last_frame, delay = time.monotonic(), config.reopen_first
+            if stop.is_set() or (ended is _END and not self.source.live):
+                return
+            log.warning("board %s: %s stopped (%s); reopening in %.1f s", config.board,
+                        self.source.describe(), ended if ended is not _END else "ended", delay)
+            if not lost:
+                self._camera(after, "lost")
+                lost = True
+            if stop.wait(delay):
+                return
+            delay = min(2 * delay, config.reopen_longest)
+
+    def _camera(self, at: float, status: str) -> None:
+        tracker = self.session.tracker
+        self.outbox.append(GameEvent(self.config.board, EventKind.CAMERA, at, game=max(tracker.game_number, 1),
+                                     ply=len(tracker.game.plies) if tracker.game else None,
+                                     detail={"status": status}))
+
+
+def _pump(items: Iterator[Any], out: queue.Queue, stop: threading.Event) -> None:
+    """Move the source's items to the worker; a source blocked in a read blocks only this thread."""
+    try:
+        for item in items:
+            while not stop.is_set():
+                try:
+                    out.put(item, timeout=0.2)
+                    break
+                except queue.Full:
+                    continue
+            if stop.is_set():
+                return
+        last = _END
+    except Exception as error:  # a source that fails is reopened by the worker
+        last = error
+    while not stop.is_set():
+        try:
+            out.put(last, timeout=0.2)
+            return
+        except queue.Full:
+            continue

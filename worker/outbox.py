@@ -1,0 +1,97 @@
+"""Outbox: a worker's appends, sent in order by one thread, held while the log is away.
+
+The camera must not wait on the network: a worker goes on reading frames and refereeing
+while Redis restarts, and the events it makes meanwhile queue here. The sender sends the
+head of the queue until the log takes it, so the log receives them in the order they were
+made. An append whose reply was lost is sent again; the log stores it once
+(:class:`events.redis_log.RedisLog` keys each event by its content).
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+
+from events import EventLog, GameEvent, LogUnavailable
+
+
+class Outbox:
+    """An EventLog for a worker's session: appends queue, reads go to the log."""
+
+    def __init__(self, log: EventLog, retry_first: float = 0.05, retry_longest: float = 1.0) -> None:
+        self._log = log
+        self._retry = (retry_first, retry_longest)  # doubling waits while the log is away
+        self._pending: collections.deque[GameEvent] = collections.deque()
+        self._changed = threading.Condition()
+        self._closing = False
+        self._failure: BaseException | None = None
+        self.sent = 0
+        self.retries = 0
+        self._thread = threading.Thread(target=self._send, name="outbox", daemon=True)
+        self._thread.start()
+
+    def append(self, event: GameEvent) -> GameEvent:
+        """Queue the event; it has no seq yet (the log gives one when it takes it)."""
+        with self._changed:
+            if self._failure is not None:
+                raise self._failure
+            self._pending.append(event)
+            self._changed.notify_all()
+        return event
+
+    def read(self, board: str | None = None, after: int = 0, limit: int = 1000) -> list[GameEvent]:
+        """The log's events; nothing new while it is away (a poller simply asks again)."""
+        try:
+            return self._log.read(board, after, limit)
+        except LogUnavailable:
+            return []
+
+    def boards(self) -> list[str]:
+        return self._log.boards()
+
+    @property
+    def backlog(self) -> int:
+        with self._changed:
+            return len(self._pending)
+
+    def flush(self, timeout: float) -> bool:
+        """Wait until every queued event is in the log; False if that took over ``timeout``."""
+        with self._changed:
+            return self._changed.wait_for(lambda: not self._pending or self._failure is not None, timeout) \
+                and self._failure is None
+
+    def close(self, timeout: float = 5.0) -> bool:
+        """Send what is queued (for up to ``timeout`` s), then stop; True if nothing is left."""
+        flushed = self.flush(timeout)
+        with self._changed:
+            self._closing = True
+            self._changed.notify_all()
+        self._thread.join(timeout=2)
+        return flushed
+
+    def _send(self) -> None:
+        delay = self._retry[0]
+        while True:
+            with self._changed:
+                self._changed.wait_for(lambda: self._pending or self._closing)
+                if self._closing:
+                    return
+                head = self._pending[0]
+            try:
+                self._log.append(head)
+            except LogUnavailable:
+                self.retries += 1
+                with self._changed:
+                    self._changed.wait(delay)
+                delay = min(2 * delay, self._retry[1])
+                continue
+            except Exception as error:  # a refused password, a bad event: the worker must stop
+                with self._changed:
+                    self._failure = error
+                    self._changed.notify_all()
+                return
+            delay = self._retry[0]
+            with self._changed:
+                self._pending.popleft()
+                self.sent += 1
+                self._changed.notify_all()

@@ -1,0 +1,51 @@
+"""The hall profile, as a worker reads it: which source watches each board, who plays there.
+
+One JSON file serves the whole hall (``makhos serve --boards`` reads the same file for
+labels, event name and scoring)::
+
+    {"event": "Bangkok Open", "boards": [
+        {"id": "1", "label": "Table 1", "source": "rtsp://10.0.0.21/stream",
+         "players": ["Somchai", "Malee"]}]}
+
+>>> plan = BoardPlan.from_json({"id": 7, "source": "0", "players": ["A", "B"]})
+>>> plan.id, plan.source, plan.players
+('7', '0', ('A', 'B'))
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPlan:
+    id: str
+    source: str | None = None
+    players: tuple[str, str] | None = None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "BoardPlan":
+        players = data.get("players")
+        if players is not None and (not isinstance(players, list) or len(players) != 2):
+            raise ValueError(f"board {data.get('id')}: players must be a list of two names")
+        source = data.get("source")
+        return cls(str(data["id"]), None if source is None else str(source),
+                   None if players is None else (str(players[0]), str(players[1])))
+
+
+def board_plan(path: Path, board: str) -> BoardPlan:
+    """The profile's entry for ``board``; ValueError when the file or the board is wrong."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        plans = [BoardPlan.from_json(b) for b in data["boards"]]
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{path} is not valid JSON: {error}") from None
+    except (KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"{path}: bad hall profile ({error!r})") from None
+    for plan in plans:
+        if plan.id == board:
+            return plan
+    raise ValueError(f"{path}: no board {board!r} (boards: {', '.join(p.id for p in plans)})")
