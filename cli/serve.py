@@ -13,9 +13,10 @@ import json
 import os
 from pathlib import Path
 
-from events import SQLiteLog
+from events import open_log
 
 TOKEN_ENV = "MAKHOS_REFEREE_TOKEN"
+HALL_TOKEN_ENV = "MAKHOS_HALL_TOKEN"  # the Redis password, shared with the hall's workers
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -26,10 +27,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "from an event log. Binds 127.0.0.1 unless --host says otherwise.",
         epilog="examples:\n  makhos serve --events events.db\n"
                "  makhos serve --events events.db --host 0.0.0.0 --token T --delay 30\n"
-               f"  {TOKEN_ENV}=T makhos serve --boards hall.json",
+               f"  {TOKEN_ENV}=T makhos serve --boards hall.json\n"
+               f"  {HALL_TOKEN_ENV}=S makhos serve --redis redis://127.0.0.1:6379/0 --port 5001",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--events", default="events.db", help="SQLite event log (default events.db)")
+    parser.add_argument("--redis", metavar="URL",
+                        help="read a hall's Redis Streams instead: redis://[:password@]host:port/db "
+                             f"(password also from ${HALL_TOKEN_ENV}); several servers may share it")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     parser.add_argument("--token", help=f"referee token (or ${TOKEN_ENV}); without it the "
@@ -82,13 +87,14 @@ def run(args: argparse.Namespace) -> int:
 
     if args.threads < 1:
         raise ValueError("--threads must be at least 1")
-    config = ServerConfig(events=SQLiteLog(args.events),
+    store = open_log(args.redis or args.events, password=os.environ.get(HALL_TOKEN_ENV))
+    config = ServerConfig(events=store,
                           referee_token=args.token or os.environ.get(TOKEN_ENV) or None,
                           broadcast_delay=args.delay,
                           camera=FolderFrames(args.frames) if args.frames else None,
                           **load_profile(args.boards))
     app = create_app(config)
-    print(f"makhos serve: http://{args.host}:{args.port}/ (events {args.events}, "
+    print(f"makhos serve: http://{args.host}:{args.port}/ (events {'redis' if args.redis else args.events}, "
           f"delay {args.delay:g} s, referee console {'on' if config.referee_token else 'off'})",
           flush=True)
     # channel_timeout: an SSE stream writes a keepalive every 15 s, so 60 s of silence

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, ServiceUnavailable
+
+from events import LogUnavailable
 
 
 def register(app: Flask) -> None:
@@ -17,3 +19,8 @@ def register(app: Flask) -> None:
             return response
         response.status_code = error.code
         return response
+
+    @app.errorhandler(LogUnavailable)
+    def log_away(error: LogUnavailable):
+        # Redis restarting: the request may be sent again in a moment; nothing was lost.
+        return http_error(ServiceUnavailable("the event log is unreachable; try again shortly"))

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from events import EventLog, GameEvent
+from events import EventLog, GameEvent, LogUnavailable
 
 EPOCH_2001 = 1e9  # a ``time`` above this is wall-clock time, not a video's frame time
 
@@ -80,7 +80,10 @@ class EventFeed:
 
     def _run(self) -> None:
         while not self._stop.wait(self._poll):
-            self.refresh()
+            try:
+                self.refresh()
+            except LogUnavailable:
+                pass  # Redis restarting: what is held stays served; the next poll catches up
 
     def close(self) -> None:
         self._stop.set()
