@@ -38,8 +38,9 @@ def _hand_at(shot: Shot, t: float, height: float, skin, sleeve) -> Hand:
                 skin=skin, sleeve=sleeve)
 
 
-def frames(script: GameScript, scene: Scene, seed: int = 0):
-    """Yield the BGR frames of the script, in order."""
+def frames(script: GameScript, scene: Scene, seed: int = 0, noise_level: float = 2.0):
+    """Yield the BGR frames of the script, in order; ``noise_level`` is the per-frame sensor
+    noise (grey levels, standard deviation), which is also what makes a video file large."""
     renderer = Renderer(scene)
     rng = np.random.default_rng(seed)
     skin = tuple(int(v) for v in rng.integers(80, 200, 3))
@@ -49,7 +50,7 @@ def frames(script: GameScript, scene: Scene, seed: int = 0):
         if not shot.path:
             still = renderer.render(shot.board, seed=seed * 100003 + index).image.astype(np.int16)
             for _ in range(shot.frames):
-                cv2.randn(noise, 0, 2.0)
+                cv2.randn(noise, 0, noise_level)
                 yield np.clip(still + noise, 0, 255).astype(np.uint8)
             continue
         height = float(rng.uniform(0.4, 1.2))
@@ -60,7 +61,8 @@ def frames(script: GameScript, scene: Scene, seed: int = 0):
             yield renderer.render(board, hand=hand, seed=seed * 100003 + index).image
 
 
-def write_video(script: GameScript, scene: Scene, path: Path, seed: int = 0) -> Path:
+def write_video(script: GameScript, scene: Scene, path: Path, seed: int = 0,
+                noise_level: float = 2.0) -> Path:
     """Write ``path`` (MP4) and beside it the true PDN (``.pdn``) and events (``.truth.jsonl``)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -69,7 +71,7 @@ def write_video(script: GameScript, scene: Scene, path: Path, seed: int = 0) -> 
     if not writer.isOpened():
         raise RuntimeError(f"cannot write video {path}: no MP4 encoder in this OpenCV")
     try:
-        for frame in frames(script, scene, seed):
+        for frame in frames(script, scene, seed, noise_level):
             writer.write(frame)
     finally:
         writer.release()
