@@ -10,9 +10,12 @@ made. An append whose reply was lost is sent again; the log stores it once
 from __future__ import annotations
 
 import collections
+import logging
 import threading
 
 from events import EventLog, GameEvent, LogUnavailable
+
+log = logging.getLogger("makhos.worker")
 
 
 class Outbox:
@@ -79,7 +82,9 @@ class Outbox:
                 head = self._pending[0]
             try:
                 self._log.append(head)
-            except LogUnavailable:
+            except LogUnavailable as error:
+                if delay == self._retry[0]:
+                    log.warning("log unreachable (%s): holding %d event(s)", error, self.backlog)
                 self.retries += 1
                 with self._changed:
                     self._changed.wait(delay)
@@ -90,6 +95,8 @@ class Outbox:
                     self._failure = error
                     self._changed.notify_all()
                 return
+            if delay != self._retry[0]:
+                log.warning("log back: sending %d held event(s) in order", self.backlog)
             delay = self._retry[0]
             with self._changed:
                 self._pending.popleft()
