@@ -440,8 +440,9 @@ def _refine(
     """Sub-pixel inner corners at full resolution and a robust board -> image homography.
 
     ``coarse`` adds a first pass with a wide window, for a guess that may be a quarter of a
-    square off (a bumped board); the final pass uses a small window so that the rims of
-    pieces next to a corner do not pull it. Tolerances follow each corner's own square
+    square off (a bumped board); the final pass uses a window of a fifth of a square, small
+    enough that the rims of pieces next to a corner do not pull it, wide enough to average
+    out the JPEG blocks of the colour planes. Tolerances follow each corner's own square
     size along its shorter side: seen from low down, squares are much flatter than wide.
     """
     if tried.sum() < 6:
@@ -457,7 +458,7 @@ def _refine(
     guess = (at - offset).reshape(-1, 1, 2)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)
     refined = guess.copy()
-    for frac in (0.25, 0.1) if coarse else (0.1,):
+    for frac in (0.3, 0.2) if coarse else (0.2,):
         half = int(np.clip(round(frac * typical), 2, 12))
         refined = cv2.cornerSubPix(plane, refined, (half, half), (-1, -1), criteria)
     refined = refined.reshape(-1, 2)
