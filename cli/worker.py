@@ -44,6 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--events", default="events.db", help="SQLite event log (default events.db)")
     parser.add_argument("--token", help=f"hall token = the Redis password (or ${TOKEN_ENV})")
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed (replay: sources)")
+    parser.add_argument("--ply-seconds", type=float, default=10.0,
+                        help="game seconds per ply of a replay (default 10)")
     parser.add_argument("--first-mover", choices=("auto", "dark", "light"), default="auto",
                         help="who moves first (default: inferred from the first move)")
     add_rules_arguments(parser)
@@ -60,12 +62,12 @@ def run(args: argparse.Namespace) -> int:
     spec = args.source or plan.source
     if spec is None:
         raise ValueError(f"no --source, and no source for board {args.board} in the profile")
-    if args.speed <= 0:
-        raise ValueError("--speed must be positive")
+    if args.speed <= 0 or args.ply_seconds <= 0:
+        raise ValueError("--speed and --ply-seconds must be positive")
     config = WorkerConfig(board=args.board, rules=rules_from_args(args), players=plan.players,
                           first_mover=None if args.first_mover == "auto" else Colour(args.first_mover))
     store = open_log(args.redis or args.events, password=args.token or os.environ.get(TOKEN_ENV))
-    worker = Worker(config, store, open_input(spec, speed=args.speed))
+    worker = Worker(config, store, open_input(spec, speed=args.speed, seconds_per_ply=args.ply_seconds))
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())

@@ -5,7 +5,8 @@ prefix (``makhos`` by default):
 
 - ``makhos:seq`` — a counter (INCR): the hall-wide sequence number of the next event;
 - ``makhos:board:<id>`` — one stream per board; entry id ``<seq>-0``, field ``e`` = the
-  event's JSON;
+  event's JSON, field ``t`` = Redis's clock when it was appended (for audits and
+  ``bench/hall.py``'s delays);
 - ``makhos:keys:<id>`` — a hash from an event's key to its seq, so a resent append is
   answered with the seq it already has instead of being stored twice;
 - ``makhos:boards`` — the set of boards that have events.
@@ -43,7 +44,8 @@ APPEND = """
 local seen = redis.call('HGET', KEYS[2], ARGV[1])
 if seen then return tonumber(seen) end
 local seq = redis.call('INCR', KEYS[3])
-redis.call('XADD', KEYS[1], seq .. '-0', 'e', ARGV[2])
+local now = redis.call('TIME')
+redis.call('XADD', KEYS[1], seq .. '-0', 'e', ARGV[2], 't', now[1] .. '.' .. string.format('%06d', now[2]))
 redis.call('HSET', KEYS[2], ARGV[1], seq)
 redis.call('SADD', KEYS[4], ARGV[3])
 return seq
