@@ -26,7 +26,7 @@ LABELS: tuple[str, ...] = (".", "l", "d", "L", "D")
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "square_classifier.onnx"
 
 #: Least distance between the two colour groups (8-bit Lab units) to call them two sides.
-MIN_GROUP_GAP = 18.0
+MIN_GROUP_GAP = 40.0
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:

@@ -259,11 +259,18 @@ class Renderer:
                 cv2.fillConvexPoly(img, pu, tuple(face * 0.45), cv2.LINE_AA, 4)
             mid = (bottom + np.roll(bottom, -1, axis=0)) / 2
             facing = np.einsum("ij,ij->i", normals, self._centre[:2] - mid[:, :2]) > 0
+            # The side wall in three bands: rounded (chamfered) edges at the bottom and top
+            # catch less light, so a stack shows a dark groove where two men meet.
+            band = style.chamfer * (z1 - z0)
+            lo = (cam.project_ideal(self._circle(x, y, z0 + band, style.radius)) * 16).astype(np.int32)
+            hi = (cam.project_ideal(self._circle(x, y, z1 - band, style.radius)) * 16).astype(np.int32)
             for k in np.nonzero(facing)[0]:
                 k1 = (k + 1) % SEGMENTS
-                quad = np.array([pb[k], pb[k1], pt[k1], pt[k]])
-                cv2.fillConvexPoly(img, quad, tuple(np.clip(colour * side_shade[k] * 0.85, 0, 255)),
-                                   cv2.LINE_8, 4)
+                side = colour * side_shade[k] * 0.85
+                for (a, b), shade in (((pb, lo), style.chamfer_shade), ((lo, hi), 1.0),
+                                      ((hi, pt), style.chamfer_shade * 1.1)):
+                    cv2.fillConvexPoly(img, np.array([a[k], a[k1], b[k1], b[k]]),
+                                       tuple(np.clip(side * shade, 0, 255)), cv2.LINE_8, 4)
             front = pb[np.concatenate([facing, facing[:1]]).nonzero()[0] % SEGMENTS]
             if len(front) > 1:  # the seam where the man meets the board or the man below
                 cv2.polylines(img, [front], False, tuple(face * 0.4), line, cv2.LINE_AA, 4)

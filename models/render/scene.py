@@ -42,6 +42,8 @@ class PieceStyle:
     bevel: float  # shade change of the outer rim of the top face (negative = darker)
     jitter: float  # random offset of a man from its square's centre, squares
     king_offset: tuple[float, float]  # range of the top man's offset in a king, squares
+    chamfer: float  # height of the rounded band at each edge of a man's side, fraction
+    chamfer_shade: float  # brightness of that band relative to the side wall
 
 
 @dataclass(frozen=True)
@@ -183,11 +185,13 @@ def sample_scene(rng: np.random.Generator, *, held_out: bool | None = False,
     pieces = PieceStyle(
         pieces=piece_set,
         radius=radius,
-        height=float(rng.uniform(0.13, 0.25)),
+        height=float(rng.uniform(0.12, 0.32)),
         rings=tuple(sorted(rng.uniform(0.3, 0.85, int(rng.integers(0, 4))).tolist())),
         bevel=float(rng.uniform(-0.25, 0.15)),
         jitter=float(rng.uniform(0.0, 0.08)),
         king_offset=(0.06, float(rng.uniform(0.09, 0.14))),
+        chamfer=float(rng.uniform(0.08, 0.22)),
+        chamfer_shade=float(rng.uniform(0.45, 0.8)),
     )
     lighting = Lighting(
         azimuth=float(rng.uniform(0, 2 * np.pi)),
