@@ -13,6 +13,10 @@ Everything runs on loopback (127.0.0.1, free ports) and is torn down at the end:
   through the real worker code path without cameras (:class:`worker.loop.Worker`, its
   BoardSession, tracker and outbox): all boards but one in ``--shards`` processes of many
   Worker threads each, and one board in its own ``makhos worker`` process, as in a hall.
+  In a hall the workers run on the camera machines, not beside the servers; here they
+  share the servers' cores, so they run at ``--worker-nice`` (default 10) to stand for
+  that: the servers' delay is measured, not the workers' queue for a core. ``--worker-nice
+  0`` measures them all at one priority.
 
 When every worker has finished its game (or ``--limit`` seconds have passed) and the
 viewers have drained, it checks every viewer against its board's stream in Redis: events
@@ -96,11 +100,15 @@ def run_shard(args: argparse.Namespace) -> int:
 
     stop = threading.Event()
     threads = []
+    ply_wall = args.seconds_per_ply / args.speed
     for board in args.shard.split(","):
         source = open_input(f"replay:{Path(args.games) / f'board-{board}.pdn'}", speed=args.speed,
                             seconds_per_ply=args.seconds_per_ply)
         worker = Worker(WorkerConfig(board), open_log(args.redis), source)
-        threads.append(threading.Thread(target=worker.run, args=(stop,), name=f"board-{board}"))
+        # Games of a hall do not move in step: board b starts b/boards of a ply late.
+        offset = ply_wall * int(board) / args.boards
+        threads.append(threading.Thread(target=lambda w=worker, t=offset: (stop.wait(t), w.run(stop)),
+                                        name=f"board-{board}"))
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -189,8 +197,8 @@ def wait_listening(port: int, timeout: float = 30) -> None:
     raise SystemExit(f"no server on port {port} after {timeout} s")
 
 
-def python(*args: str) -> list[str]:
-    return [sys.executable, *args]
+def python(*args: str, nice: int = 0) -> list[str]:
+    return (["nice", "-n", str(nice)] if nice else []) + [sys.executable, *args]
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -222,7 +230,8 @@ async def run(args: argparse.Namespace) -> int:
         lone, sharded = boards[-1], boards[:-1]
         workers["makhos worker"] = subprocess.Popen(
             python("-m", "cli.main", "worker", "--source", f"replay:{games[-1]}", "--board", lone,
-                   "--redis", url, "--speed", str(args.speed), "--ply-seconds", str(args.seconds_per_ply)),
+                   "--redis", url, "--speed", str(args.speed), "--ply-seconds", str(args.seconds_per_ply),
+                   nice=args.worker_nice),
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         shard_boards = {}
         for k in range(args.shards):
@@ -231,8 +240,10 @@ async def run(args: argparse.Namespace) -> int:
                 name = f"shard {k + 1}"
                 shard_boards[name] = len(part)
                 workers[name] = subprocess.Popen(
-                    python(__file__, "--shard", ",".join(part), "--redis", url, "--games", str(workdir),
-                           "--speed", str(args.speed), "--seconds-per-ply", str(args.seconds_per_ply)),
+                    python(__file__, "--shard", ",".join(part), "--boards", str(args.boards),
+                           "--redis", url, "--games", str(workdir),
+                           "--speed", str(args.speed), "--seconds-per-ply", str(args.seconds_per_ply),
+                           nice=args.worker_nice),
                     cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         sampler = Sampler({**workers, **servers})
         while any(w.poll() is None for w in workers.values()) and time.time() - started < args.limit:
@@ -273,13 +284,17 @@ async def run(args: argparse.Namespace) -> int:
         duplicated += len(seqs) - len(set(seqs))
         disordered += sum(1 for a, b in zip(seqs, seqs[1:]) if b <= a)
         delays += [(at - appended[s]) * 1000 for s, at in viewer.received if s in appended]
+    if args.delays:  # for looking at when the slow deliveries happened
+        args.delays.write_text(json.dumps([[round(appended[s] - started, 3), round((at - appended[s]) * 1000, 1)]
+                                           for v in viewers for s, at in v.received if s in appended]))
     delays.sort()
     events = sum(len(v) for v in expected.values())
     p99 = delays[min(len(delays) - 1, int(0.99 * len(delays)))] if delays else float("nan")
     print(f"machine: {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}, "
           f"Python {platform.python_version()}, 1-min load {os.getloadavg()[0]:.1f} at the end")
     print(f"boards: {args.boards} ({args.plies}-ply games, a ply every {args.seconds_per_ply:g} s of game "
-          f"time at {args.speed:g}x); played in {played:.1f} s; unfinished workers: {unfinished or 'none'}")
+          f"time at {args.speed:g}x, workers at nice {args.worker_nice}); played in {played:.1f} s; "
+          f"unfinished workers: {unfinished or 'none'}")
     print(f"viewers connected: {connected} of {args.clients}, over 2 servers; events in the log: {events}; "
           f"deliveries: {len(delays)}")
     print(f"lost: {lost}, duplicated: {duplicated}, out of order: {disordered}")
@@ -329,6 +344,9 @@ def main() -> int:
     parser.add_argument("--seconds-per-ply", type=float, default=20.0,
                         help="game time per ply (default 20 s; the rules allow 120)")
     parser.add_argument("--shards", type=int, default=4, help="processes for all boards but one")
+    parser.add_argument("--worker-nice", type=int, default=10,
+                        help="niceness of the worker processes (default 10; 0: same as the servers)")
+    parser.add_argument("--delays", type=Path, help="write [append time - start, delay ms] pairs as JSON")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds of play before giving up")
     parser.add_argument("--shard", help=argparse.SUPPRESS)  # internal: run these boards' workers
     parser.add_argument("--redis", help=argparse.SUPPRESS)

@@ -4,8 +4,10 @@ The log is the truth and may be written by another process (the recorder), so on
 poller thread reads it every ``poll_seconds``; appends made through this feed (referee
 decisions) are read back at once. Each event gets the wall time the server first saw it:
 the broadcast delay counts from then, because the log itself stores no append time and a
-source's frame time need not be wall time. Waiting readers (SSE streams) sleep on one
-:class:`threading.Condition` and are woken by new events or when a delayed event falls due.
+source's frame time need not be wall time. Waiting readers (SSE streams) sleep on their
+board's :class:`threading.Condition` (the hall's streams on their own) and are woken by new
+events of that board or when a delayed event falls due: in a hall of a hundred boards an
+event wakes its board's viewers, not every viewer of the hall.
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ class EventFeed:
         self._log = log
         self._poll = poll_seconds
         self._clock = clock
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()  # guards everything below; the conditions share it
+        self._changed = threading.Condition(self._lock)  # any board (the hall's streams)
+        self._board_changed: dict[str, threading.Condition] = {}
         self._reading = threading.Lock()
         self._boards: dict[str, _Board] = {}
         self._last = 0
@@ -62,6 +66,7 @@ class EventFeed:
                     return
                 now = self._clock()
                 with self._changed:
+                    changed = set()
                     for event in batch:
                         # On start-up an event already in the log is as old as its wall
                         # time says, never younger than now: a restart leaks nothing early.
@@ -70,7 +75,10 @@ class EventFeed:
                         board.seqs.append(event.seq)
                         board.seen.append(Seen(event, at))
                         self._last = event.seq
+                        changed.add(event.board)
                     self._changed.notify_all()
+                    for board in changed:
+                        self._condition(board).notify_all()
 
     def start(self) -> None:
         """Start polling the log for events appended by other processes."""
@@ -91,6 +99,8 @@ class EventFeed:
             self._thread.join(timeout=2)
         with self._changed:
             self._changed.notify_all()
+            for condition in self._board_changed.values():
+                condition.notify_all()
 
     @property
     def closed(self) -> bool:
@@ -135,6 +145,7 @@ class EventFeed:
         """Block until an event after ``after`` is visible with this delay; False on timeout."""
         deadline = self._clock() + timeout
         with self._changed:
+            condition = self._changed if board is None else self._condition(board)
             while not self._stop.is_set():
                 pending = self._after(board, after)
                 now = self._clock()
@@ -143,5 +154,12 @@ class EventFeed:
                 if now >= deadline:
                     return False
                 due = deadline if not pending else min(deadline, pending[0].at + delay)
-                self._changed.wait(max(due - now, 0.001))
+                condition.wait(max(due - now, 0.001))
         return False
+
+    def _condition(self, board: str) -> threading.Condition:
+        """The board's condition, sharing the feed's lock; call with the lock held."""
+        condition = self._board_changed.get(board)
+        if condition is None:
+            condition = self._board_changed[board] = threading.Condition(self._lock)
+        return condition
