@@ -11,6 +11,8 @@ from engine.pdn import write_game
 from events import EventLog
 from server.state import BoardState
 
+ROOT = Path(__file__).resolve().parents[2]  # the repository, where ``python -m cli.main`` runs
+
 
 def random_game(seed: int, plies: int = 30) -> Game:
     rng = np.random.default_rng(seed)

@@ -14,10 +14,9 @@ from pathlib import Path
 from engine.pdn import write_game
 from events import EventKind, open_log
 
-from hall_sample import folded_pdn, recorded
+from hall_sample import ROOT, folded_pdn, recorded
 from redis_server import free_port
 
-ROOT = Path(__file__).resolve().parents[2]
 SPEED = "50"  # 10 s a ply in the game: 0.2 s here
 
 
