@@ -5,7 +5,8 @@
 
 Everything runs on loopback (127.0.0.1, free ports) and is torn down at the end:
 
-- a redis-server of its own (append-only file, fsync on every append: the durable setting);
+- a redis-server of its own (append-only file, fsync on every append: the durable setting;
+  ``--fsync everysec`` to compare);
 - two ``makhos serve --redis`` processes, serving the same boards;
 - ``--clients`` SSE viewers (asyncio, in this process) on ``/api/board/<id>/events``, spread
   evenly over the boards and alternately over the two servers, connected before play starts;
@@ -166,7 +167,7 @@ class Sampler:
                 pass  # ended: its last sample stands
 
 
-def start_redis(folder: Path) -> tuple[subprocess.Popen, str]:
+def start_redis(folder: Path, fsync: str = "always") -> tuple[subprocess.Popen, str]:
     import redis
 
     binary = shutil.which("redis-server")
@@ -174,7 +175,7 @@ def start_redis(folder: Path) -> tuple[subprocess.Popen, str]:
         raise SystemExit("bench/hall.py needs redis-server (apt-get install redis-server)")
     port = free_port()
     process = subprocess.Popen([binary, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(folder),
-                                "--save", "", "--appendonly", "yes", "--appendfsync", "always"],
+                                "--save", "", "--appendonly", "yes", "--appendfsync", fsync],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     client = redis.Redis(port=port)
     for _ in range(200):
@@ -207,7 +208,7 @@ async def run(args: argparse.Namespace) -> int:
     boards = [str(b) for b in range(1, args.boards + 1)]
     profile = workdir / "hall.json"  # the servers know the boards before their first event
     profile.write_text(json.dumps({"event": "bench", "boards": [{"id": b} for b in boards]}))
-    redis_process, url = start_redis(workdir)
+    redis_process, url = start_redis(workdir, args.fsync)
     ports = [free_port(), free_port()]
     threads = args.clients // 2 + 32
     servers = {f"server {i + 1}": subprocess.Popen(
@@ -310,7 +311,8 @@ async def run(args: argparse.Namespace) -> int:
               f"core per board; peak RSS {sampler.rss[name]:.0f} MiB = {sampler.rss[name] / count:.1f} MiB per board")
     for name in servers:
         print(f"{name}: CPU {cpu[name]:.1f} s, peak RSS {sampler.rss[name]:.0f} MiB")
-    print(f"redis-server RSS at the end: {redis_rss:.0f} MiB")
+    print(f"redis-server RSS at the end: {redis_rss:.0f} MiB; the {args.clients} viewers (this process): "
+          f"CPU {sum(os.times()[:2]):.1f} s")
     ok = lost == duplicated == disordered == 0 and connected == args.clients and not unfinished
     return 0 if ok else 1
 
@@ -347,6 +349,8 @@ def main() -> int:
     parser.add_argument("--worker-nice", type=int, default=10,
                         help="niceness of the worker processes (default 10; 0: same as the servers)")
     parser.add_argument("--delays", type=Path, help="write [append time - start, delay ms] pairs as JSON")
+    parser.add_argument("--fsync", choices=("always", "everysec"), default="always",
+                        help="Redis appendfsync (default always: an answered append is on disk)")
     parser.add_argument("--limit", type=float, default=120.0, help="seconds of play before giving up")
     parser.add_argument("--shard", help=argparse.SUPPRESS)  # internal: run these boards' workers
     parser.add_argument("--redis", help=argparse.SUPPRESS)
