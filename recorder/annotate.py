@@ -54,3 +54,17 @@ def write_snapshot(folder: Path, board: str, image: np.ndarray, quality: int = 8
     partial = folder / f".{board}.jpg.part"
     partial.write_bytes(data.tobytes())
     os.replace(partial, folder / f"{board}.jpg")
+
+
+class CameraView:
+    """Keeps ``<folder>/<board>.jpg`` up to date, at most ``fps`` times a second of source time
+    (encoding a JPEG per frame would cost more than reading the board)."""
+
+    def __init__(self, folder: Path, board: str, fps: float = 5.0) -> None:
+        self.folder, self.board, self.every = folder, board, 1.0 / fps
+        self._last = float("-inf")
+
+    def offer(self, image: np.ndarray, result: FrameResult) -> None:
+        if result.time - self._last >= self.every or result.time < self._last:
+            self._last = result.time
+            write_snapshot(self.folder, self.board, annotate(image, result))

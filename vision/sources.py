@@ -13,7 +13,7 @@ exponential backoff; a file that cannot be read raises :class:`SourceError` nami
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -154,7 +154,7 @@ class LiveCamera:
     backoff: Backoff = Backoff()
     open_capture: Callable[[int | str], Capture] | None = None
     sleep: Callable[[float], None] = time.sleep
-    clock: Callable[[], float] = time.monotonic
+    clock: Callable[[], float] = time.time  # wall time, as the page's move clock shows it
 
     def describe(self) -> str:
         return (
@@ -198,6 +198,21 @@ class LiveCamera:
                 cap = self._reconnect()
         finally:
             cap.release()
+
+
+def paced(frames: Iterable[Frame], speed: float = 1.0,
+          sleep: Callable[[float], None] = time.sleep,
+          clock: Callable[[], float] = time.time) -> Iterator[Frame]:
+    """A recording played as if live (the demo): each frame is handed on at its own time,
+    stamped with the wall clock as a camera's frame would be."""
+    start_wall = start_stamp = None
+    for frame in frames:
+        if start_wall is None:
+            start_wall, start_stamp = clock(), frame.timestamp
+        due = start_wall + (frame.timestamp - start_stamp) / speed
+        if due > clock():
+            sleep(due - clock())
+        yield Frame(frame.image, due, frame.index)
 
 
 def open_source(

@@ -60,10 +60,16 @@ class ReplayInput:
 
 @dataclass(frozen=True)
 class CameraInput:
-    """A webcam, network camera, video file or image folder (``vision.sources.open_source``)."""
+    """A webcam, network camera, video file or image folder (``vision.sources.open_source``).
+
+    ``realtime`` plays a recording at its own pace, as if live (the demo); ``view`` keeps
+    the referee's annotated camera view up to date.
+    """
 
     spec: str
     model: Path | None = None
+    realtime: bool = False
+    view: Any = None  # recorder.annotate.CameraView
 
     @property
     def live(self) -> bool:
@@ -86,15 +92,19 @@ class CameraInput:
         return BoardReader(SquareClassifier(model))
 
     def items(self, after: float) -> Iterator[Any]:
-        from vision.sources import open_source
+        from vision.sources import open_source, paced
 
-        return iter(open_source(self.spec))
+        frames = iter(open_source(self.spec))
+        return paced(frames) if self.realtime else frames
 
     def time_of(self, item) -> float:
         return item.timestamp
 
     def feed(self, session: BoardSession, item) -> tuple[float, list[GameEvent]]:
-        return item.timestamp, session.feed(item.image, item.timestamp)
+        events = session.feed(item.image, item.timestamp)
+        if self.view is not None and session.last is not None:
+            self.view.offer(item.image, session.last)
+        return item.timestamp, events
 
 
 def open_input(spec: str, speed: float = 1.0, seconds_per_ply: float = 10.0) -> Input:

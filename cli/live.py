@@ -1,0 +1,97 @@
+"""One board watched and served by one process: the common core of ``run`` and ``demo``.
+
+The worker (camera -> vision -> tracker -> log) runs in a thread; the pages and API are
+served by waitress from the same log, and the referee's camera view is the annotated
+frame the worker keeps in a folder.
+"""
+
+from __future__ import annotations
+
+import logging
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine import Colour, Rules
+
+
+@dataclass(frozen=True)
+class LiveBoard:
+    source: str
+    board: str = "1"
+    events: Path | None = None  # SQLite file; a temporary one when None
+    rules: Rules = Rules()
+    first_mover: Colour | None = None
+    token: str | None = None
+    host: str = "127.0.0.1"
+    port: int = 5000
+    realtime: bool = False  # play a recording as if live
+
+
+class LiveRun:
+    """Start with :meth:`start`; the worker ends with its recording, the server on :meth:`close`."""
+
+    def __init__(self, plan: LiveBoard) -> None:
+        import waitress
+
+        from events import open_log
+        from recorder.annotate import CameraView
+        from server import create_app
+        from server.camera import FolderFrames
+        from server.config import BoardInfo, ServerConfig
+        from worker.inputs import CameraInput
+        from worker.loop import Worker, WorkerConfig
+
+        self.plan = plan
+        self._scratch = tempfile.TemporaryDirectory(prefix="makhos-")
+        scratch = Path(self._scratch.name)
+        self.log = open_log(plan.events or scratch / "events.db")
+        view = scratch / "camera"
+        source = CameraInput(plan.source, realtime=plan.realtime, view=CameraView(view, plan.board))
+        self.worker = Worker(WorkerConfig(board=plan.board, rules=plan.rules, first_mover=plan.first_mover),
+                             self.log, source)
+        config = ServerConfig(events=self.log, referee_token=plan.token, camera=FolderFrames(view),
+                              boards=(BoardInfo(plan.board),))
+        try:
+            self.server = waitress.create_server(create_app(config), host=plan.host, port=plan.port,
+                                                 threads=16, channel_timeout=60, ident="makhos")
+        except OSError as error:
+            raise ValueError(f"cannot listen on {plan.host}:{plan.port} ({error.strerror}): "
+                             "is another makhos running? choose another --port") from None
+        self.stop = threading.Event()
+        self._worker = threading.Thread(target=self.worker.run, args=(self.stop,), name="worker", daemon=True)
+        self._server = threading.Thread(target=self._serve, name="server", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.plan.host}:{self.server.effective_port}"
+
+    def _serve(self) -> None:
+        try:
+            self.server.run()
+        except OSError:
+            if not self.stop.is_set():  # closing the server under its loop ends it this way
+                raise
+
+    def start(self) -> None:
+        self._worker.start()
+        self._server.start()
+
+    def wait_recorded(self, timeout: float | None = None) -> bool:
+        """Wait for the worker to reach the end of a recording; False on timeout."""
+        self._worker.join(timeout)
+        return not self._worker.is_alive()
+
+    def pdn(self) -> str | None:
+        session = self.worker.session
+        return session.pdn() if session is not None else None
+
+    def close(self) -> None:
+        self.stop.set()
+        self._worker.join(10)
+        # SSE streams notice a closed client only at their next write: don't wait for them.
+        logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=1)
+        self.server.close()
+        self._scratch.cleanup()

@@ -1,0 +1,81 @@
+"""``makhos run --source SOURCE``: watch one board and serve its live page, in one process."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import secrets
+import sys
+from pathlib import Path
+
+from engine import Colour
+
+from .live import LiveBoard, LiveRun
+from .rules_args import add_rules_arguments, rules_from_args
+
+TOKEN_ENV = "MAKHOS_REFEREE_TOKEN"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "run",
+        help="watch one board with a camera and serve its live page",
+        description="Read a camera (or a video as if live), referee the game, record it in the "
+                    "event log and serve the live page, referee console and API.",
+        epilog="examples:\n  makhos run --source 0                      # the first webcam\n"
+               "  makhos run --source rtsp://10.0.0.21/stream --board 7 --events hall.db\n"
+               "  makhos run --source game.mp4 --realtime --port 5001",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_live_arguments(parser)
+    parser.add_argument("--source", required=True,
+                        help="webcam index (0), video file, image folder, or camera URL (RTSP/HTTP MJPEG)")
+    parser.add_argument("--realtime", action="store_true", help="play a video file at its own pace")
+    parser.add_argument("--events", type=Path, default=Path("events.db"), help="SQLite event log (default events.db)")
+    parser.add_argument("--first-mover", choices=("auto", "dark", "light"), default="auto",
+                        help="who moves first (default: inferred from the first move)")
+    add_rules_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+def add_live_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--board", default="1", help="board id (default 1)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    parser.add_argument("--token", help=f"referee token (or ${TOKEN_ENV}; default: a new random one)")
+
+
+def referee_token(args: argparse.Namespace) -> str:
+    return args.token or os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(8)
+
+
+def print_urls(live: LiveRun, token: str) -> None:
+    board = live.plan.board
+    print(f"  live board       {live.url}/board/{board}\n"
+          f"  hall             {live.url}/\n"
+          f"  referee console  {live.url}/referee/{board}?token={token}  (alerts, camera view)\n"
+          f"  PDN              {live.url}/api/board/{board}/pdn\n"
+          "Press Ctrl-C to stop.", flush=True)
+
+
+def serve_until_interrupted(live: LiveRun) -> None:
+    try:
+        live.start()
+        while not live.stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        print("stopping", file=sys.stderr)
+    finally:
+        live.close()
+
+
+def run(args: argparse.Namespace) -> int:
+    token = referee_token(args)
+    live = LiveRun(LiveBoard(
+        source=args.source, board=args.board, events=args.events, rules=rules_from_args(args),
+        first_mover=None if args.first_mover == "auto" else Colour(args.first_mover),
+        token=token, host=args.host, port=args.port, realtime=args.realtime))
+    print(f"makhos run: watching {live.worker.source.describe()}")
+    print_urls(live, token)
+    serve_until_interrupted(live)
+    return 0
