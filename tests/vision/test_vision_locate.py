@@ -86,3 +86,11 @@ def test_aruco_markers_give_the_board_corners():
     found = locate_aruco(image)
     assert found is not None and found.method == "aruco"
     assert corner_error(found.corners, board) < 2.0
+
+
+def test_a_hint_keeps_the_numbering_corner_order():
+    frame = render(13, elevation_deg=65, yaw_deg=70)
+    numbered = locate_board(frame.image).rotated(2)  # as if the pieces had said so
+    again = locate_board(frame.image, hint=numbered)
+    assert again is not None
+    np.testing.assert_allclose(again.corners, numbered.corners, atol=1.5)
