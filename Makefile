@@ -17,7 +17,7 @@ demo: $(BIN)/makhos
 
 # pytest exits 5 when it collects no test; that is not a failure of the code.
 test: $(BIN)/makhos
-	$(BIN)/python -m pytest engine server tests; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
+	$(BIN)/python -m pytest engine server events worker tests; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
 
 bench: $(BIN)/makhos
 	$(BIN)/python bench/perft.py
