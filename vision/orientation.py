@@ -140,8 +140,8 @@ def orient(
             [ev.occupied[parity == p].sum() + 1e-3 * ev.score[parity == p].sum() for p in (0, 1)]
         )
     )
-    tone = [np.median(ev.square_tone[parity == p]) for p in (0, 1)]
-    played = "dark" if tone[played_parity] < tone[1 - played_parity] else "light"
+    square_tone = [np.median(ev.square_tone[parity == p]) for p in (0, 1)]
+    played = "dark" if square_tone[played_parity] < square_tone[1 - played_parity] else "light"
     want_parity = 1 if played == "dark" else 0  # rectify.played_cells: row + col odd for dark
 
     candidates = []
@@ -164,6 +164,8 @@ def orient(
     for _, _, cell in candidates:
         tone = relative[cell[..., 0], cell[..., 1]]
         sums.append(float((weight * (tone - np.median(tone[played_here])))[played_here].sum()))
+    if not sums:  # a degenerate location (cells not mapping one to one): keep it as found
+        return Orientation(location, played, 0.0, 0)
     best = int(np.argmax(sums))
     k, turned, _ = candidates[best]
     confidence = float(np.clip(abs(sums[best]) / (8 * 3 * 0.2), 0.0, 1.0))
