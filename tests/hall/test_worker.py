@@ -32,20 +32,24 @@ def test_a_replayed_game_is_logged_whole_with_the_profile_players(tmp_path):
 
 @dataclass(frozen=True)
 class StallingInput(ReplayInput):
-    """A live camera that freezes for ``stall`` seconds after ``before`` observations."""
+    """A live camera that freezes for ``stall`` seconds after ``before`` observations and
+    misses the next ``missed``: from the board after ply 1 it next sees the board after ply 3
+    (ply 2 is never seen), two plies for the tracker to explain."""
 
-    before: int = 10
+    before: int = 9  # the start's 4 readings, then ply 1's hand and 4 readings
     stall: float = 0.8
+    missed: int = 5  # ply 2: its hand and its 4 readings
     live: bool = True
 
     def items(self, after: float):
         for n, item in enumerate(super().items(after)):
             if n == self.before:
                 time.sleep(self.stall)
-            yield item
+            if not self.before <= n < self.before + self.missed:
+                yield item
 
 
-def test_a_stalled_camera_is_reported_lost_then_back_and_the_game_goes_on(tmp_path):
+def test_a_stalled_camera_is_reported_lost_then_back_and_the_plies_it_missed_are_explained(tmp_path):
     game = random_game(seed=2, plies=12)
     log = SQLiteLog(tmp_path / "events.db")
     stop = threading.Event()
