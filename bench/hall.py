@@ -286,8 +286,9 @@ async def run(args: argparse.Namespace) -> int:
         disordered += sum(1 for a, b in zip(seqs, seqs[1:]) if b <= a)
         delays += [(at - appended[s]) * 1000 for s, at in viewer.received if s in appended]
     if args.delays:  # for looking at when the slow deliveries happened
-        args.delays.write_text(json.dumps([[round(appended[s] - started, 3), round((at - appended[s]) * 1000, 1)]
-                                           for v in viewers for s, at in v.received if s in appended]))
+        pairs = [[round(appended[s] - started, 3), round((at - appended[s]) * 1000, 1)]
+                 for v in viewers for s, at in v.received if s in appended]
+        args.delays.write_text(json.dumps(pairs))
     delays.sort()
     events = sum(len(v) for v in expected.values())
     p99 = delays[min(len(delays) - 1, int(0.99 * len(delays)))] if delays else float("nan")
@@ -307,8 +308,9 @@ async def run(args: argparse.Namespace) -> int:
           f"({100 * cpu['makhos worker'] / played:.1f} % of a core), peak RSS "
           f"{sampler.rss['makhos worker']:.0f} MiB")
     for name, count in shard_boards.items():
-        print(f"{name} ({count} boards): CPU {cpu[name]:.1f} s = {100 * cpu[name] / played / count:.1f} % of a "
-              f"core per board; peak RSS {sampler.rss[name]:.0f} MiB = {sampler.rss[name] / count:.1f} MiB per board")
+        share, rss = 100 * cpu[name] / played / count, sampler.rss[name]
+        print(f"{name} ({count} boards): CPU {cpu[name]:.1f} s = {share:.1f} % of a core per board; "
+              f"peak RSS {rss:.0f} MiB = {rss / count:.1f} MiB per board")
     for name in servers:
         print(f"{name}: CPU {cpu[name]:.1f} s, peak RSS {sampler.rss[name]:.0f} MiB")
     print(f"redis-server RSS at the end: {redis_rss:.0f} MiB; the {args.clients} viewers (this process): "

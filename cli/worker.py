@@ -30,8 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "the events to the log: SQLite by default, Redis Streams with --redis. "
                     "A restarted worker resumes the game from the log.",
         epilog="examples:\n  makhos worker --source 0 --board 1\n"
-               "  makhos worker --source rtsp://10.0.0.21/stream --board 7 --redis redis://10.0.0.2:6379/0\n"
-               f"  {TOKEN_ENV}=secret makhos worker --profile hall.json --board 7 --redis redis://10.0.0.2/0\n"
+               "  makhos worker --source rtsp://10.0.0.21/stream --board 7 --redis redis://10.0.0.2/0\n"
+               f"  {TOKEN_ENV}=S makhos worker --profile hall.json --board 7 --redis redis://10.0.0.2/0\n"
                "  makhos worker --source replay:game.pdn --speed 20 --board 3 --redis redis://127.0.0.1/0",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -91,8 +91,7 @@ class RedisLog:
         top, boards = self._call(snapshot)
         if not top or not boards:
             return []
-        events = [e for e in self._xread(sorted(boards), after, limit) if e.seq <= int(top)]
-        return events
+        return [e for e in self._xread(sorted(boards), after, limit) if e.seq <= int(top)]
 
     def _xread(self, boards: list[str], after: int, limit: int) -> list[GameEvent]:
         streams = {self._stream(b): f"{after}-0" for b in boards}

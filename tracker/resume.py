@@ -54,7 +54,8 @@ def _move(tracker: GameTracker, event: GameEvent) -> None:
         tracker.game = game = Game(rules, game.start.with_turn(rules.first_mover))
     after = Position.from_fen(event.fen) if event.fen else None
     move = _legal(game, event.move)
-    if move is not None and not event.detail.get("irregular") and (after is None or game.position.play(move) == after):
+    stands = move is not None and (after is None or game.position.play(move) == after)
+    if stands and not event.detail.get("irregular"):
         game.play(move)
     else:
         game.play_irregular(after or game.position, event.reason or "irregular", move or _path(event.move))

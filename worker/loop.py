@@ -29,7 +29,7 @@ from tracker.resume import resume
 from .inputs import Input
 from .outbox import Outbox
 
-log = logging.getLogger("makhos.worker")
+logger = logging.getLogger("makhos.worker")
 
 #: Events a worker's own tracker made; their times are the input's clock.
 TRACKER_MADE = frozenset(EventKind) - {EventKind.REFEREE, EventKind.CAMERA}
@@ -85,7 +85,8 @@ class Worker:
                     after = batch[-1].seq
                 return events
             except LogUnavailable as error:
-                log.warning("board %s: log unreachable (%s); retrying in %.1f s", self.config.board, error, delay)
+                logger.warning("board %s: log unreachable (%s); retrying in %.1f s",
+                               self.config.board, error, delay)
                 if stop.wait(delay):
                     raise
                 delay = min(2 * delay, self.config.reopen_longest)
@@ -99,7 +100,7 @@ class Worker:
             self._watch(after, stop)
         finally:
             if not self.outbox.close(self.config.flush_seconds):
-                log.error("board %s: %d event(s) not sent: the log stayed away",
+                logger.error("board %s: %d event(s) not sent: the log stayed away",
                           self.config.board, self.outbox.backlog)
 
     def _watch(self, after: float, stop: threading.Event) -> None:
@@ -131,7 +132,7 @@ class Worker:
                 last_frame, delay = time.monotonic(), config.reopen_first
             if stop.is_set() or (ended is _END and not self.source.live):
                 return
-            log.warning("board %s: %s stopped (%s); reopening in %.1f s", config.board,
+            logger.warning("board %s: %s stopped (%s); reopening in %.1f s", config.board,
                         self.source.describe(), ended if ended is not _END else "ended", delay)
             if not lost:
                 self._camera(after, "lost")
@@ -142,7 +143,8 @@ class Worker:
 
     def _camera(self, at: float, status: str) -> None:
         tracker = self.session.tracker
-        self.outbox.append(GameEvent(self.config.board, EventKind.CAMERA, at, game=max(tracker.game_number, 1),
+        self.outbox.append(GameEvent(self.config.board, EventKind.CAMERA, at,
+                                     game=max(tracker.game_number, 1),
                                      ply=len(tracker.game.plies) if tracker.game else None,
                                      detail={"status": status}))
 
