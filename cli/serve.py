@@ -13,7 +13,7 @@ import json
 import os
 from pathlib import Path
 
-from events import open_log
+from events import LogUnavailable, open_log
 
 TOKEN_ENV = "MAKHOS_REFEREE_TOKEN"
 HALL_TOKEN_ENV = "MAKHOS_HALL_TOKEN"  # the Redis password, shared with the hall's workers
@@ -93,7 +93,10 @@ def run(args: argparse.Namespace) -> int:
                           broadcast_delay=args.delay,
                           camera=FolderFrames(args.frames) if args.frames else None,
                           **load_profile(args.boards))
-    app = create_app(config)
+    try:
+        app = create_app(config)
+    except LogUnavailable as error:
+        raise ValueError(f"cannot read the event log ({error}); is Redis running?") from None
     print(f"makhos serve: http://{args.host}:{args.port}/ (events {'redis' if args.redis else args.events}, "
           f"delay {args.delay:g} s, referee console {'on' if config.referee_token else 'off'})",
           flush=True)

@@ -148,3 +148,10 @@ def test_viewers_of_a_restarted_server_resume_on_the_other_with_last_event_id(tm
         for server in (one, two):
             server.kill()
             server.wait()
+
+
+def test_a_server_started_before_redis_says_so_and_stops(capsys):
+    from cli.main import main
+
+    assert main(["serve", "--redis", f"redis://127.0.0.1:{free_port()}/0"]) == 2
+    assert "is Redis running?" in capsys.readouterr().err
