@@ -401,13 +401,14 @@ def _choose_window(
     return np.array([oi[k], oj[k]], np.float32), margin
 
 
-def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """The board's region as one float plane along the colour axis from dark to light squares.
 
     Why: the sub-pixel step needs the strongest square contrast. Grey loses it on red and
     green boards, and a single colour plane of a JPEG frame is blocky (chroma is stored at
     half resolution); the projection on the axis between the two square colours uses all
-    three planes. Returns the plane and its top-left offset in the frame.
+    three planes. Returns the plane, its top-left offset in the frame, and its scale
+    (frame pixels per plane pixel: 2 when the contrast is all colour, see below).
     """
     h, w = frame.shape[:2]
     outline = project(h_board, np.array([[-1, -1], [9, -1], [9, 9], [-1, 9]], np.float32))
@@ -417,7 +418,7 @@ def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.
     crop = frame[y0:y1, x0:x1]
     offset = np.array([x0, y0], np.float32)
     if crop.ndim == 2:
-        return crop.astype(np.float32), offset
+        return crop.astype(np.float32), offset, 1.0
     d = np.array([[0.15, 0.15], [-0.15, -0.15], [0.15, -0.15], [-0.15, 0.15]], np.float32)
     pts = project(h_board, (INNER_CORNERS[:, None, :] + d[None]).reshape(-1, 2)) - offset
     q = np.stack([sample(crop[..., c], pts) for c in range(3)], axis=1).reshape(49, 4, 3)
@@ -425,9 +426,14 @@ def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.
     axis = ((q[:, 0] + q[:, 1] - q[:, 2] - q[:, 3]) * sign).sum(axis=0)
     norm = np.abs(axis).sum()
     if norm == 0:
-        return cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32), offset
+        return cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32), offset, 1.0
     plane = cv2.transform(crop.astype(np.float32), (axis / norm).reshape(1, 3).astype(np.float32))
-    return plane - plane.min(), offset
+    plane -= plane.min()
+    if abs(float(axis @ np.array([0.114, 0.587, 0.299]))) < 0.15 * norm:
+        # The squares differ in colour, hardly in brightness (red and green): that contrast
+        # lives in JPEG's chroma, stored at half resolution; measure it there.
+        return cv2.resize(plane, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), offset, 2.0
+    return plane, offset, 1.0
 
 
 def _refine(
@@ -447,7 +453,7 @@ def _refine(
     """
     if tried.sum() < 6:
         return None
-    plane, offset = board_plane(frame, h_board)
+    plane, offset, factor = board_plane(frame, h_board)
     src = INNER_CORNERS[tried]
     at = project(h_board, src)
     step = np.minimum(
@@ -455,25 +461,30 @@ def _refine(
         np.linalg.norm(project(h_board, src + [0, 1]) - at, axis=1),
     )
     typical = float(np.median(step))
-    guess = (at - offset).reshape(-1, 1, 2)
+
+    def to_plane(p: np.ndarray) -> np.ndarray:  # frame pixels -> plane pixels (centres kept)
+        return ((p - offset + 0.5) / factor - 0.5).astype(np.float32)
+
+    guess = to_plane(at).reshape(-1, 1, 2)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)
     refined = guess.copy()
     for frac in (0.3, 0.2) if coarse else (0.2,):
-        half = int(np.clip(round(frac * typical), 2, 12))
+        half = int(np.clip(round(frac * typical / factor), 2, 12))
         refined = cv2.cornerSubPix(plane, refined, (half, half), (-1, -1), criteria)
     refined = refined.reshape(-1, 2)
-    moved = np.linalg.norm(refined - guess.reshape(-1, 2), axis=1)
+    moved = np.linalg.norm(refined - guess.reshape(-1, 2), axis=1) * factor
     # A corner a man leans over (seen from low down) is pulled off; its quadrants no longer
     # pair up, so it is left out of the fit.
     d = np.array([[0.15, 0.15], [-0.15, -0.15], [0.15, -0.15], [-0.15, 0.15]], np.float32)
     around = project(h_board, (src[:, None, :] + d[None]).reshape(-1, 2)).reshape(-1, 4, 2)
-    q = sample(plane, refined[:, None, :] + (around - at[:, None, :]))
+    q = sample(plane, refined[:, None, :] + (around - at[:, None, :]) / factor)
     paired = np.abs(q[:, 0] - q[:, 1]) + np.abs(q[:, 2] - q[:, 3]) < 0.35 * np.abs(
         q[:, 0] + q[:, 1] - q[:, 2] - q[:, 3]
     )
-    ring = x_corner_evidence(plane, refined, np.maximum(2.0, 0.2 * step), cfg.min_contrast)
+    radius = np.maximum(2.0, 0.2 * step / factor)
+    ring = x_corner_evidence(plane, refined, radius, cfg.min_contrast)
     keep = (moved < 0.3 * step) & paired & (ring > 0)
-    refined += offset
+    refined = (refined + 0.5) * factor - 0.5 + offset
     if keep.sum() < 6:
         return None
     h, mask = cv2.findHomography(src[keep], refined[keep], cv2.RANSAC, max(1.0, 0.04 * typical))
