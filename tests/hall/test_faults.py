@@ -8,6 +8,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -68,17 +69,6 @@ def test_a_worker_killed_mid_game_resumes_from_the_log(tmp_path, redis_server):
     assert_logged_once_in_order(log, game)
 
 
-def test_redis_restarted_mid_game_loses_reorders_and_repeats_nothing(tmp_path, redis_server):
-    game, pdn = recorded(tmp_path, seed=6)
-    log = open_log(redis_server.url)
-    running = worker(pdn, redis_server.url)
-    wait_for(lambda: len(moves_logged(log)) >= 5)
-    redis_server.kill()
-    time.sleep(1.5)  # the worker goes on refereeing: several plies wait in its outbox
-    redis_server.start()
-    said = finished(running)
-    assert "holding" in said and "sending" in said
-    assert_logged_once_in_order(log, game)
 
 
 class Viewer:
@@ -87,7 +77,7 @@ class Viewer:
     def __init__(self) -> None:
         self.ids: list[int] = []
 
-    def follow(self, port: int, until: int, timeout: float = 30.0) -> None:
+    def follow(self, port: int, until: float = float("inf"), timeout: float = 30.0) -> None:
         """Read ``/api/board/1/events`` from the last id seen until seq ``until`` or EOF."""
         connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
         headers = {"Last-Event-ID": str(self.ids[-1])} if self.ids else {}
@@ -117,6 +107,31 @@ def serve(url: str, port: int) -> subprocess.Popen:
 
     wait_for(up)
     return server
+
+
+def test_redis_restarted_mid_game_loses_reorders_and_repeats_nothing(tmp_path, redis_server):
+    game, pdn = recorded(tmp_path, seed=6)
+    log = open_log(redis_server.url)
+    port = free_port()
+    server = serve(redis_server.url, port)
+    try:
+        running = worker(pdn, redis_server.url)
+        wait_for(lambda: len(moves_logged(log)) >= 5)
+        viewer = Viewer()  # watching live from here on: the server streams through the restart
+        threading.Thread(target=viewer.follow, args=(port,), daemon=True).start()
+        wait_for(lambda: bool(viewer.ids))
+        redis_server.kill()
+        time.sleep(1.5)  # the worker goes on refereeing: several plies wait in its outbox
+        redis_server.start()
+        said = finished(running)
+        assert "holding" in said and "sending" in said
+        assert_logged_once_in_order(log, game)
+        seqs = [e.seq for e in log.read("1", limit=100_000)]
+        wait_for(lambda: viewer.ids[-1:] == seqs[-1:])
+        assert viewer.ids == seqs
+    finally:
+        server.kill()
+        server.wait()
 
 
 def test_viewers_of_a_restarted_server_resume_on_the_other_with_last_event_id(tmp_path, redis_server):
