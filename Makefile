@@ -11,9 +11,8 @@ $(BIN)/makhos: pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-# Until the camera pipeline lands, the demo runs what exists: the rules engine's self-check.
 demo: $(BIN)/makhos
-	$(BIN)/makhos perft 7
+	$(BIN)/makhos demo
 
 # pytest exits 5 when it collects no test; that is not a failure of the code.
 test: $(BIN)/makhos
