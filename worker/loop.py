@@ -60,36 +60,43 @@ class Worker:
     # ------------------------------------------------------------ start
 
     def start_session(self, stop: threading.Event) -> float:
-        """Resume the board's game from the log; returns the input time to go on after."""
+        """Resume the board's game from the log; returns the input time to go on after.
+
+        Waits (with doubling pauses) while the log is unreachable: a worker may start
+        before Redis does.
+        """
         config = self.config
-        history = self._history(stop)
-        tracker = GameTracker(config.board, config.rules, TrackerConfig(first_mover=config.first_mover))
-        resume(tracker, history)
-        # The session reads its starting point (decisions already applied) from the log
-        # itself, then writes through the outbox.
-        self.session = BoardSession(self.source.reader(), tracker, self.log)
+        reader = self.source.reader()
+        delay = config.reopen_first
+        while True:
+            try:
+                history = self._history()
+                tracker = GameTracker(config.board, config.rules,
+                                      TrackerConfig(first_mover=config.first_mover))
+                resume(tracker, history)
+                # The session reads its starting point (decisions already applied) from
+                # the log itself, then writes through the outbox.
+                self.session = BoardSession(reader, tracker, self.log)
+                break
+            except LogUnavailable as error:
+                logger.warning("board %s: log unreachable (%s); retrying in %.1f s",
+                               config.board, error, delay)
+                if stop.wait(delay):
+                    raise
+                delay = min(2 * delay, config.reopen_longest)
         self.outbox = self.session.log = Outbox(self.log)
         if config.players and not any(e.detail.get("action") == "set_players" for e in history):
             first, second = config.players
-            self.outbox.append(SetPlayers(first, second).to_event(config.board, max(tracker.game_number, 1),
-                                                                  time.time()))
+            game = max(tracker.game_number, 1)
+            self.outbox.append(SetPlayers(first, second).to_event(config.board, game, time.time()))
         return max((e.time for e in history if e.kind in TRACKER_MADE), default=float("-inf"))
 
-    def _history(self, stop: threading.Event) -> list[GameEvent]:
-        delay = self.config.reopen_first
-        while True:
-            try:
-                events, after = [], 0
-                while batch := self.log.read(self.config.board, after=after):
-                    events += batch
-                    after = batch[-1].seq
-                return events
-            except LogUnavailable as error:
-                logger.warning("board %s: log unreachable (%s); retrying in %.1f s",
-                               self.config.board, error, delay)
-                if stop.wait(delay):
-                    raise
-                delay = min(2 * delay, self.config.reopen_longest)
+    def _history(self) -> list[GameEvent]:
+        events, after = [], 0
+        while batch := self.log.read(self.config.board, after=after):
+            events += batch
+            after = batch[-1].seq
+        return events
 
     # ------------------------------------------------------------ running
 

@@ -7,6 +7,8 @@ import threading
 import time
 from dataclasses import dataclass
 
+import pytest
+
 from engine.pdn import write_game
 from events import EventKind, SQLiteLog
 from worker.inputs import ReplayInput
@@ -65,3 +67,24 @@ def test_a_stalled_camera_is_reported_lost_then_back_and_the_plies_it_missed_are
     camera = [e.detail["status"] for e in log.read("1", limit=10_000) if e.kind is EventKind.CAMERA]
     assert camera[:2] == ["lost", "back"]
     assert folded_pdn(log, "1") == write_game(game)
+
+
+def test_a_worker_started_before_redis_waits_for_it(tmp_path):
+    from events import open_log
+    from redis_server import BINARY, RedisServer
+
+    if BINARY is None:
+        pytest.skip("redis-server is not installed")
+    redis = RedisServer(tmp_path)
+    game = random_game(seed=4, plies=8)
+    worker = Worker(WorkerConfig("1", reopen_first=0.1), open_log(redis.url),
+                    ReplayInput(ReplaySource(tuple(game.positions()), speed=400)))
+    runner = threading.Thread(target=worker.run, args=(threading.Event(),))
+    runner.start()
+    time.sleep(0.5)
+    redis.start()
+    try:
+        runner.join(timeout=30)
+        assert folded_pdn(open_log(redis.url), "1") == write_game(game)
+    finally:
+        redis.kill()
