@@ -26,7 +26,7 @@ LABELS: tuple[str, ...] = (".", "l", "d", "L", "D")
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "square_classifier.onnx"
 
 #: Least distance between the two colour groups (8-bit Lab units) to call them two sides.
-MIN_GROUP_GAP = 40.0
+MIN_GROUP_GAP = 60.0
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
@@ -74,7 +74,7 @@ def light_probability(kind: np.ndarray, colour: np.ndarray, light_logit: np.ndar
     axis = hi - lo
     gap = float(np.linalg.norm(axis))
     t = (colour - (hi + lo) / 2) @ (axis / max(gap, 1e-6))
-    return _sigmoid(t / max(gap / 8, 1.0))
+    return _sigmoid(t / max(gap / 16, 1.0))
 
 
 class SquareClassifier:

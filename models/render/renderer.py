@@ -181,24 +181,35 @@ class Renderer:
     # ------------------------------------------------------------- geometry
 
     def _cylinders(self, labels: dict[int, str], rng: np.random.Generator) -> list[tuple]:
-        """(x, y, z_bottom, z_top, light?) for every man; a king is two stacked men."""
+        """(x, y, z_bottom, z_top, light?, radius) of every disc to draw, in drawing order.
+
+        A man is one cylinder, with a smaller raised boss on top when the set has one (as
+        turned wooden men do: seen from above it looks like a small disc on a large one,
+        which the classifier must not take for a king). A king is two stacked men, the top
+        one offset; the top man hides the lower one's boss.
+        """
         style = self.scene.pieces
-        out = []
+        stacks = []
         for sq, label in labels.items():
             r, c = self._cells[sq - 1]
             x = c + 0.5 + rng.uniform(-style.jitter, style.jitter)
             y = r + 0.5 + rng.uniform(-style.jitter, style.jitter)
             light = label in "lL"
-            out.append((x, y, 0.0, style.height, light))
+            top, parts = style.height, [(x, y, 0.0, style.height, light, style.radius)]
             if label in "DL":
                 a = rng.uniform(0, 2 * np.pi)
                 d = rng.uniform(*style.king_offset)
-                out.append((x + d * np.cos(a), y + d * np.sin(a), style.height,
-                            2 * style.height * rng.uniform(0.98, 1.02), light))
-        # Painter's order: farthest from the camera's foot first, lower before upper.
+                x, y = x + d * np.cos(a), y + d * np.sin(a)
+                top = 2 * style.height * rng.uniform(0.98, 1.02)
+                parts.append((x, y, style.height, top, light, style.radius))
+            if style.boss_height > 0:
+                parts.append((x, y, top, top + style.boss_height, light,
+                              style.radius * style.boss_radius))
+            stacks.append((parts[0][0], parts[0][1], parts))
+        # Painter's order: stacks farthest from the camera's foot first, each bottom to top.
         cx, cy = self._centre[0], self._centre[1]
-        out.sort(key=lambda t: (-np.hypot(t[0] - cx, t[1] - cy), t[2]))
-        return out
+        stacks.sort(key=lambda t: -np.hypot(t[0] - cx, t[1] - cy))
+        return [part for _, _, parts in stacks for part in parts]
 
     def _circle(self, x: float, y: float, z: float, radius: float) -> np.ndarray:
         a = np.linspace(0, 2 * np.pi, SEGMENTS, endpoint=False)
@@ -214,8 +225,7 @@ class Renderer:
         mask = np.zeros((h // 2, w // 2), np.uint8)
         cot = 1 / np.tan(light.elevation)
         shift = -cot * np.array([np.cos(light.azimuth), np.sin(light.azimuth), 0.0])
-        radius = self.scene.pieces.radius
-        for x, y, z0, z1, _ in cylinders:
+        for x, y, z0, z1, _, radius in cylinders:
             pts = np.concatenate([self._circle(x, y, 0, radius) + z0 * shift,
                                   self._circle(x, y, 0, radius) + z1 * shift])
             pix = cam.project_ideal(pts) * 0.5
@@ -244,17 +254,17 @@ class Renderer:
         normals = np.stack([np.cos(a + np.pi / SEGMENTS), np.sin(a + np.pi / SEGMENTS)], axis=1)
         side_shade = light.ambient + (1 - light.ambient) * np.clip(normals @ L[:2], 0, None)
         line = max(1, int(round(self.pps / 40)))
-        for x, y, z0, z1, is_light in cylinders:
+        for x, y, z0, z1, is_light, radius in cylinders:
             colour = np.asarray(style.pieces.light if is_light else style.pieces.dark, float)
-            bottom = self._circle(x, y, z0, style.radius)
-            top = self._circle(x, y, z1, style.radius)
+            bottom = self._circle(x, y, z0, radius)
+            top = self._circle(x, y, z1, radius)
             pix = cam.project_ideal(np.concatenate([bottom, top]))
             pb, pt = (pix[:SEGMENTS] * 16).astype(np.int32), (pix[SEGMENTS:] * 16).astype(np.int32)
             face = np.clip(colour * top_shade, 0, 255)
             if z0 > 0:
                 # Contact shadow of a stacked man on the one below: the dark crescent that
                 # tells a king from a man when seen from straight above.
-                under = self._circle(x, y, z0, style.radius * 1.06)
+                under = self._circle(x, y, z0, radius * 1.06)
                 pu = (cam.project_ideal(under) * 16).astype(np.int32)
                 cv2.fillConvexPoly(img, pu, tuple(face * 0.45), cv2.LINE_AA, 4)
             mid = (bottom + np.roll(bottom, -1, axis=0)) / 2
@@ -262,8 +272,8 @@ class Renderer:
             # The side wall in three bands: rounded (chamfered) edges at the bottom and top
             # catch less light, so a stack shows a dark groove where two men meet.
             band = style.chamfer * (z1 - z0)
-            lo = (cam.project_ideal(self._circle(x, y, z0 + band, style.radius)) * 16).astype(np.int32)
-            hi = (cam.project_ideal(self._circle(x, y, z1 - band, style.radius)) * 16).astype(np.int32)
+            lo = (cam.project_ideal(self._circle(x, y, z0 + band, radius)) * 16).astype(np.int32)
+            hi = (cam.project_ideal(self._circle(x, y, z1 - band, radius)) * 16).astype(np.int32)
             for k in np.nonzero(facing)[0]:
                 k1 = (k + 1) % SEGMENTS
                 side = colour * side_shade[k] * 0.85
@@ -275,12 +285,12 @@ class Renderer:
             if len(front) > 1:  # the seam where the man meets the board or the man below
                 cv2.polylines(img, [front], False, tuple(face * 0.4), line, cv2.LINE_AA, 4)
             cv2.fillConvexPoly(img, pt, tuple(face), cv2.LINE_AA, 4)
-            rim = self._circle(x, y, z1, style.radius * 0.88)
+            rim = self._circle(x, y, z1, radius * 0.88)
             pr = (cam.project_ideal(rim) * 16).astype(np.int32)
             cv2.polylines(img, [pr], True, tuple(np.clip(face * (1 + style.bevel), 0, 255)),
                           line, cv2.LINE_AA, 4)
             for ring in style.rings:
-                pr = (cam.project_ideal(self._circle(x, y, z1, style.radius * ring)) * 16)
+                pr = (cam.project_ideal(self._circle(x, y, z1, radius * ring)) * 16)
                 cv2.polylines(img, [pr.astype(np.int32)], True, tuple(face * 0.72), line,
                               cv2.LINE_AA, 4)
             cv2.polylines(img, [pt], True, tuple(face * 0.6), 1, cv2.LINE_AA, 4)

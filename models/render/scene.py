@@ -44,6 +44,8 @@ class PieceStyle:
     king_offset: tuple[float, float]  # range of the top man's offset in a king, squares
     chamfer: float  # height of the rounded band at each edge of a man's side, fraction
     chamfer_shade: float  # brightness of that band relative to the side wall
+    boss_height: float  # raised centre on top of each man, squares (0 = flat men)
+    boss_radius: float  # its radius, fraction of the man's
 
 
 @dataclass(frozen=True)
@@ -192,6 +194,8 @@ def sample_scene(rng: np.random.Generator, *, held_out: bool | None = False,
         king_offset=(0.06, float(rng.uniform(0.09, 0.14))),
         chamfer=float(rng.uniform(0.08, 0.22)),
         chamfer_shade=float(rng.uniform(0.45, 0.8)),
+        boss_height=float(rng.uniform(0.02, 0.07)) if rng.random() < 0.4 else 0.0,
+        boss_radius=float(rng.uniform(0.45, 0.8)),
     )
     lighting = Lighting(
         azimuth=float(rng.uniform(0, 2 * np.pi)),
