@@ -55,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from worker.inputs import open_input
     from worker.loop import Worker, WorkerConfig
+    from vision.sources import SourceError
     from worker.profile import BoardPlan, board_plan
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -73,5 +74,8 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(signum, lambda *_: stop.set())
     print(f"makhos worker: board {args.board} from {worker.source.describe()} into "
           f"{'redis' if args.redis else args.events}", flush=True)
-    worker.run(stop)
+    try:
+        worker.run(stop)
+    except SourceError as error:
+        raise ValueError(str(error)) from None
     return 0

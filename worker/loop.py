@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import queue
 import threading
 import time
@@ -108,7 +109,7 @@ class Worker:
         finally:
             if not self.outbox.close(self.config.flush_seconds):
                 logger.error("board %s: %d event(s) not sent: the log stayed away",
-                          self.config.board, self.outbox.backlog)
+                             self.config.board, self.outbox.backlog)
 
     def _watch(self, after: float, stop: threading.Event) -> None:
         config = self.config
@@ -139,8 +140,10 @@ class Worker:
                 last_frame, delay = time.monotonic(), config.reopen_first
             if stop.is_set() or (ended is _END and not self.source.live):
                 return
+            if not self.source.live:
+                raise ended  # a recording that cannot be read will not read better later
             logger.warning("board %s: %s stopped (%s); reopening in %.1f s", config.board,
-                        self.source.describe(), ended if ended is not _END else "ended", delay)
+                           self.source.describe(), ended if ended is not _END else "ended", delay)
             if not lost:
                 self._camera(after, "lost")
                 lost = True
@@ -149,6 +152,8 @@ class Worker:
             delay = min(2 * delay, config.reopen_longest)
 
     def _camera(self, at: float, status: str) -> None:
+        """A camera notice, at the source's time (now, if it never gave a frame)."""
+        at = at if math.isfinite(at) else time.time()
         tracker = self.session.tracker
         self.outbox.append(GameEvent(self.config.board, EventKind.CAMERA, at,
                                      game=max(tracker.game_number, 1),
