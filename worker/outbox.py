@@ -15,7 +15,7 @@ import threading
 
 from events import EventLog, GameEvent, LogUnavailable
 
-log = logging.getLogger("makhos.worker")
+logger = logging.getLogger("makhos.worker")
 
 
 class Outbox:
@@ -28,8 +28,6 @@ class Outbox:
         self._changed = threading.Condition()
         self._closing = False
         self._failure: BaseException | None = None
-        self.sent = 0
-        self.retries = 0
         self._thread = threading.Thread(target=self._send, name="outbox", daemon=True)
         self._thread.start()
 
@@ -60,8 +58,8 @@ class Outbox:
     def flush(self, timeout: float) -> bool:
         """Wait until every queued event is in the log; False if that took over ``timeout``."""
         with self._changed:
-            return self._changed.wait_for(lambda: not self._pending or self._failure is not None, timeout) \
-                and self._failure is None
+            done = self._changed.wait_for(lambda: not self._pending or self._failure is not None, timeout)
+            return done and self._failure is None
 
     def close(self, timeout: float = 5.0) -> bool:
         """Send what is queued (for up to ``timeout`` s), then stop; True if nothing is left."""
@@ -84,10 +82,9 @@ class Outbox:
                 self._log.append(head)
             except LogUnavailable as error:
                 if delay == self._retry[0]:
-                    log.warning("log unreachable (%s): holding %d event(s)", error, self.backlog)
-                self.retries += 1
-                with self._changed:
-                    self._changed.wait(delay)
+                    logger.warning("log unreachable (%s): holding %d event(s)", error, self.backlog)
+                with self._changed:  # new events do not hurry a retry; closing does
+                    self._changed.wait_for(lambda: self._closing, delay)
                 delay = min(2 * delay, self._retry[1])
                 continue
             except Exception as error:  # a refused password, a bad event: the worker must stop
@@ -96,9 +93,8 @@ class Outbox:
                     self._changed.notify_all()
                 return
             if delay != self._retry[0]:
-                log.warning("log back: sending %d held event(s) in order", self.backlog)
+                logger.warning("log back: sending %d held event(s) in order", self.backlog)
             delay = self._retry[0]
             with self._changed:
                 self._pending.popleft()
-                self.sent += 1
                 self._changed.notify_all()
