@@ -20,9 +20,10 @@ Why a Lua script: the key check, the INCR and the XADD happen as one step inside
 No reader can see seq n+1 before seq n exists, and a worker that lost the reply to an
 append (Redis restarted under it) can send it again: the second send finds the key.
 
-An event's key is its own JSON (without seq): board, kind, game, ply, the frame time and
-every detail. Two real events never share all of these, because each observation has its
-own frame time; the same event sent twice always does.
+An event's key is a hash of its own JSON (without seq): board, kind, game, ply, the frame
+time and every detail. Two real events never share all of these, because each observation
+has its own frame time; the same event sent twice always does. (The keys stay as long as
+the log: about 100 bytes an event.)
 
 Durability: Redis must run with ``appendonly yes`` (``appendfsync always`` keeps the
 promise that an event is on disk before anyone is shown it, as SQLite does).
