@@ -23,12 +23,15 @@ DECISION_POLL = 0.25
 
 
 class BoardSession:
-    def __init__(self, reader: BoardReader, tracker: GameTracker, log: EventLog | None = None) -> None:
+    def __init__(self, reader: BoardReader, tracker: GameTracker, log: EventLog | None = None,
+                 seen: int | None = None) -> None:
+        """``seen``: the last seq the tracker already knows (a tracker resumed from the log);
+        by default everything logged before this session is history."""
         self.reader = reader
         self.tracker = tracker
         self.log = log
         self.last: FrameResult | None = None
-        self._seen = self._log_end()  # decisions logged before this session are history
+        self._seen = self._log_end() if seen is None else seen
         self._polled = -np.inf
 
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:

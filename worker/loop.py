@@ -72,12 +72,6 @@ class Worker:
         while True:
             try:
                 history = self._history()
-                tracker = GameTracker(config.board, config.rules,
-                                      TrackerConfig(first_mover=config.first_mover))
-                resume(tracker, history)
-                # The session reads its starting point (decisions already applied) from
-                # the log itself, then writes through the outbox.
-                self.session = BoardSession(reader, tracker, self.log)
                 break
             except LogUnavailable as error:
                 logger.warning("board %s: log unreachable (%s); retrying in %.1f s",
@@ -85,7 +79,11 @@ class Worker:
                 if stop.wait(delay):
                     raise
                 delay = min(2 * delay, config.reopen_longest)
-        self.outbox = self.session.log = Outbox(self.log)
+        tracker = GameTracker(config.board, config.rules, TrackerConfig(first_mover=config.first_mover))
+        seen = resume(tracker, history)
+        # Decisions logged after ``seen`` are the session's to apply, through the outbox's reads.
+        self.outbox = Outbox(self.log)
+        self.session = BoardSession(reader, tracker, self.outbox, seen=seen)
         if config.players and not any(e.detail.get("action") == "set_players" for e in history):
             first, second = config.players
             game = max(tracker.game_number, 1)
