@@ -88,3 +88,23 @@ def test_a_worker_started_before_redis_waits_for_it(tmp_path):
         assert folded_pdn(open_log(redis.url), "1") == write_game(game)
     finally:
         redis.kill()
+
+
+def test_a_restarted_worker_applies_each_referee_decision_once(tmp_path):
+    from events.referee import TakeBack
+    from vision.reading import Reading
+
+    game = random_game(seed=3, plies=10)
+    log = SQLiteLog(tmp_path / "events.db")
+    Worker(WorkerConfig("1"), log, ReplayInput(ReplaySource(tuple(game.positions()), speed=400))).run(
+        threading.Event())
+    log.append(TakeBack(plies=1).to_event("1", game=1, time=time.time()))  # before the restart
+    again = Worker(WorkerConfig("1"), log, ReplayInput(ReplaySource(tuple(game.positions()))))
+    again.start_session(threading.Event())
+    tracker = again.session.tracker
+    assert len(tracker.game.plies) == 9
+    log.append(TakeBack(plies=2).to_event("1", game=1, time=time.time()))  # while it runs
+    board = tracker.game.position
+    again.session.observe(100.0, Reading.certain(board, 100.0))
+    assert len(tracker.game.plies) == 7
+    again.outbox.close()
