@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Protocol
 
@@ -37,6 +38,13 @@ class EventLog(Protocol):
 
     def boards(self) -> list[str]:
         """Every board that has events."""
+
+    def wait_for_append(self, timeout: float) -> None:
+        """Return when another process may have appended, or after ``timeout`` seconds.
+
+        A reader that polls (the server's feed) calls it between reads. It is only a hint:
+        a store that cannot tell simply waits, and the reader reads either way.
+        """
 
 
 class SQLiteLog:
@@ -80,6 +88,9 @@ class SQLiteLog:
         with self._lock:
             rows = self._db.execute("SELECT DISTINCT board FROM events ORDER BY board").fetchall()
         return [board for (board,) in rows]
+
+    def wait_for_append(self, timeout: float) -> None:
+        time.sleep(timeout)  # SQLite tells no other process of a commit
 
     def close(self) -> None:
         self._db.close()

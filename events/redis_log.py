@@ -9,7 +9,9 @@ prefix (``makhos`` by default):
   ``bench/hall.py``'s delays);
 - ``makhos:keys:<id>`` — a hash from an event's key to its seq, so a resent append is
   answered with the seq it already has instead of being stored twice;
-- ``makhos:boards`` — the set of boards that have events.
+- ``makhos:boards`` — the set of boards that have events;
+- ``makhos:appended`` — a pub/sub channel told each new seq, so servers read at once
+  instead of at their next poll (a hint only: a lost message just waits for the poll).
 
 Why one hall-wide sequence rather than one per board: the server reads "everything after
 n" (SQLite's AUTOINCREMENT gives exactly that) and the hall's SSE stream resumes every
@@ -49,6 +51,7 @@ local now = redis.call('TIME')
 redis.call('XADD', KEYS[1], seq .. '-0', 'e', ARGV[2], 't', now[1] .. '.' .. string.format('%06d', now[2]))
 redis.call('HSET', KEYS[2], ARGV[1], seq)
 redis.call('SADD', KEYS[4], ARGV[3])
+redis.call('PUBLISH', ARGV[4], seq)
 return seq
 """
 
@@ -67,6 +70,7 @@ class RedisLog:
                                            socket_timeout=5, **options)
         self._prefix = prefix
         self._append = self._redis.register_script(APPEND)
+        self._subscription: redis.client.PubSub | None = None  # the polling reader's only
 
     def _stream(self, board: str) -> str:
         return f"{self._prefix}:board:{board}"
@@ -76,7 +80,8 @@ class RedisLog:
         key = hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
         keys = [self._stream(event.board), f"{self._prefix}:keys:{event.board}",
                 f"{self._prefix}:seq", f"{self._prefix}:boards"]
-        seq = self._call(lambda: self._append(keys=keys, args=[key, body, event.board]))
+        args = [key, body, event.board, f"{self._prefix}:appended"]
+        seq = self._call(lambda: self._append(keys=keys, args=args))
         return event.with_seq(int(seq))
 
     def read(self, board: str | None = None, after: int = 0, limit: int = 1000) -> list[GameEvent]:
@@ -107,7 +112,25 @@ class RedisLog:
     def boards(self) -> list[str]:
         return sorted(self._call(lambda: self._redis.smembers(f"{self._prefix}:boards")))
 
+    def wait_for_append(self, timeout: float) -> None:
+        """Return at the first append announced on the channel, or after ``timeout``."""
+        def listen() -> None:
+            if self._subscription is None:
+                self._subscription = self._redis.pubsub(ignore_subscribe_messages=True)
+                self._subscription.subscribe(f"{self._prefix}:appended")
+            if self._subscription.get_message(timeout=timeout) is not None:
+                while self._subscription.get_message(timeout=0) is not None:
+                    pass  # one read takes in the whole burst
+
+        try:
+            self._call(listen)
+        except LogUnavailable:
+            self._subscription = None  # subscribe afresh once Redis is back
+            raise
+
     def close(self) -> None:
+        if self._subscription is not None:
+            self._subscription.close()
         self._redis.close()
 
     @staticmethod

@@ -1,7 +1,8 @@
 """The server's window on the event log: what has been seen, when, and who to wake.
 
 The log is the truth and may be written by another process (the recorder), so one
-poller thread reads it every ``poll_seconds``; appends made through this feed (referee
+poller thread reads it every ``poll_seconds``, or at once when the log says another process
+appended (Redis does); appends made through this feed (referee
 decisions) are read back at once. Each event gets the wall time the server first saw it:
 the broadcast delay counts from then, because the log itself stores no append time and a
 source's frame time need not be wall time. Waiting readers (SSE streams) sleep on their
@@ -87,11 +88,13 @@ class EventFeed:
             self._thread.start()
 
     def _run(self) -> None:
-        while not self._stop.wait(self._poll):
+        while not self._stop.is_set():
             try:
+                self._log.wait_for_append(self._poll)  # Redis wakes us at once; SQLite polls
                 self.refresh()
             except LogUnavailable:
-                pass  # Redis restarting: what is held stays served; the next poll catches up
+                # Redis restarting: what is held stays served; the next poll catches up.
+                self._stop.wait(self._poll)
 
     def close(self) -> None:
         self._stop.set()

@@ -50,6 +50,12 @@ class Outbox:
     def boards(self) -> list[str]:
         return self._log.boards()
 
+    def wait_for_append(self, timeout: float) -> None:
+        try:
+            self._log.wait_for_append(timeout)
+        except LogUnavailable:
+            pass  # a hint only
+
     @property
     def backlog(self) -> int:
         with self._changed:

@@ -90,3 +90,13 @@ def test_a_password_comes_from_the_url_or_from_the_token(tmp_path):
             open_log(bare).boards()
     finally:
         server.kill()
+
+
+def test_a_reader_waiting_on_redis_is_woken_by_an_append_from_elsewhere(redis_server):
+    reader, writer = open_log(redis_server.url), open_log(redis_server.url)
+    reader.wait_for_append(0)  # subscribed from here on
+    waiter = threading.Thread(target=reader.wait_for_append, args=(60.0,))
+    waiter.start()
+    writer.append(move("1", 1.0))
+    waiter.join(timeout=20)
+    assert not waiter.is_alive()
