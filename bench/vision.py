@@ -51,6 +51,7 @@ from vision.orientation import orient
 REAL = ROOT.parent / "shared" / "realdata" / "julie-robot-webcam"
 DT = 1 / 30
 TOLERANCE = 0.015
+CLEAN = 36  # frames of the still board before the hand: a new board is first read after 1 s
 
 
 def mean_side(corners: np.ndarray) -> float:
@@ -141,13 +142,13 @@ def hand_frames_read(scenes: int) -> tuple[int, int, int]:
         tracker, gate = BoardTracker(), OcclusionGate()
         t = 0.0
         states = []
-        for image in [clean.image] * 12 + [hand.image] * 20:
+        for image in [clean.image] * CLEAN + [hand.image] * 20:
             location = tracker.update(image, t)
             states.append(gate.update(image, location, t, tracker.last_check))
             t += DT
-        settled += states[11].readable
+        settled += states[CLEAN - 1].readable
         shown += 20
-        read += sum(s.readable for s in states[12:])
+        read += sum(s.readable for s in states[CLEAN:])
     return shown, read, settled
 
 

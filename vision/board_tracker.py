@@ -44,9 +44,9 @@ class TrackerConfig:
     min_agreement: float = 0.8  # share of visible corners with the right sign
     retry_s: float = 0.1  # least time between two full searches
     hidden_retry_s: float = 0.3  # full search this often while hidden (a hand, a big bump)
-    min_confidence: float = 0.3  # a search result below this is ignored
+    min_confidence: float = 0.25  # a search result below this is ignored
     refit_s: float = 0.4  # a local refit this often catches nudges too small for the probe
-    refit_shift: float = 0.02  # squares a refit must move a corner to be adopted (not noise)
+    refit_shift: float = 0.05  # squares a refit must move a corner to be adopted (not noise)
 
 
 def _closest_order(new: BoardLocation, old: BoardLocation) -> BoardLocation:

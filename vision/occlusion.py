@@ -10,6 +10,10 @@ board plus a ring of ``margin`` squares around it:
 - crossing: the ring around the board changed since the last still view (an arm reaching
   in must cross it, even where the hand itself hides no corner yet).
 
+A board just found has no still view to compare with: its first read waits ``first_still_s``
+(longer), and a hand resting there from the start, hiding few corners, is the gap that
+remains until a hand detector joins the gate.
+
 Changes of pieces on the squares are what we want to see, so the gate compares the
 squares themselves only through their corners. A change that stays still for ``settle_s``
 and is not an arm (hidden corners together with a changed ring) becomes the new normal:
@@ -55,7 +59,8 @@ class GateConfig:
     still_s: float = 0.3  # quiet time before the board is read again
     min_still_frames: int = 3  # and at least this many quiet frames (slow sources)
     max_lost_corners: int = 1  # corners a tall piece may hide without blocking the read
-    min_visible_first: int = 30  # corners needed before the very first still view
+    min_visible_first: int = 12  # corners needed before the very first still view
+    first_still_s: float = 1.0  # quiet time before the very first read of a (re)found board
     new_board_shift: float = 0.5  # squares a corner must move for the views to start afresh
     settle_s: float = 2.0  # a still change that is not an arm becomes the new normal after this
 
@@ -129,7 +134,9 @@ class OcclusionGate:
             self._probe = GridProbe.build(location, frame)
         if check is None:
             check = self._probe.check(frame)
-        cells = self._cells(frame, location)
+        # The view stays on the location the gate started from: the tracker's refits of a
+        # pixel or two would otherwise show up as motion and keep the board from settling.
+        cells = self._cells(frame, self._location)
         motion = 0.0 if self._previous is None else float(np.abs(cells - self._previous).max())
         self._previous = cells
         if motion > cfg.motion_level or self._quiet_since is None:
@@ -150,7 +157,10 @@ class OcclusionGate:
                 hidden = crossing = False
         if hidden or crossing:
             state = GateState.OCCLUDED
-        elif quiet < cfg.still_s or self._quiet_frames < cfg.min_still_frames:
+        elif (
+            quiet < (cfg.still_s if self._reference is not None else cfg.first_still_s)
+            or self._quiet_frames < cfg.min_still_frames
+        ):
             state = GateState.MOVING
         else:
             state = GateState.STILL
