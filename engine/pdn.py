@@ -59,7 +59,8 @@ class PdnGame:
 
 
 def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = False) -> str:
-    """The PDN text of one game. ``short`` writes captures in the Thai short form."""
+    """The PDN text of one game. ``short`` writes captures in the Thai short form, except
+    where two legal chains share their ends (then the full path, as the Thai rules say)."""
     tags = dict(tags or {})
     result = game.result()
     header = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
@@ -79,13 +80,21 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
             tokens.append(f"{index // 2 + 1}.")
         if ply.move is None:
             tokens.append("--")
+        elif short and not ply.is_irregular and _short_is_unambiguous(ply, game.rules):
+            tokens.append(ply.move.short())
         else:
-            tokens.append(ply.move.short() if short and not ply.is_irregular else str(ply.move))
+            tokens.append(str(ply.move))
         if ply.is_irregular:
             reason = ply.irregularity.replace("{", "(").replace("}", ")").replace(";", ",")
             tokens.append(f"{{irregular: {reason}; FEN {ply.after.fen()}}}")
     tokens.append(header["Result"])
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+
+def _short_is_unambiguous(ply, rules: Rules) -> bool:
+    """The Thai short form names one move only when no other legal move shares its ends."""
+    wanted = MoveText.parse(ply.move.short())
+    return sum(wanted.matches(m) for m in ply.before.legal_moves(rules)) == 1
 
 
 def write_games(games: list[PdnGame], short: bool = False) -> str:

@@ -103,3 +103,12 @@ def test_malformed_pdn_names_line_and_column(text, line, column, words):
 def test_result_contradicting_the_game_is_an_error():
     with pytest.raises(PdnError, match="contradicts"):
         read_game('[FEN "B:W14:B18"]\n1. 18x9 2-0')
+
+
+def test_short_form_keeps_the_full_path_when_two_chains_share_their_ends():
+    # Found by hypothesis: 18x9x2 and 18x11x2 both shorten to 18x2.
+    game = Game(start=Position.from_fen("B:W3,4,5,6,7,8,14,15:B18,23,24,25,27,28,30,31"))
+    game.play_text("18x9x2")
+    text = write_game(game, short=True)
+    assert "18x9x2" in text and "18x2" not in text
+    assert read_game(text).game.positions() == game.positions()

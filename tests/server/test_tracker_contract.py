@@ -83,7 +83,7 @@ def test_an_irregular_move_that_stands_and_its_alert():
 
 def test_mismatch_then_matched_and_takeback():
     board = Board(Position.from_fen("B:W1,5:B25,30"))
-    board.show("B:W1:B25,30")  # a light man knocked off
+    board.show("B:W1:B25,30", frames=8)  # a light man knocked off (a misread would be briefer)
     assert [a.kind for a in board.state.alerts.values()] == ["board_mismatch"]
     board.show("B:W1,5:B25,30")
     assert board.state.alerts == {}
