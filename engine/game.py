@@ -83,6 +83,8 @@ class Game:
         self.plies: list[Ply] = []
         self._declared: Result | None = None
         self._count_claim: tuple[Colour, int] | None = None  # claimant, ply index of the claim
+        self._changes = 0  # counts every change of the record, for the memo of result()
+        self._result: tuple[int, Result | None] | None = None
 
     # ------------------------------------------------------------ state
 
@@ -128,6 +130,7 @@ class Game:
             raise IllegalMove(f"{move} is not legal in {self.position.fen()}")
         ply = Ply(self.position, self.position.play(move), move)
         self.plies.append(ply)
+        self._changes += 1
         return ply
 
     def play_text(self, text: str) -> Ply:
@@ -141,6 +144,7 @@ class Game:
         """
         ply = Ply(self.position, after, move, irregularity)
         self.plies.append(ply)
+        self._changes += 1
         return ply
 
     def take_back(self, plies: int = 1) -> list[Ply]:
@@ -149,6 +153,7 @@ class Game:
             raise ValueError(f"cannot take back {plies} plies of {len(self.plies)}")
         undone = [self.plies.pop() for _ in range(plies)]
         self._declared = None
+        self._changes += 1
         if self._count_claim and self._count_claim[1] > len(self.plies):
             self._count_claim = None
         return undone
@@ -156,15 +161,23 @@ class Game:
     def declare(self, result: Result) -> None:
         """Set the result by decision: resignation, agreement, forfeit, the referee."""
         self._declared = result
+        self._changes += 1
 
     def claim_count(self, claimant: Colour) -> None:
         """Start the count rule on a claim in an aimless position."""
         self._count_claim = (claimant, len(self.plies))
+        self._changes += 1
 
     # ------------------------------------------------------------ the end
 
     def result(self) -> Result | None:
-        """The result if the game is over, else None."""
+        """The result if the game is over, else None (remembered until the game changes:
+        a camera loop asks on every frame)."""
+        if self._result is None or self._result[0] != self._changes:
+            self._result = (self._changes, self._find_result())
+        return self._result[1]
+
+    def _find_result(self) -> Result | None:
         if self._declared:
             return self._declared
         position = self.position

@@ -8,45 +8,44 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.position import Board
-from engine.squares import BIT
-from vision.reading import CLASS_INDEX, Reading
 from engine import Piece
+from engine.position import Board
+from engine.squares import BIT_INDEX
+from vision.reading import CLASS_INDEX, Reading
 
 _FLOOR = 1e-6  # a misread square costs at most ~14 nats, so one bad square never vetoes a board
 _ALL = np.arange(32)
 
 
-def board_classes(board: Board) -> np.ndarray:
-    """The class index of each square 1..32 of a (dark, light, kings) board."""
-    dark, light, kings = board
-    out = np.zeros(32, dtype=np.int64)
-    for square in range(1, 33):
-        bit = BIT[square]
-        if dark & bit:
-            out[square - 1] = CLASS_INDEX[Piece.DARK_KING if kings & bit else Piece.DARK_MAN]
-        elif light & bit:
-            out[square - 1] = CLASS_INDEX[Piece.LIGHT_KING if kings & bit else Piece.LIGHT_MAN]
-    return out
+#: Bit index of each square 1..32 in the bitboards.
+_BITS = np.array(BIT_INDEX[1:], dtype=np.int64)
+_LIGHT_MAN, _DARK_MAN = CLASS_INDEX[Piece.LIGHT_MAN], CLASS_INDEX[Piece.DARK_MAN]
+_LIGHT_KING, _DARK_KING = CLASS_INDEX[Piece.LIGHT_KING], CLASS_INDEX[Piece.DARK_KING]
+
+
+def board_classes(boards: list[Board]) -> np.ndarray:
+    """The class index of each square 1..32 of each (dark, light, kings) board: (N, 32)."""
+    planes = np.array(boards, dtype=np.int64).reshape(-1, 3)
+    bits = (planes[:, :, None] >> _BITS[None, None, :]) & 1  # (N, 3, 32)
+    dark, light, king = bits[:, 0], bits[:, 1], bits[:, 2]
+    return (dark * np.where(king, _DARK_KING, _DARK_MAN)
+            + light * np.where(king, _LIGHT_KING, _LIGHT_MAN))
 
 
 def log_probabilities(reading: Reading) -> np.ndarray:
     return np.log(np.clip(reading.probabilities, _FLOOR, 1.0))
 
 
-def score_boards(log_p: np.ndarray, boards: list[Board]) -> np.ndarray:
-    """Log-likelihood of each board under the reading's log probabilities."""
-    if not boards:
-        return np.zeros(0)
-    classes = np.stack([board_classes(b) for b in boards])
+def score_boards(log_p: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """Log-likelihood of each board (rows of :func:`board_classes`) under the reading."""
     return log_p[_ALL, classes].sum(axis=1)
 
 
-def worst_square_gap(log_p: np.ndarray, board: Board) -> float:
+def worst_square_gap(log_p: np.ndarray, classes: np.ndarray) -> float:
     """How far the board trails the most likely class on its worst square, in nats.
 
     A story may be the best of all and still be contradicted by a square the camera is
     sure about (a piece knocked over, a piece added): that is a board that does not match.
     """
-    own = log_p[_ALL, board_classes(board)]
+    own = log_p[_ALL, classes]
     return float((log_p.max(axis=1) - own).max())

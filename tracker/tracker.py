@@ -25,7 +25,7 @@ from events import referee as decisions
 from vision.reading import CLASS_INDEX, Reading
 
 from .clock import MoveClock
-from .scoring import log_probabilities, score_boards, worst_square_gap
+from .scoring import board_classes, log_probabilities, score_boards, worst_square_gap
 from .starts import start_rules
 
 
@@ -103,6 +103,7 @@ class GameTracker:
         self.overlay: dict[int, Piece] = {}
         self._crowning_alerted: set[int] = set()
         self._streak: _Streak | None = None
+        self._cache: tuple[tuple, list[Story], np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------ input
 
@@ -210,17 +211,34 @@ class GameTracker:
                             for m in board.legal_moves(self.game.rules)]
         return stories
 
+    def _state_key(self) -> tuple:
+        """What the stories depend on: they are rebuilt only when it changes."""
+        game = self.game
+        if game is None:
+            return (None, self.rules)
+        return (id(game), len(game.plies), game.position, game.result() is not None,
+                tuple(sorted(self.overlay.items())), id(self.alert), self.mismatch)
+
+    def _scored_stories(self) -> tuple[list[Story], np.ndarray, np.ndarray]:
+        """The stories, their boards as class rows, and a decision number per story."""
+        key = self._state_key()
+        if self._cache is None or self._cache[0] != key:
+            stories = self._stories()
+            numbers: dict[tuple, int] = {}
+            decisions = np.array([numbers.setdefault(s.decision, len(numbers)) for s in stories])
+            self._cache = (key, stories, board_classes([s.board for s in stories]), decisions)
+        return self._cache[1], self._cache[2], self._cache[3]
+
     def _best_story(self, reading: Reading) -> Story | None:
         log_p = log_probabilities(reading)
-        stories = self._stories()
-        scores = score_boards(log_p, [s.board for s in stories])
+        stories, classes, decisions = self._scored_stories()
+        scores = score_boards(log_p, classes)
         best = int(np.argmax(scores))
-        if worst_square_gap(log_p, stories[best].board) > self.config.square_tolerance:
+        if worst_square_gap(log_p, classes[best]) > self.config.square_tolerance:
             seen = reading.position()
             return Story(StoryKind.MISMATCH, seen.board)
-        rivals = [score for story, score in zip(stories, scores)
-                  if story.decision != stories[best].decision and story.board != stories[best].board]
-        if rivals and scores[best] - max(rivals) < self.config.margin:
+        rival = (decisions != decisions[best]) & np.any(classes != classes[best], axis=1)
+        if rival.any() and scores[best] - scores[rival].max() < self.config.margin:
             return None  # not sure yet: say nothing rather than guess
         return stories[best]
 
