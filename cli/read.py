@@ -1,0 +1,58 @@
+"""``makhos read IMAGE``: the board in one photograph, as text or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "read",
+        help="read the board in one image",
+        description="Find the board in an image and print what stands on each square, as 8 rows "
+                    "of 8 characters in the board's own frame (row 0 along the edge from the first "
+                    "corner to the second): '.' empty or unplayed, 'l'/'d' light/dark man, "
+                    "'L'/'D' light/dark king.",
+        epilog="examples:\n  makhos read board.jpg\n  makhos read board.jpg --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("image", type=Path, help="a photograph of the board (JPEG, PNG, ...)")
+    parser.add_argument("--json", action="store_true",
+                        help='print {"corners", "grid", "confidence", "played_colour"}')
+    parser.add_argument("--model", type=Path, help=argparse.SUPPRESS)  # default: the bundled one
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.classifier import DEFAULT_MODEL, LABELS, SquareClassifier
+    from vision.locate import locate_board
+    from vision.orientation import orient
+    from vision.rectify import played_cells
+    from vision.sources import SourceError, read_image
+
+    try:
+        image = read_image(args.image)
+    except SourceError as error:
+        raise ValueError(str(error)) from None
+    model = args.model or DEFAULT_MODEL
+    if not Path(model).exists():
+        raise FileNotFoundError(f"model file missing: {model} (reinstall, or run `make model`)")
+    location = locate_board(image)
+    if location is None:
+        raise ValueError(f"no board found in {args.image}: is the whole board in view?")
+    orientation = orient(image, location)
+    location, played = orientation.location, orientation.played
+    labels = SquareClassifier(model).read(image, location.corners, played).argmax(axis=1)
+    grid = [["."] * 8 for _ in range(8)]
+    for (row, col), label in zip(played_cells(played), labels):
+        grid[row][col] = LABELS[label]
+    rows = ["".join(row) for row in grid]
+    if args.json:
+        print(json.dumps({"corners": [[round(float(x), 1), round(float(y), 1)] for x, y in location.corners],
+                          "grid": rows, "confidence": round(float(location.confidence), 3),
+                          "played_colour": played}))
+    else:
+        print("\n".join(rows))
+    return 0
