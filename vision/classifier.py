@@ -40,12 +40,15 @@ def two_means(colours: np.ndarray, iterations: int = 10) -> tuple[np.ndarray, np
     is the root mean square distance of the colours to their group's centre.
     """
     hi, lo = colours[np.argmax(colours[:, 0])], colours[np.argmin(colours[:, 0])]
+    to_hi = ((colours - hi) ** 2).sum(1) <= ((colours - lo) ** 2).sum(1)
     for _ in range(iterations):
-        to_hi = ((colours - hi) ** 2).sum(1) <= ((colours - lo) ** 2).sum(1)
         if to_hi.all() or not to_hi.any():
             break
         hi, lo = colours[to_hi].mean(0), colours[~to_hi].mean(0)
-    to_hi = ((colours - hi) ** 2).sum(1) <= ((colours - lo) ** 2).sum(1)
+        again = ((colours - hi) ** 2).sum(1) <= ((colours - lo) ** 2).sum(1)
+        if np.array_equal(again, to_hi):
+            break
+        to_hi = again
     spread = np.sqrt(np.mean(np.where(to_hi, ((colours - hi) ** 2).sum(1),
                                       ((colours - lo) ** 2).sum(1))))
     if hi[0] < lo[0]:
