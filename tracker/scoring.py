@@ -32,8 +32,23 @@ def board_classes(boards: list[Board]) -> np.ndarray:
             + light * np.where(king, _LIGHT_KING, _LIGHT_MAN))
 
 
-def log_probabilities(reading: Reading) -> np.ndarray:
-    return np.log(np.clip(reading.probabilities, _FLOOR, 1.0))
+#: Share of a square's man probability also counted for a king of that colour, and back.
+#: Telling a king from a man is the classifier's weakest call (a stack seen from straight
+#: above is a man with a small offset), while the rules already know where every king is:
+#: a man only becomes one by crowning. So a man/king disagreement costs at most
+#: -log(KING_DOUBT) (about 1.2 nats), never enough alone to call the board a mismatch.
+KING_DOUBT = 0.3
+
+
+def log_probabilities(reading: Reading, king_doubt: float = KING_DOUBT) -> np.ndarray:
+    """Per-square log probabilities, with ``king_doubt`` of man/king mixed in (0: none, for
+    telling set-ups apart, which differ only by kings)."""
+    p = reading.probabilities
+    soft = p.copy()
+    for man, king in ((_LIGHT_MAN, _LIGHT_KING), (_DARK_MAN, _DARK_KING)):
+        soft[:, man] += king_doubt * p[:, king]
+        soft[:, king] += king_doubt * p[:, man]
+    return np.log(np.clip(soft, _FLOOR, None))
 
 
 def score_boards(log_p: np.ndarray, classes: np.ndarray) -> np.ndarray:

@@ -25,7 +25,7 @@ from events import referee as decisions
 from vision.reading import CLASS_INDEX, Reading
 
 from .clock import MoveClock
-from .scoring import board_classes, log_probabilities, score_boards, worst_square_gap
+from .scoring import KING_DOUBT, board_classes, log_probabilities, score_boards, worst_square_gap
 from .starts import start_rules
 
 
@@ -56,6 +56,7 @@ class Story:
     hypothesis: Hypothesis | None = None
     rules: Rules | None = None  # START: the rules of the set-up recognised
     move: Move | None = None  # STOOD: the opponent's move
+    moves: tuple[Move, ...] = ()  # START: the first moves already made when first seen
 
     @property
     def decision(self) -> tuple:
@@ -64,7 +65,7 @@ class Story:
         h = self.hypothesis
         board = self.board if self.kind in (StoryKind.START, StoryKind.MISMATCH) else None
         return (self.kind, board, h.verdict if h else None, h.moves if h else (), h.plies_back if h else 0,
-                h.landed_on if h else None, self.move)
+                h.landed_on if h else None, self.move, self.moves)
 
 
 @dataclass
@@ -190,8 +191,7 @@ class GameTracker:
 
     def _stories(self) -> list[Story]:
         if self.game is None or self.game.result() is not None:
-            return [Story(StoryKind.START, Position.start(r).board, rules=r)
-                    for r in start_rules(self.rules)]
+            return self._start_stories()
         position = self.game.position
         found = hypotheses(position, self.game.rules, self.game.positions()[:-1])
         if not self.game.plies and self.config.first_mover is None:
@@ -229,8 +229,28 @@ class GameTracker:
             self._cache = (key, stories, board_classes([s.board for s in stories]), decisions)
         return self._cache[1], self._cache[2], self._cache[3]
 
+    def _start_stories(self) -> list[Story]:
+        """Each known set-up, and the configured one with its first move or two already
+        made: a camera that finds the board late (or a hand in the way) still sees the start."""
+        stories = []
+        for index, rules in enumerate(start_rules(self.rules)):
+            start = Position.start(rules)
+            stories.append(Story(StoryKind.START, start.board, rules=rules))
+            if index > 0:
+                continue
+            movers = [self.config.first_mover] if self.config.first_mover else [start.turn, start.turn.opponent]
+            for side in movers:
+                first = start.with_turn(side)
+                for move in first.legal_moves(rules):
+                    after = first.play(move)
+                    stories.append(Story(StoryKind.START, after.board, rules=rules, moves=(move,)))
+                    stories += [Story(StoryKind.START, after.play(reply).board, rules=rules, moves=(move, reply))
+                                for reply in after.legal_moves(rules)]
+        return stories
+
     def _best_story(self, reading: Reading) -> Story | None:
-        log_p = log_probabilities(reading)
+        playing = self.game is not None and self.game.result() is None
+        log_p = log_probabilities(reading, KING_DOUBT if playing else 0.0)
         stories, classes, decisions = self._scored_stories()
         scores = score_boards(log_p, classes)
         best = int(np.argmax(scores))
@@ -265,7 +285,10 @@ class GameTracker:
 
     def _act(self, story: Story, time: float) -> list[GameEvent]:
         if story.kind is StoryKind.START:
-            return self._start(story.rules, None, time)
+            events = self._start(story.rules, None, time)
+            if story.moves:
+                events += self._play(Hypothesis(Verdict.MOVE, story.moves, story.board), time)
+            return events
         if story.kind is StoryKind.MISMATCH:
             return self._mismatch(story, time)
         if story.kind is StoryKind.ALERT_UNCHANGED:
@@ -311,7 +334,7 @@ class GameTracker:
             # The first move was made by the other side: that side moves first.
             rules = game.rules.with_(first_mover=game.position.turn.opponent)
             self.game = game = Game(rules, game.start.with_turn(rules.first_mover))
-        ambiguous = [c for c in self._same_board_moves(h)] if len(h.moves) == 1 else []
+        ambiguous = self._same_board_moves(h) if len(h.moves) == 1 else []
         for move in h.moves:
             forced = game.forced_move()
             side = game.position.turn

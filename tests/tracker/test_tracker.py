@@ -268,3 +268,22 @@ def test_referee_new_game_waits_for_the_set_up_with_the_new_rules():
     events = feed.board(Position.start())
     assert kinds(events) == ["game_started"] and events[0].game == 1
     assert feed.tracker.game.rules.count_rule_moves == 10
+
+
+def test_a_start_first_seen_after_the_first_move_is_still_a_game_from_the_start():
+    feed = Feed(GameTracker("b1"))
+    start = Position.start()
+    move = start.legal_moves()[3]
+    events = feed.board(start.play(move))
+    assert kinds(events) == ["game_started", "move"]
+    assert [p.move for p in feed.tracker.game.plies] == [move]
+
+
+def test_a_start_first_seen_after_two_plies_is_still_a_game_from_the_start():
+    feed = Feed(GameTracker("b1"))
+    start = Position.start()
+    first = start.legal_moves()[0]
+    reply = start.play(first).legal_moves()[0]
+    events = feed.board(start.play(first).play(reply))
+    assert kinds(events) == ["game_started", "move", "move"]
+    assert [p.move for p in feed.tracker.game.plies] == [first, reply]
