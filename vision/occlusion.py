@@ -56,13 +56,14 @@ class GateConfig:
     margin: int = 1  # squares of surroundings watched around the board
     motion_level: float = 12.0  # cell change between frames that counts as motion
     change_level: float = 30.0  # ring cell change from the last still view that counts as crossing
-    still_s: float = 0.3  # quiet time before the board is read again
+    still_s: float = 0.2  # quiet time before the board is read again
     min_still_frames: int = 3  # and at least this many quiet frames (slow sources)
     max_lost_corners: int = 1  # corners a tall piece may hide without blocking the read
     min_visible_first: int = 12  # corners needed before the very first still view
     first_still_s: float = 1.0  # quiet time before the very first read of a (re)found board
     new_board_shift: float = 0.5  # squares a corner must move for the views to start afresh
     settle_s: float = 2.0  # a still change that is not an arm becomes the new normal after this
+    settle_hidden_s: float = 0.3  # corners hidden by men (the ring untouched) are normal after this
 
 
 class OcclusionGate:
@@ -155,6 +156,10 @@ class OcclusionGate:
                 # A still change that no arm reaching in explains (a tall king now hiding a
                 # corner, a cup beside the board) is the new normal.
                 hidden = crossing = False
+            elif hidden and not crossing and quiet >= cfg.settle_hidden_s:
+                # Corners hidden with the ring around the board untouched: no arm reaches in
+                # (an arm must cross the ring), so tall men moved onto the corners' squares.
+                hidden = False
         if hidden or crossing:
             state = GateState.OCCLUDED
         elif (
