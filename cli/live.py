@@ -91,7 +91,7 @@ class LiveRun:
         self.stop.set()
         self._worker.join(10)
         # SSE streams notice a closed client only at their next write: don't wait for them.
-        logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+        logging.getLogger("waitress").setLevel(logging.ERROR)
         self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=1)
         self.server.close()
         self._scratch.cleanup()
