@@ -3,7 +3,7 @@
     python bench/realgames.py
 
 The frames (``julie-robot-webcam/log*/More/my_photo-NN.jpg``) are a few seconds apart, so
-each is held for one second of "video" (the gate sees a still board) before the next. The
+each is held for two seconds of "video" (the gate sees a still board) before the next. The
 game is the 12-man game on the light squares. Prints, per folder, the events the tracker
 raised and the plies it recorded. The frames begin in mid-game, so the first settled reading
 is taken as the start, as a referee would confirm it. Skips when ../shared is absent.
@@ -26,7 +26,7 @@ from vision.pipeline import BoardReader  # noqa: E402
 from vision.sources import read_image  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "realdata" / "julie-robot-webcam"
-HOLD_FRAMES = 15  # frames per photo, at 15 fps: one second still
+HOLD_FRAMES = 30  # frames per photo, at 15 fps: two seconds still
 
 
 def photos(folder: Path) -> list[Path]:
