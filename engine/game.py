@@ -124,6 +124,16 @@ class Game:
             raise IllegalMove(f"{text} is ambiguous here: write the full path ({options})")
         return matches[0]
 
+    def move_named(self, text: str | None) -> Move | None:
+        """The legal move ``text`` names, or None: for readers of a log, which skip what no
+        longer fits instead of failing."""
+        if not text:
+            return None
+        try:
+            return self.find_move(text)
+        except ValueError:  # IllegalMove, or text that is not a move at all
+            return None
+
     def play(self, move: Move) -> Ply:
         """Play a legal move; raises IllegalMove otherwise."""
         if move not in self.legal_moves():

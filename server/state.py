@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine import Colour, Move, MoveText, Position, Rules
-from engine.game import Game, IllegalMove, Outcome, Result
+from engine.game import Game, Outcome, Result
 from engine.pdn import write_game
 from events import EventKind, GameEvent
 
@@ -168,7 +168,7 @@ class BoardState:
         game = record.game
         before = game.position
         after = Position.from_fen(event.fen) if event.fen else None
-        move = _legal_move(game, event.move)
+        move = game.move_named(event.move)
         # ``reason`` alone may be a note ("path uncertain"); ``detail.irregular`` marks a
         # change that broke a rule and stood.
         irregular = bool(event.detail.get("irregular"))
@@ -439,14 +439,6 @@ def _rules(data: Any) -> Rules:
     except (ValueError, TypeError):
         return Rules()
 
-
-def _legal_move(game: Game, text: str | None) -> Move | None:
-    if not text:
-        return None
-    try:
-        return game.find_move(text)
-    except (IllegalMove, ValueError):
-        return None
 
 
 def _correction(record: GameRecord, text: str, replace_last: bool) -> Move | None:

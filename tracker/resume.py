@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from engine import Colour, Move, MoveText, Piece, Position, Rules
-from engine.game import Game, IllegalMove, Outcome, Result
+from engine.game import Game, Outcome, Result
 from events import EventKind, GameEvent
 
 from .tracker import Alert, GameTracker
@@ -53,7 +53,7 @@ def _move(tracker: GameTracker, event: GameEvent) -> None:
         rules = game.rules.with_(first_mover=Colour(event.side))
         tracker.game = game = Game(rules, game.start.with_turn(rules.first_mover))
     after = Position.from_fen(event.fen) if event.fen else None
-    move = _legal(game, event.move)
+    move = game.move_named(event.move)
     stands = move is not None and (after is None or game.position.play(move) == after)
     if stands and not event.detail.get("irregular"):
         game.play(move)
@@ -109,14 +109,6 @@ def _result(tracker: GameTracker, event: GameEvent) -> None:
 def _referee(tracker: GameTracker, event: GameEvent) -> None:
     tracker.decide(event)
 
-
-def _legal(game: Game, text: str | None) -> Move | None:
-    if not text:
-        return None
-    try:
-        return game.find_move(text)
-    except (IllegalMove, ValueError):
-        return None
 
 
 def _path(text: str | None) -> Move | None:
