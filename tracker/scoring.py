@@ -32,6 +32,12 @@ def board_classes(boards: list[Board]) -> np.ndarray:
             + light * np.where(king, _LIGHT_KING, _LIGHT_MAN))
 
 
+#: Which side stands on a square of each class (0 none, 1 light, 2 dark): boards that agree
+#: on this differ only in which pieces are kings.
+SIDE_OF_CLASS = np.zeros(len(CLASS_INDEX), dtype=np.int64)
+SIDE_OF_CLASS[[_LIGHT_MAN, _LIGHT_KING]] = 1
+SIDE_OF_CLASS[[_DARK_MAN, _DARK_KING]] = 2
+
 #: Share of a square's man probability also counted for a king of that colour, and back.
 #: Telling a king from a man is the classifier's weakest call (a stack seen from straight
 #: above is a man with a small offset), while the rules already know where every king is:

@@ -25,7 +25,7 @@ from events import referee as decisions
 from vision.reading import CLASS_INDEX, Reading
 
 from .clock import MoveClock
-from .scoring import KING_DOUBT, board_classes, log_probabilities, score_boards, worst_square_gap
+from .scoring import SIDE_OF_CLASS, board_classes, log_probabilities, score_boards, worst_square_gap
 from .starts import start_rules
 
 
@@ -249,18 +249,32 @@ class GameTracker:
         return stories
 
     def _best_story(self, reading: Reading) -> Story | None:
-        playing = self.game is not None and self.game.result() is None
-        log_p = log_probabilities(reading, KING_DOUBT if playing else 0.0)
+        log_p = log_probabilities(reading)
         stories, classes, decisions = self._scored_stories()
         scores = score_boards(log_p, classes)
         best = int(np.argmax(scores))
         if worst_square_gap(log_p, classes[best]) > self.config.square_tolerance:
             seen = reading.position()
             return Story(StoryKind.MISMATCH, seen.board)
-        rival = (decisions != decisions[best]) & np.any(classes != classes[best], axis=1)
+        sides = SIDE_OF_CLASS[classes]
+        same_sides = np.all(sides == sides[best], axis=1)
+        if stories[best].kind is StoryKind.START:
+            best = self._set_up(reading, stories, classes, np.flatnonzero(same_sides))
+        rival = (decisions != decisions[best]) & ~same_sides
         if rival.any() and scores[best] - scores[rival].max() < self.config.margin:
             return None  # not sure yet: say nothing rather than guess
         return stories[best]
+
+    def _set_up(self, reading: Reading, stories: list[Story], classes: np.ndarray,
+                candidates: np.ndarray) -> int:
+        """Among starts with the same pieces on the same squares (set-ups that differ only in
+        their kings), the configured one, unless the camera is sure of another's kings."""
+        sharp = score_boards(log_probabilities(reading, king_doubt=0.0), classes[candidates])
+        first = int(candidates[0])  # stories list the configured rules' start first
+        leader = int(np.argmax(sharp))
+        if sharp[leader] - sharp[0] >= self.config.margin:
+            return int(candidates[leader])
+        return first
 
     def _with_overlay(self, board: Board, position: Position) -> Board:
         """A predicted board with the known pending differences applied where untouched."""

@@ -287,3 +287,24 @@ def test_a_start_first_seen_after_two_plies_is_still_a_game_from_the_start():
     events = feed.board(start.play(first).play(reply))
     assert kinds(events) == ["game_started", "move", "move"]
     assert [p.move for p in feed.tracker.game.plies] == [first, reply]
+
+
+def test_special_set_up_is_recognised_when_the_camera_is_sure_of_its_kings():
+    from engine import Setup
+
+    feed = Feed(GameTracker("b1"))
+    feed.board(Position.start(Rules(setup=Setup.TWO_KINGS)))
+    assert feed.tracker.game.rules.setup is Setup.TWO_KINGS
+
+
+def test_standard_start_with_men_misread_as_kings_is_still_the_standard_start():
+    start = Position.start()
+    reading = Reading.certain(start)
+    probabilities = reading.probabilities.copy()
+    for square, king in ((2, 3), (3, 3), (30, 4), (31, 4)):  # men read as kings, 0.6 vs 0.4
+        man = probabilities[square - 1].argmax()
+        probabilities[square - 1, [man, king]] = 0.4, 0.6
+    tracker = GameTracker("b1")
+    for k in range(5):
+        tracker.observe(k / 30, Reading(k / 30, probabilities))
+    assert tracker.game is not None and tracker.game.start == start
