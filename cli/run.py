@@ -12,8 +12,7 @@ from engine import Colour
 
 from .live import LiveBoard, LiveRun
 from .rules_args import add_rules_arguments, rules_from_args
-
-TOKEN_ENV = "MAKHOS_REFEREE_TOKEN"
+from .serve import TOKEN_ENV
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -8,13 +8,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.classifier import LABELS
 from vision.pipeline import FrameResult
-from vision.reading import CLASSES
 from vision.rectify import played_cells
 
 _GATE_COLOURS = {"still": (80, 200, 80), "moving": (0, 200, 255), "occluded": (0, 0, 255),
                  "no_board": (128, 128, 128)}
-_LABEL = {None: "", **{p: p.value for p in CLASSES if p is not None}}
 
 
 def annotate(image: np.ndarray, result: FrameResult) -> np.ndarray:
@@ -38,8 +37,8 @@ def annotate(image: np.ndarray, result: FrameResult) -> np.ndarray:
         centres = location.to_image(cells[:, ::-1].astype(np.float32) + 0.5)
         labels = result.reading.labels()
         for square, (x, y) in enumerate(centres, start=1):
-            text = _LABEL[CLASSES[labels[square - 1]]]
-            if text and np.isfinite(x) and np.isfinite(y):
+            text = LABELS[labels[square - 1]]
+            if text != "." and np.isfinite(x) and np.isfinite(y):
                 cv2.putText(out, text, (int(x) - 6, int(y) + 6), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
                             (255, 0, 255), 2, cv2.LINE_AA)
     return out

@@ -280,10 +280,10 @@ class GameTracker:
         """A predicted board with the known pending differences applied where untouched."""
         if not self.overlay:
             return board
-        shown = board
+        shown, game_board = board, position.board
         for square, piece in self.overlay.items():
             bit = BIT[square]
-            if all((a & bit) == (b & bit) for a, b in zip(board, position.board)):
+            if all((a & bit) == (b & bit) for a, b in zip(board, game_board)):
                 shown = place(shown, square, piece)
         return shown
 
