@@ -21,8 +21,10 @@ import numpy as np
 from .board_tracker import BoardTracker
 from .classifier import SquareClassifier
 from .geometry import BoardLocation
+from .lens import Lens
 from .occlusion import GateState, GateStatus, OcclusionGate
 from .orientation import orient
+from .rectify import crop_squares
 from .reading import Reading
 
 #: Least orientation confidence to fix the numbering (a start position gives much more).
@@ -45,13 +47,15 @@ class BoardReader:
 
     def __init__(self, classifier: SquareClassifier, tracker: BoardTracker | None = None,
                  gate: OcclusionGate | None = None, played: str | None = None,
-                 quarter_turns: int | None = None, rereads: int = 4) -> None:
-        self.classifier = classifier
+                 quarter_turns: int | None = None, rereads: int = 4,
+                 lens: Lens | None = None) -> None:
+        self.classifier = classifier  # anything with classify(crops) -> (32, 5)
         self.tracker = tracker or BoardTracker()
         self.gate = gate or OcclusionGate()
         self.played = played
         self.quarter_turns = quarter_turns  # from the tracker's corner order to the numbering
         self.rereads = rereads  # settled frames classified before the Reading is re-used
+        self.lens = lens  # a calibrated lens: crops are cut from the ideal image
         self._sum: np.ndarray | None = None  # probabilities summed over this settled period
         self._read_count = 0
         self._still_since: float | None = None
@@ -77,7 +81,8 @@ class BoardReader:
         if self._still_since != status.since:
             self._still_since, self._read_count, self._sum = status.since, 0, None
         if self._read_count < self.rereads:
-            probabilities = self.classifier.read(image, location.corners, self.played)
+            crops = crop_squares(image, location.corners, self.played, lens=self.lens)
+            probabilities = self.classifier.classify(crops)
             self._sum = probabilities if self._sum is None else self._sum + probabilities
             self._read_count += 1
         mean = (self._sum / self._read_count).astype(np.float32)

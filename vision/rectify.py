@@ -17,6 +17,8 @@ import numpy as np
 
 from engine.squares import row_col
 
+from .lens import Lens
+
 
 @dataclass(frozen=True, slots=True)
 class CropGeometry:
@@ -113,28 +115,40 @@ def crop_transforms(corners: np.ndarray, image_size: tuple[int, int], played: st
 
 
 def crop_squares(image: np.ndarray, corners: np.ndarray, played: str = "dark",
-                 geometry: CropGeometry = CROP) -> np.ndarray:
+                 geometry: CropGeometry = CROP, lens: Lens | None = None) -> np.ndarray:
     """The 32 played-square crops of a BGR frame, (32, height, width, 3) uint8, squares 1..32.
 
     A frame much finer than the crops is first shrunk with area averaging, so the bilinear
-    sampling below does not alias the board texture or thin rings on the pieces.
+    sampling below does not alias the board texture or thin rings on the pieces. With a
+    calibrated ``lens`` the crops are cut from the ideal (straight-line) image without
+    making it: the corners go into it, the sampling grid comes back out through the lens.
     """
     corners = np.asarray(corners, np.float64)
     h, w = image.shape[:2]
     side = np.sqrt(cv2.contourArea(corners.astype(np.float32))) / 8
     shrink = min(1.0, 1.5 * geometry.pps / max(side, 1e-6))
+    if lens is not None:
+        T = crop_transforms(lens.undistort_points(corners), (w, h), played, geometry)
+        mapped = lens.distort_points(_sampling_grid(T, geometry))
     if shrink < 0.9:
         image = cv2.resize(image, (max(1, round(w * shrink)), max(1, round(h * shrink))),
                            interpolation=cv2.INTER_AREA)
-        sx, sy = image.shape[1] / w, image.shape[0] / h
-        corners = (corners + 0.5) * [sx, sy] - 0.5
+        scale = np.array([image.shape[1] / w, image.shape[0] / h])
+        corners = (corners + 0.5) * scale - 0.5
+        if lens is not None:
+            mapped = (mapped + 0.5) * scale - 0.5
         h, w = image.shape[:2]
-    T = crop_transforms(corners, (w, h), played, geometry)
+    if lens is None:
+        mapped = _sampling_grid(crop_transforms(corners, (w, h), played, geometry), geometry)
+    map_x = mapped[..., 0].reshape(32 * geometry.height, geometry.width).astype(np.float32)
+    map_y = mapped[..., 1].reshape(32 * geometry.height, geometry.width).astype(np.float32)
+    out = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out.reshape(32, geometry.height, geometry.width, 3)
+
+
+def _sampling_grid(T: np.ndarray, geometry: CropGeometry) -> np.ndarray:
+    """(32, height * width, 2) image points of every crop pixel, from (32, 3, 3) transforms."""
     ys, xs = np.mgrid[0:geometry.height, 0:geometry.width]
     pts = np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size)], axis=0).astype(np.float64)
     mapped = T @ pts  # (32, 3, N)
-    mapped = mapped[:, :2] / mapped[:, 2:3]
-    map_x = mapped[:, 0].reshape(32 * geometry.height, geometry.width).astype(np.float32)
-    map_y = mapped[:, 1].reshape(32 * geometry.height, geometry.width).astype(np.float32)
-    out = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return out.reshape(32, geometry.height, geometry.width, 3)
+    return (mapped[:, :2] / mapped[:, 2:3]).transpose(0, 2, 1)
