@@ -119,11 +119,11 @@ def fit_adaptation(network: SquareNetwork, frame: np.ndarray, corners: np.ndarra
     """Fit the set's colours and bounds on one frame of the start position.
 
     ``corners`` in the numbering frame (square 1's corner first), ``start`` the 32 labels
-    of the start position in square order ('l', 'd' men, '.' empty; kings of a special
-    set-up are left out of the fit).
+    of the start position in square order ('l', 'd' men, 'L', 'D' kings of a special
+    set-up, '.' empty); kings give their side's colour but not the man/king bound.
     """
     labels = np.array(list(start))
-    if len(labels) != 32 or not {"l", "d"} <= set(labels) or "." not in labels:
+    if len(labels) != 32 or not {"l", "d", "."} <= set(labels):
         raise ValueError("the start position must show light men, dark men and empty squares")
     rng = np.random.default_rng(seed)
     crops = np.concatenate([augmented_crops(frame, corners, played, lens, rng, first=k == 0)
@@ -133,11 +133,11 @@ def fit_adaptation(network: SquareNetwork, frame: np.ndarray, corners: np.ndarra
     piece_odds, king_odds = log_odds(kind)
     men = np.isin(labels, ["l", "d"])
     empty_top = np.quantile(piece_odds[labels == "."], 1 - OUTLIERS)
-    piece_bottom = np.quantile(piece_odds[men], OUTLIERS)
+    piece_bottom = np.quantile(piece_odds[labels != "."], OUTLIERS)
     return SetAdaptation(
         model=model,
-        light_colour=np.median(colour[labels == "l"], axis=0),
-        dark_colour=np.median(colour[labels == "d"], axis=0),
+        light_colour=np.median(colour[np.isin(labels, ["l", "L"])], axis=0),
+        dark_colour=np.median(colour[np.isin(labels, ["d", "D"])], axis=0),
         piece_bias=float(-(empty_top + piece_bottom) / 2),
         king_threshold=float(np.median(king_odds[men]) + KING_MARGIN),
     )

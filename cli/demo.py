@@ -9,7 +9,8 @@ import urllib.request
 from pathlib import Path
 
 from .live import LiveBoard, LiveRun
-from .run import add_live_arguments, print_urls, referee_token, serve_until_interrupted
+from .run import (add_live_arguments, add_profile_argument, print_urls, referee_token,
+                  serve_until_interrupted)
 
 SAMPLE = Path(__file__).resolve().parent.parent / "models" / "sample" / "sample.mp4"
 
@@ -27,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_live_arguments(parser)
+    add_profile_argument(parser)
     parser.add_argument("--check", action="store_true",
                         help="record the whole sample at full speed, serve one event, compare the "
                              "PDN with the sample's true game, and exit (0 when equal)")
@@ -37,8 +39,15 @@ def run(args: argparse.Namespace) -> int:
     if not SAMPLE.exists():
         raise FileNotFoundError(f"sample video missing: {SAMPLE} (make it: python -m models.videos.sample)")
     token = referee_token(args)
+    settings = {}
+    if args.profile is not None:
+        from calibration.profile import BoardProfile
+
+        profile = BoardProfile.load(args.profile)
+        settings = {"rules": profile.rules, "first_mover": profile.first_mover}
     live = LiveRun(LiveBoard(source=str(SAMPLE), board=args.board, token=token, host=args.host,
-                             port=args.port, realtime=not args.check))
+                             port=args.port, realtime=not args.check, profile=args.profile,
+                             **settings))
     if args.check:
         return check(live)
     print("makhos demo: a 35-second sample game, played as if live. Look at:\n"

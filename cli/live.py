@@ -27,6 +27,7 @@ class LiveBoard:
     host: str = "127.0.0.1"
     port: int = 5000
     realtime: bool = False  # play a recording as if live
+    profile: Path | None = None  # the camera's board profile (makhos calibrate)
 
 
 class LiveRun:
@@ -48,11 +49,17 @@ class LiveRun:
         scratch = Path(self._scratch.name)
         self.log = open_log(plan.events or scratch / "events.db")
         view = scratch / "camera"
-        source = CameraInput(plan.source, realtime=plan.realtime, view=CameraView(view, plan.board))
+        self.desk = None
+        if plan.profile is not None:
+            from calibration.desk import ProfileDesk
+
+            self.desk = ProfileDesk(plan.board, plan.profile)
+        source = CameraInput(plan.source, realtime=plan.realtime, view=CameraView(view, plan.board),
+                             profile=plan.profile, desk=self.desk)
         self.worker = Worker(WorkerConfig(board=plan.board, rules=plan.rules, first_mover=plan.first_mover),
                              self.log, source)
         config = ServerConfig(events=self.log, referee_token=plan.token, camera=FolderFrames(view),
-                              boards=(BoardInfo(plan.board),))
+                              boards=(BoardInfo(plan.board),), calibration=self.desk)
         try:
             self.server = waitress.create_server(create_app(config), host=plan.host, port=plan.port,
                                                  threads=16, channel_timeout=60, ident="makhos")

@@ -8,7 +8,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from engine import Colour
+from engine import Colour, Rules
 
 from .live import LiveBoard, LiveRun
 from .rules_args import add_rules_arguments, rules_from_args
@@ -22,6 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Read a camera (or a video as if live), referee the game, record it in the "
                     "event log and serve the live page, referee console and API.",
         epilog="examples:\n  makhos run --source 0                      # the first webcam\n"
+               "  makhos run --source 0 --profile board1.json  # as makhos calibrate set it up\n"
                "  makhos run --source rtsp://10.0.0.21/stream --board 7 --events hall.db\n"
                "  makhos run --source game.mp4 --realtime --port 5001",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -31,8 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="webcam index (0), video file, image folder, or camera URL (RTSP/HTTP MJPEG)")
     parser.add_argument("--realtime", action="store_true", help="play a video file at its own pace")
     parser.add_argument("--events", type=Path, default=Path("events.db"), help="SQLite event log (default events.db)")
-    parser.add_argument("--first-mover", choices=("auto", "dark", "light"), default="auto",
-                        help="who moves first (default: inferred from the first move)")
+    parser.add_argument("--first-mover", choices=("auto", "dark", "light"),
+                        help="who moves first (default: the profile's, else inferred from the first move)")
+    add_profile_argument(parser)
     add_rules_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -44,17 +46,36 @@ def add_live_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--token", help=f"referee token (or ${TOKEN_ENV}; default: a new random one)")
 
 
+def add_profile_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--profile", type=Path,
+                        help="board profile from makhos calibrate: corners, numbering, lens, piece "
+                             "set, rules and first mover (--men, --rules, --first-mover override)")
+
+
+def rules_and_first_mover(args: argparse.Namespace) -> tuple[Rules, Colour | None]:
+    """The game's settings: the flags given, else the profile's, else the defaults."""
+    from calibration.profile import BoardProfile
+
+    profile = BoardProfile.load(args.profile) if args.profile else None
+    rules = rules_from_args(args) if profile is None or args.men or args.rules else profile.rules
+    if args.first_mover is not None:
+        return rules, None if args.first_mover == "auto" else Colour(args.first_mover)
+    return rules, profile.first_mover if profile is not None else None
+
+
 def referee_token(args: argparse.Namespace) -> str:
     return args.token or os.environ.get(TOKEN_ENV) or secrets.token_urlsafe(8)
 
 
 def print_urls(live: LiveRun, token: str) -> None:
     board = live.plan.board
-    print(f"  live board       {live.url}/board/{board}\n"
-          f"  hall             {live.url}/\n"
-          f"  referee console  {live.url}/referee/{board}?token={token}  (alerts, camera view)\n"
-          f"  PDN              {live.url}/api/board/{board}/pdn\n"
-          "Press Ctrl-C to stop.", flush=True)
+    lines = [f"  live board       {live.url}/board/{board}",
+             f"  hall             {live.url}/",
+             f"  referee console  {live.url}/referee/{board}?token={token}  (alerts, camera view)",
+             f"  PDN              {live.url}/api/board/{board}/pdn"]
+    if live.desk is not None:
+        lines.append(f"  calibration      {live.url}/referee/{board}/calibration?token={token}")
+    print("\n".join(lines + ["Press Ctrl-C to stop."]), flush=True)
 
 
 def serve_until_interrupted(live: LiveRun) -> None:
@@ -70,10 +91,11 @@ def serve_until_interrupted(live: LiveRun) -> None:
 
 def run(args: argparse.Namespace) -> int:
     token = referee_token(args)
+    rules, first_mover = rules_and_first_mover(args)
     live = LiveRun(LiveBoard(
-        source=args.source, board=args.board, events=args.events, rules=rules_from_args(args),
-        first_mover=None if args.first_mover == "auto" else Colour(args.first_mover),
-        token=token, host=args.host, port=args.port, realtime=args.realtime))
+        source=args.source, board=args.board, events=args.events, rules=rules,
+        first_mover=first_mover, token=token, host=args.host, port=args.port,
+        realtime=args.realtime, profile=args.profile))
     print(f"makhos run: watching {live.worker.source.describe()}")
     print_urls(live, token)
     serve_until_interrupted(live)

@@ -15,7 +15,7 @@ from .hall import Hall
 
 def create_app(config: ServerConfig) -> Flask:
     """A Flask app over ``config.events``; its :class:`Hall` is ``app.extensions["makhos"]``."""
-    from . import api, errors, pages, referee
+    from . import api, calibration, errors, pages, referee
 
     app = Flask(__name__)
     app.json.ensure_ascii = False  # Thai names stay readable in the JSON
@@ -28,4 +28,5 @@ def create_app(config: ServerConfig) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)
+    app.register_blueprint(calibration.bp)
     return app

@@ -39,6 +39,26 @@ class FrameProvider(Protocol):
         """The latest annotated JPEG of a board, or None when that board has no camera."""
 
 
+class CalibrationDesk(Protocol):
+    """The calibration page's image work, done where OpenCV lives (``calibration.desk``).
+
+    Corners are camera pixels, clockwise on screen, as a board profile stores them;
+    ``quarter_turns`` rolls them so that square 1's corner comes first.
+    """
+
+    def state(self, board: str) -> dict | None:
+        """Size, corners, numbering and the reading of each square; None: no profile here."""
+
+    def frame(self, board: str) -> bytes | None:
+        """The latest camera frame as JPEG, or None before the first one."""
+
+    def board_view(self, board: str, corners: list, quarter_turns: int) -> bytes | None:
+        """The rectified board with its grid and each square's reading, as JPEG."""
+
+    def save(self, board: str, corners: list, quarter_turns: int) -> dict:
+        """Write the profile with these corners; ValueError when they cannot be a board."""
+
+
 @dataclass(frozen=True)
 class ServerConfig:
     """Everything the application factory needs; no other setting is read anywhere else.
@@ -55,6 +75,7 @@ class ServerConfig:
     event_name: str = "Mak-hos"
     scoring: Scoring = field(default_factory=Scoring)
     camera: FrameProvider | None = None
+    calibration: CalibrationDesk | None = None  # the calibration page (needs a board profile)
     poll_seconds: float = 0.05  # how often to look for events appended by another process
     keepalive_seconds: float = 15.0  # SSE comment interval, so proxies keep the stream open
     mjpeg_fps: float = 5.0

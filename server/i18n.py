@@ -76,6 +76,17 @@ TEXT: dict[str, tuple[str, str]] = {
     "sound": ("Alert sound", "เสียงเตือน"),
     "camera_view": ("Camera view", "ภาพจากกล้อง"),
     "no_camera": ("No camera", "ไม่มีกล้อง"),
+    "calibration": ("Calibration", "การปรับตั้งกล้อง"),
+    "calibration_help": ("Drag the four corners onto the corners of the playing area. Corner 1 "
+                         "is square 1's corner; turn the numbering if it is elsewhere. The board "
+                         "on the right shows what is read on each square.",
+                         "ลากมุมทั้งสี่ไปที่มุมของพื้นที่เล่น มุม 1 คือมุมของช่อง 1 หากอยู่ผิดที่ให้หมุนการเรียงเลข "
+                         "กระดานด้านขวาแสดงสิ่งที่อ่านได้ในแต่ละช่อง"),
+    "turn_numbering": ("Turn numbering", "หมุนการเรียงเลข"),
+    "reset": ("Reset", "คืนค่า"),
+    "save_profile": ("Save profile", "บันทึกโปรไฟล์"),
+    "saved": ("Saved", "บันทึกแล้ว"),
+    "rectified_board": ("Rectified board and reading", "กระดานที่ปรับแล้วและผลการอ่าน"),
     "time_up": ("Time is up", "หมดเวลา"),
     "connection_lost": ("Reconnecting…", "กำลังเชื่อมต่อใหม่…"),
     # reasons a game ends (engine.game.Result.reason and the referee's usual words)

@@ -65,6 +65,9 @@ class BoardReader:
         return self.played is not None and self.quarter_turns is not None
 
     def process(self, image: np.ndarray, time: float) -> FrameResult:
+        if self.lens is not None and not self.lens.fits(image):
+            raise ValueError(f"frames of {image.shape[1]}x{image.shape[0]} from a camera calibrated "
+                             f"at {self.lens.size[0]}x{self.lens.size[1]}: calibrate it again")
         location = self.tracker.update(image, time)
         status = self.gate.update(image, location, time, self.tracker.last_check)
         if location is not None and self.oriented:

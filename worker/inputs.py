@@ -69,6 +69,8 @@ class CameraInput:
     spec: str
     model: Path | None = None
     realtime: bool = False
+    profile: Path | None = None  # the board profile (calibration) of this camera
+    desk: Any = None  # calibration.desk.ProfileDesk: the calibration page of this camera
     view: Any = None  # recorder.annotate.CameraView
 
     @property
@@ -83,12 +85,17 @@ class CameraInput:
         return open_source(self.spec).describe()
 
     def reader(self):
-        from vision.classifier import DEFAULT_MODEL, SquareClassifier
+        from vision.classifier import SquareClassifier
         from vision.pipeline import BoardReader
 
-        model = self.model or DEFAULT_MODEL
+        model = self.model or _default_model()
         if not Path(model).exists():
             raise FileNotFoundError(f"model file missing: {model} (reinstall, or run `make model`)")
+        if self.profile is not None:
+            from calibration.profile import BoardProfile
+            from calibration.reader import board_reader
+
+            return board_reader(BoardProfile.load(self.profile), self.profile, model)
         return BoardReader(SquareClassifier(model))
 
     def items(self, after: float) -> Iterator[Any]:
@@ -101,10 +108,23 @@ class CameraInput:
         return item.timestamp
 
     def feed(self, session: BoardSession, item) -> tuple[float, list[GameEvent]]:
+        if self.desk is not None:
+            self.desk.offer(item.image)
+            saved = self.desk.take_saved()
+            if saved is not None:  # corners moved on the calibration page: read with them now
+                from calibration.reader import board_reader
+
+                session.reader = board_reader(saved, self.profile, self.model or _default_model())
         events = session.feed(item.image, item.timestamp)
         if self.view is not None and session.last is not None:
             self.view.offer(item.image, session.last)
         return item.timestamp, events
+
+
+def _default_model() -> Path:
+    from vision.classifier import DEFAULT_MODEL
+
+    return DEFAULT_MODEL
 
 
 def open_input(spec: str, speed: float = 1.0, seconds_per_ply: float = 10.0) -> Input:

@@ -1,0 +1,101 @@
+"""The calibration page, behind the referee token: drag the board's corners, check the
+reading of each square on the rectified board, save the profile.
+
+The image work is the desk's (``ServerConfig.calibration``, see ``calibration.desk``); this
+module only checks access and passes JSON and JPEG through.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+
+from .access import COOKIE, board_or_404, hall, require_referee
+from .config import CalibrationDesk
+from .i18n import page_language
+
+bp = Blueprint("calibration", __name__)
+
+
+@bp.after_request
+def private(response: Response) -> Response:
+    """Camera frames show hands and faces: never framed, cached or named in a Referer."""
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _desk(board: str) -> CalibrationDesk:
+    require_referee()
+    board_or_404(board)
+    desk = hall().config.calibration
+    if desk is None or desk.state(board) is None:
+        abort(404, description="no board profile for this board: run makhos calibrate, then "
+                               "makhos run --profile PROFILE")
+    return desk
+
+
+@bp.get("/referee/<board>/calibration")
+def page(board: str):
+    token = require_referee()
+    info = board_or_404(board)
+    if "token" in request.args:  # as the console: the token goes into a cookie
+        query = {k: v for k, v in request.args.items() if k != "token"}
+        response = redirect(url_for("calibration.page", board=board, **query), code=303)
+        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/",
+                            secure=request.is_secure)
+        return response
+    desk = _desk(board)
+    lang, strings = page_language()
+    return render_template("calibration.html", board=info, lang=lang, strings=strings,
+                           state=desk.state(board), event_name=hall().config.event_name)
+
+
+@bp.get("/api/referee/<board>/calibration")
+def state(board: str):
+    return jsonify(_desk(board).state(board))
+
+
+@bp.get("/referee/<board>/calibration/frame.jpg")
+def frame(board: str):
+    return _jpeg_or_404(_desk(board).frame(board))
+
+
+@bp.get("/referee/<board>/calibration/board.jpg")
+def board_view(board: str):
+    """The rectified board for corners given as ``?corners=x,y,x,y,x,y,x,y&turns=k``
+    (the profile's when absent): the page previews a drag before saving it."""
+    desk = _desk(board)
+    current = desk.state(board)
+    corners, turns = current["corners"], current["quarter_turns"]
+    try:
+        if "corners" in request.args:
+            values = [float(v) for v in request.args["corners"].split(",")]
+            if len(values) != 8:
+                raise ValueError
+            corners = [values[i:i + 2] for i in range(0, 8, 2)]
+        turns = int(request.args.get("turns", turns))
+        return _jpeg_or_404(desk.board_view(board, corners, turns))
+    except ValueError as error:
+        abort(400, description=f"bad corners or turns: {error}" if str(error) else
+              "corners must be eight numbers x,y,x,y,x,y,x,y; turns 0-3")
+
+
+@bp.post("/api/referee/<board>/calibration")
+def save(board: str):
+    """Save ``{"corners": [[x, y] x 4], "quarter_turns": k}`` into the board's profile."""
+    desk = _desk(board)
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or "corners" not in body:
+        abort(400, description='the body must be JSON {"corners": [[x, y], ...], "quarter_turns": k}')
+    try:
+        saved = desk.save(board, body["corners"], body.get("quarter_turns", 0))
+    except ValueError as error:
+        abort(400, description=str(error))
+    return jsonify(saved)
+
+
+def _jpeg_or_404(data: bytes | None) -> Response:
+    if data is None:
+        abort(404, description="no camera frame yet")
+    return Response(data, mimetype="image/jpeg")
