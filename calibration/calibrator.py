@@ -2,17 +2,17 @@
 
 A person shows the camera the empty board (moving or tilting it a little helps the focal
 length), then sets up the start position. Each frame is sorted as it arrives: an empty board
-whose 49 inner corners are all seen is a lens view; a board showing as many pieces as the
-start position and clearly oriented by them is a start candidate; anything else (hands,
-pieces being set up) is passed over. The profile takes the corners, numbering and played
-colour from the best start frame, the lens from the distinct empty views, and the piece
+whose 49 inner corners are all seen is a lens view; a board the network reads as the start
+position (every square's occupancy, each side on its own rows) is a start candidate;
+anything else (hands, pieces being set up) is passed over. The profile takes the corners, numbering and played
+colour from the surest start frame, the lens from the distinct empty views, and the piece
 set's adaptation from the start frame read through that lens.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -20,15 +20,12 @@ import numpy as np
 from engine import Colour, Rules
 from vision.classifier import DEFAULT_MODEL, SquareClassifier
 from vision.locate import locate_board
-from vision.orientation import Orientation, cell_evidence, orient
+from vision.orientation import Orientation, orient
+from vision.rectify import crop_squares
 
 from .adaptation import SetAdaptation, fit_adaptation, model_fingerprint
 from .intrinsics import LensCalibration, calibrate_lens, distinct_views, inner_corners
 from .profile import BoardProfile
-
-#: Least orientation confidence for a start frame (a set-up start position gives ~1).
-START_CONFIDENCE = 0.6
-
 
 class FrameKind(enum.Enum):
     NO_BOARD = "no board"
@@ -37,23 +34,30 @@ class FrameKind(enum.Enum):
     OTHER = "other"
 
 
+#: Label -> column of (empty, light piece, dark piece).
+CLASS_COLUMNS = {".": 0, "l": 1, "L": 1, "d": 2, "D": 2}
+
+
 @dataclass
 class _Start:
     frame: np.ndarray
     orientation: Orientation
+    sureness: float  # mean probability of the start's occupancy and sides
 
 
-@dataclass
 class Calibrator:
     """Feed frames with :meth:`offer` until :attr:`done`, then take :meth:`profile`."""
 
-    rules: Rules = Rules()
-    first_mover: Colour | None = None
-    model: Path = DEFAULT_MODEL
-    views_wanted: int = 12
-    views: list[np.ndarray] = field(default_factory=list)
-    size: tuple[int, int] | None = None
-    _start: _Start | None = None
+    def __init__(self, rules: Rules = Rules(), first_mover: Colour | None = None,
+                 model: Path = DEFAULT_MODEL, views_wanted: int = 12) -> None:
+        self.rules = rules
+        self.first_mover = first_mover
+        self.model = model
+        self.views_wanted = views_wanted
+        self.network = SquareClassifier(model)
+        self.views: list[np.ndarray] = []  # distinct empty-board views, inner corners each
+        self.size: tuple[int, int] | None = None
+        self._start: _Start | None = None
 
     @property
     def start_seen(self) -> bool:
@@ -64,7 +68,11 @@ class Calibrator:
         return self.start_seen and len(self.views) >= self.views_wanted
 
     def offer(self, frame: np.ndarray) -> FrameKind:
-        """Sort one frame and keep what it is good for."""
+        """Sort one frame and keep what it is good for.
+
+        The network, not a brightness cue, says what stands on the squares: cream men on a
+        buff board are plain to it and faint to the eye of a threshold.
+        """
         size = (frame.shape[1], frame.shape[0])
         if self.size is not None and size != self.size:
             raise ValueError(f"frames changed size from {self.size} to {size}")
@@ -72,22 +80,40 @@ class Calibrator:
         location = locate_board(frame)
         if location is None:
             return FrameKind.NO_BOARD
-        pieces = int(cell_evidence(frame, location).occupied.sum())
-        if pieces == 0:
-            corners = inner_corners(frame, location)
-            if corners is None:
-                return FrameKind.OTHER
-            self.views = distinct_views(self.views + [corners], location.square_px)
-            return FrameKind.EMPTY
-        light, dark = self.rules.start_squares()
-        if pieces != len(light) + len(dark):
-            return FrameKind.OTHER
         orientation = orient(frame, location)
-        if orientation.confidence < START_CONFIDENCE:
+        corners = orientation.location.corners
+        probabilities = self.network.classify(crop_squares(frame, corners, orientation.played))
+        if not (probabilities[:, 0] > 0.5).all():
+            return self._offer_start(frame, orientation, probabilities)
+        other = "light" if orientation.played == "dark" else "dark"
+        if not (self.network.classify(crop_squares(frame, corners, other))[:, 0] > 0.5).all():
+            return FrameKind.OTHER  # pieces on the other colour: played squares not settled yet
+        view = inner_corners(frame, location)
+        if view is None:
             return FrameKind.OTHER
-        if self._start is None or orientation.confidence >= self._start.orientation.confidence:
-            self._start = _Start(frame, orientation)
+        self.views = distinct_views(self.views + [view], location.square_px)
+        return FrameKind.EMPTY
+
+    def _offer_start(self, frame: np.ndarray, orientation: Orientation,
+                     probabilities: np.ndarray) -> FrameKind:
+        """Keep the frame if it shows the start position, each side on its own rows (which
+        also checks the numbering's half turn); the surest such frame wins."""
+        start = self.start_labels()
+        columns = [CLASS_COLUMNS[label] for label in start]
+        by_side = np.stack([probabilities[:, 0], probabilities[:, 1] + probabilities[:, 3],
+                            probabilities[:, 2] + probabilities[:, 4]], axis=1)
+        if not np.array_equal(by_side.argmax(1), columns):
+            return FrameKind.OTHER
+        sureness = float(by_side[np.arange(32), columns].mean())
+        if self._start is None or sureness >= self._start.sureness:
+            self._start = _Start(frame, orientation, sureness)
         return FrameKind.START
+
+    def start_labels(self) -> str:
+        """The start position of the rules, 32 labels in square order."""
+        light, dark = self.rules.start_squares()
+        return "".join("L" if light.get(s) else "l" if s in light else
+                       "D" if dark.get(s) else "d" if s in dark else "." for s in range(1, 33))
 
     def profile(self) -> BoardProfile:
         """The profile from what was seen; ValueError when the start position never was."""
@@ -106,13 +132,11 @@ class Calibrator:
     def adaptation(self, camera: LensCalibration | None) -> SetAdaptation | None:
         """The set's adaptation from the start frame; None for a start without men (the
         golden board's kings alone cannot place the man/king bound)."""
-        light, dark = self.rules.start_squares()
-        if all(light.values()) and all(dark.values()):
+        labels = self.start_labels()
+        if "l" not in labels or "d" not in labels:
             return None
-        labels = "".join("L" if light.get(s) else "l" if s in light else
-                         "D" if dark.get(s) else "d" if s in dark else "." for s in range(1, 33))
         orientation = self._start.orientation
-        return fit_adaptation(SquareClassifier(self.model), self._start.frame,
+        return fit_adaptation(self.network, self._start.frame,
                               orientation.location.corners, orientation.played, labels,
                               model_fingerprint(self.model),
                               lens=camera.lens if camera is not None else None)
