@@ -10,7 +10,10 @@
     then, on other frames with men on the board, each frame is undistorted with the fitted
     lens and the board found there. Corner error = distance from each found outer corner to
     where the true corner lands in that undistorted image (goal <= 1 px); the same without
-    a lens (the board found in the raw frame, against the raw truth) for comparison.
+    a lens (the board found in the raw frame, against the raw truth) for comparison, and
+    with the true lens (what the corner finder itself adds). The lens's own share is
+    measured apart: the true inner corners undistorted with the fitted lens, extended to
+    the outer corners by one homography, against where the true outer corners land.
 (b) ``adaptation``: held-out board and piece palettes (never seen in training); per scene a
     start-position frame fits the adaptation, then later positions with kings are read
     before (the network as is) and after. Per-square accuracy, and man-vs-king separately.
@@ -85,43 +88,199 @@ def poses(scene, rng: np.random.Generator, n: int) -> list:
     return out
 
 
+def outer_corner_error(camera: Camera, lens: Lens) -> float:
+    """The calibration's own error: the true inner corners undistorted with ``lens``, one
+    homography through them, and its outer corners against where the true ones land
+    (pixels, worst corner). Zero for a perfect lens, whatever the corner finder does."""
+    grid = np.stack(np.meshgrid(np.arange(1.0, 8.0), np.arange(1.0, 8.0)), -1).reshape(-1, 2)
+    inner = lens.undistort_points(camera.project(np.column_stack([grid, np.zeros(49)])))
+    h, _ = cv2.findHomography(grid, inner, 0)
+    outer = np.array([[0.0, 0.0], [8.0, 0.0], [8.0, 8.0], [0.0, 8.0]])
+    predicted = cv2.perspectiveTransform(outer.reshape(-1, 1, 2), h).reshape(-1, 2)
+    truth = lens.undistort_points(camera.project(np.column_stack([outer, np.zeros(4)])))
+    return float(np.linalg.norm(predicted - truth, axis=1).max())
+
+
 def lens_figures(scenes: int, views: int, tests: int, seed: int = 1) -> None:
     rng = np.random.default_rng(seed)
-    rows = []
+    own, found, floor, raw = [], [], [], []
     for _ in range(scenes):
         scene = sample_scene(rng, held_out=True, size=(1280, 720))
         scene = dataclasses.replace(scene, camera=dataclasses.replace(scene.camera, dist=STRONG_BARREL))
-        found = [inner_corners(Renderer(s).render({}, seed=k).image)
-                 for k, s in enumerate(poses(scene, rng, views))]
-        found = [f for f in found if f is not None]
-        if len(found) < 1:
+        seen = [inner_corners(Renderer(s).render({}, seed=k).image)
+                for k, s in enumerate(poses(scene, rng, views))]
+        seen = [v for v in seen if v is not None]
+        if not seen:
             print(f"  {scene.board.palette.name}: no empty-board view found")
             continue
-        start = time.perf_counter()
-        fit = calibrate_lens(found, (1280, 720))
-        fit_s = time.perf_counter() - start
-        after, before = [], []
+        fit = calibrate_lens(seen, (1280, 720))
+        true = Lens(scene.camera.K, scene.camera.dist, (1280, 720))
+        n = len(own)
         for k, s in enumerate(poses(scene, rng, tests // scenes)):
             frame = Renderer(s).render({q + 1: START[q] for q in range(32) if START[q] != "."}, seed=k)
-            raw = locate_board(frame.image)
-            if raw is not None:
-                before.append(corner_error(raw.corners, frame.corners))
-            ideal = locate_board(fit.lens.undistort(frame.image))
-            if ideal is not None:
-                after.append(corner_error(ideal.corners, fit.lens.undistort_points(frame.corners)))
-        true_k = scene.camera.K
-        rows.append((fit, after, before))
+            own.append(outer_corner_error(s.camera, fit.lens))
+            errors = []
+            for lens, image in ((fit.lens, fit.lens.undistort(frame.image)),
+                                (true, true.undistort(frame.image)), (None, frame.image)):
+                location = locate_board(image)
+                expected = frame.corners if lens is None else lens.undistort_points(frame.corners)
+                errors.append(np.inf if location is None else corner_error(location.corners, expected))
+            found.append(errors[0]), floor.append(errors[1]), raw.append(errors[2])
         print(f"  {scene.board.palette.name:14s} {scene.board.border:6s} views {fit.views:2d}  rms "
-              f"{fit.rms:.2f} px  f {fit.lens.matrix[0, 0]:.0f} (true {true_k[0, 0]:.0f})  "
-              f"k1 {fit.lens.distortion[0]:+.3f} k2 {fit.lens.distortion[1]:+.3f}  fit {fit_s:.2f} s  "
-              f"corner error after: max {max(after, default=np.nan):.2f} px, "
-              f"without lens: max {max(before, default=np.nan):.2f} px ({len(after)} frames)")
-    after = np.concatenate([r[1] for r in rows])
-    before = np.concatenate([r[2] for r in rows])
-    print(f"(a) strong barrel 1280x720: {len(rows)} cameras, {len(after)} test frames; corner error "
-          f"after undistortion median {np.median(after):.2f} px, p95 {np.percentile(after, 95):.2f} px, "
-          f"max {after.max():.2f} px, within 1 px {100 * np.mean(after <= 1):.1f} %; "
-          f"without a lens median {np.median(before):.2f} px, max {before.max():.2f} px")
+              f"{fit.rms:.2f} px  f {fit.lens.matrix[0, 0]:5.0f} (true {scene.camera.K[0, 0]:5.0f})  "
+              f"k1 {fit.lens.distortion[0]:+.3f} (true {STRONG_BARREL[0]:+.2f})  max corner error: "
+              f"lens alone {max(own[n:]):.2f} px, found after undistortion {max(found[n:]):.2f} px "
+              f"(true lens {max(floor[n:]):.2f}), found in the raw frame {max(raw[n:]):.2f} px")
+    own, found, floor, raw = (np.array(v) for v in (own, found, floor, raw))
+    print(f"(a) strong barrel 1280x720, {len(own)} test frames: outer-corner error of the fitted lens "
+          f"alone median {np.median(own):.2f} px, max {own.max():.2f} px, within 1 px "
+          f"{100 * np.mean(own <= 1):.1f} %; board found after undistortion median "
+          f"{np.median(found):.2f} px, p95 {np.percentile(found, 95):.2f} px, max {found.max():.2f} px "
+          f"(with the true lens: median {np.median(floor):.2f}, max {floor.max():.2f}); found in the "
+          f"raw frame median {np.median(raw):.2f} px, max {raw.max():.2f} px")
+
+
+# ------------------------------------------------------------------------- (b) adaptation
+
+@dataclasses.dataclass
+class Tally:
+    """Square counts of one way of reading: right, and the man/king and other confusions."""
+
+    squares: int = 0
+    right: int = 0
+    men: int = 0
+    men_as_kings: int = 0
+    kings: int = 0
+    kings_as_men: int = 0
+    side_or_occupancy: int = 0  # an empty read as a piece, a piece as empty, or the wrong side
+
+    def add(self, truth: str, read: str) -> None:
+        for t, r in zip(truth, read):
+            self.squares += 1
+            self.right += t == r
+            if t.lower() != r.lower():
+                self.side_or_occupancy += 1
+            elif t in "ld":
+                self.men += 1
+                self.men_as_kings += r in "LD"
+            elif t in "LD":
+                self.kings += 1
+                self.kings_as_men += r in "ld"
+
+    def line(self) -> str:
+        return (f"per square {100 * self.right / self.squares:6.2f} %  men read as kings "
+                f"{100 * self.men_as_kings / max(self.men, 1):5.2f} % of {self.men}  kings read as men "
+                f"{100 * self.kings_as_men / max(self.kings, 1):5.2f} % of {self.kings}  side/occupancy "
+                f"errors {self.side_or_occupancy}")
+
+
+def later_position(rng: np.random.Generator) -> dict[int, str]:
+    """A position of the middle or end game: fewer men, some kings."""
+    return random_position(rng, occupancy=rng.uniform(0.15, 0.6), king_share=rng.uniform(0.1, 0.5))
+
+
+def adaptation_runs(held_out: bool, scenes: int, frames: int, seed: int):
+    """Per scene: the adaptation fitted on its start frame and the network's outputs on its
+    later frames (crops, labels), for the tallies and the margin sweep."""
+    network = SquareClassifier()
+    fingerprint = model_fingerprint(DEFAULT_MODEL)
+    rng = np.random.default_rng(seed)
+    start = {q + 1: START[q] for q in range(32) if START[q] != "."}
+    for _ in range(scenes):
+        scene = sample_scene(rng, held_out=held_out)
+        renderer = Renderer(scene)
+        first = renderer.render(start, seed=0)
+        fitted = fit_adaptation(network, first.image, first.corners, first.played, START, fingerprint)
+        later = []
+        for k in range(frames):
+            frame = renderer.render(later_position(rng), seed=k + 1)
+            later.append((crop_squares(frame.image, frame.corners, frame.played), "".join(frame.squares)))
+        yield scene, network, fitted, later
+
+
+def adaptation_figures(scenes: int, frames: int) -> None:
+    before, after = Tally(), Tally()
+    for scene, network, fitted, later in adaptation_runs(True, scenes, frames, seed=2):
+        adapted = AdaptedClassifier(network, fitted)
+        b, a = Tally(), Tally()
+        for crops, truth in later:
+            for tally, whole in ((b, before), (a, after)):
+                read = labels_of((network if tally is b else adapted).classify(crops))
+                tally.add(truth, read)
+                whole.add(truth, read)
+        print(f"  {scene.pieces.pieces.name:14s} on {scene.board.palette.name:14s} king threshold "
+              f"{fitted.king_threshold:+5.2f}  before {100 * b.right / b.squares:6.2f} %  after "
+              f"{100 * a.right / a.squares:6.2f} %")
+    print(f"(b) held-out palettes, {scenes} scenes x {frames} later frames with kings:\n"
+          f"    before: {before.line()}\n    after:  {after.line()}")
+
+
+def choose_margin(scenes: int, frames: int) -> None:
+    """The man/king error over KING_MARGIN values on TRAINING palettes (never the held-out)."""
+    rows = []
+    for _, network, fitted, later in adaptation_runs(False, scenes, frames, seed=11):
+        men_level = fitted.king_threshold - adaptation_module.KING_MARGIN
+        for crops, truth in later:
+            _, king_odds = log_odds(network.outputs(crops)[0])
+            rows += [(king_odds[i] - men_level, king_odds[i], t) for i, t in enumerate(truth) if t != "."]
+    odds, raw = np.array([r[0] for r in rows]), np.array([r[1] for r in rows])
+    king = np.array([r[2] in "LD" for r in rows])
+    print(f"  the network as is (threshold 0 for every set): men read as kings "
+          f"{100 * np.mean(raw[~king] > 0):5.2f} %, kings read as men {100 * np.mean(raw[king] <= 0):5.2f} %")
+    print(f"KING_MARGIN sweep on training palettes ({scenes} scenes, {len(rows)} pieces; now "
+          f"{adaptation_module.KING_MARGIN}):")
+    for margin in np.arange(0.0, 6.5, 0.5):
+        men_err, king_err = np.mean(odds[~king] > margin), np.mean(odds[king] <= margin)
+        print(f"  {margin:3.1f}: men read as kings {100 * men_err:5.2f} %, kings read as men "
+              f"{100 * king_err:5.2f} %, mean {50 * (men_err + king_err):5.2f} %")
+
+
+# ------------------------------------------------------------------------------- (c) real
+
+def real_figures() -> None:
+    if not REAL_ROOT.exists():
+        print(f"(c) skipped: {REAL_ROOT} is absent")
+        return
+    network = SquareClassifier()
+    fingerprint = model_fingerprint(DEFAULT_MODEL)
+    start12 = "l" * 12 + "." * 8 + "d" * 12
+    setups = {k: v for k, v in json.loads(CORNERS.read_text()).items() if not k.startswith("_")}
+    totals = {"before": [0, 0, 0], "after": [0, 0, 0]}  # squares, right, occupancy+side right
+    for setup, info in setups.items():
+        folder = REAL_ROOT / setup
+        corners, played = np.asarray(info["corners"], float), info["played"]
+        lens = None
+        if (folder / "calib" / "empty.jpg").exists():
+            empty = cv2.imread(str(folder / "calib" / "empty.jpg"))
+            view = inner_corners(empty)
+            lens = calibrate_lens([view], (empty.shape[1], empty.shape[0])) if view is not None else None
+        start_path = next((p for p in (folder / "calib" / "full.jpg", folder / "4293918720+4095.jpg")
+                           if p.exists()), None)
+        classifier = network
+        if start_path is not None:
+            fitted = fit_adaptation(network, cv2.imread(str(start_path)), corners, played, start12,
+                                    fingerprint, lens=lens.lens if lens else None)
+            classifier = AdaptedClassifier(network, fitted)
+        counts = {"before": [0, 0, 0], "after": [0, 0, 0]}
+        for path in sorted(folder.glob("*+*.jpg")):
+            if path == start_path:
+                continue  # the frame the adaptation was fitted on is not a test
+            truth, image = labels_from_name(path.stem), cv2.imread(str(path))
+            for name, reader, through in (("before", network, None),
+                                          ("after", classifier, lens.lens if lens else None)):
+                read = labels_of(reader.classify(crop_squares(image, corners, played, lens=through)))
+                for c in (counts[name], totals[name]):
+                    c[0] += 32
+                    c[1] += sum(a == b for a, b in zip(truth, read))
+                    c[2] += sum(a == b.lower() for a, b in zip(truth, read))
+        b, a = counts["before"], counts["after"]
+        print(f"  {setup:45s} {b[0] // 32:3d} frames  lens {'k1 %+.3f' % lens.lens.distortion[0] if lens else 'none    '}"
+              f"  start {'yes' if start_path else 'no '}  squares {100 * b[1] / b[0]:6.2f} -> "
+              f"{100 * a[1] / a[0]:6.2f} %  occupancy+side {100 * b[2] / b[0]:6.2f} -> {100 * a[2] / a[0]:6.2f} %")
+    b, a = totals["before"], totals["after"]
+    print(f"(c) real webcam frames, {b[0] // 32} frames: per-square agreement {100 * b[1] / b[0]:.2f} % "
+          f"before, {100 * a[1] / a[0]:.2f} % after; occupancy+side {100 * b[2] / b[0]:.2f} % -> "
+          f"{100 * a[2] / a[0]:.2f} %")
 
 
 def main() -> int:
@@ -131,11 +290,23 @@ def main() -> int:
     parser.add_argument("--cameras", type=int, default=6)
     parser.add_argument("--views", type=int, default=8, help="empty-board frames per camera")
     parser.add_argument("--tests", type=int, default=60, help="test frames in all (lens)")
+    parser.add_argument("--scenes", type=int, default=20, help="piece sets and boards (adaptation)")
+    parser.add_argument("--frames", type=int, default=12, help="later frames per scene (adaptation)")
+    parser.add_argument("--choose-margin", action="store_true",
+                        help="sweep KING_MARGIN on training palettes instead")
     args = parser.parse_args()
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-          f"python {platform.python_version()}, OpenCV {cv2.__version__}")
+          f"python {platform.python_version()}, OpenCV {cv2.__version__}; model "
+          f"{model_fingerprint(DEFAULT_MODEL)}")
+    if args.choose_margin:
+        choose_margin(args.scenes, args.frames)
+        return 0
     if args.part in ("lens", "all"):
         lens_figures(args.cameras, args.views, args.tests)
+    if args.part in ("adaptation", "all"):
+        adaptation_figures(args.scenes, args.frames)
+    if args.part in ("real", "all"):
+        real_figures()
     return 0
 
 

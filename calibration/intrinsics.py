@@ -3,7 +3,7 @@
 The empty board is its own calibration pattern: its 7x7 inner corners are the corners of a
 printed chessboard. :func:`inner_corners` finds them with vision's lattice finder (which
 copes with red/green boards, outer rings and tape that defeat a plain chessboard detector)
-and snaps each to the sub-pixel saddle in the colour plane that shows the grid best;
+and snaps each to the sub-pixel saddle of the image projected on the board's own colour axis;
 :func:`calibrate_lens` runs ``cv2.calibrateCamera`` on the views.
 
 The camera of a board is fixed, and the board may be moved only a little while calibrating,
@@ -26,7 +26,7 @@ import numpy as np
 
 from vision.geometry import BoardLocation
 from vision.lens import Lens
-from vision.locate import INNER_CORNERS, channel, locate_board
+from vision.locate import INNER_CORNERS, locate_board
 
 #: The model's fixed parts (see the module docstring).
 FLAGS = (cv2.CALIB_FIX_PRINCIPAL_POINT | cv2.CALIB_FIX_ASPECT_RATIO | cv2.CALIB_ZERO_TANGENT_DIST
@@ -51,7 +51,7 @@ def inner_corners(frame: np.ndarray, location: BoardLocation | None = None) -> n
     location = location or locate_board(frame)
     if location is None:
         return None
-    plane = _grid_plane(frame, location).astype(np.float32)
+    plane = _grid_plane(frame, location)
     predicted = location.to_image(INNER_CORNERS).astype(np.float32)
     half = int(np.clip(0.25 * location.square_px, 3, 25))
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 50, 0.001)
@@ -64,16 +64,23 @@ def inner_corners(frame: np.ndarray, location: BoardLocation | None = None) -> n
 
 
 def _grid_plane(frame: np.ndarray, location: BoardLocation) -> np.ndarray:
-    """Grey or the colour plane where the two square colours differ most (a red and green
-    board has one grey)."""
+    """The frame projected on the colour axis from one square colour to the other.
+
+    Grey alone fails a red and green board (one grey for both); a single colour plane
+    works there but throws away the others' contrast, and a JPEG keeps colour at half
+    resolution. The projection takes every plane's share of the contrast.
+    """
+    if frame.ndim == 2:
+        return frame.astype(np.float32)
     cells = np.stack(np.mgrid[0:8, 0:8], axis=-1).reshape(-1, 2)
     centres = location.to_image(cells[:, ::-1] + 0.5)
     xs = np.clip(np.rint(centres[:, 0]).astype(int), 0, frame.shape[1] - 1)
     ys = np.clip(np.rint(centres[:, 1]).astype(int), 0, frame.shape[0] - 1)
+    colours = frame[ys, xs].astype(np.float32)
     odd = cells.sum(axis=1) % 2 == 1
-    planes = [channel(frame, i) for i in range(1 if frame.ndim == 2 else 4)]
-    contrast = [abs(float(p[ys, xs][odd].mean()) - float(p[ys, xs][~odd].mean())) for p in planes]
-    return planes[int(np.argmax(contrast))]
+    axis = np.median(colours[odd], axis=0) - np.median(colours[~odd], axis=0)
+    axis /= max(float(np.linalg.norm(axis)), 1e-6)
+    return (frame.astype(np.float32) @ axis).astype(np.float32)
 
 
 def distinct_views(views: list[np.ndarray], square_px: float) -> list[np.ndarray]:
