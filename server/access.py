@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hmac
 
-from flask import abort, current_app, request
+from flask import Response, abort, current_app, redirect, request, url_for
 
 from .config import BoardInfo
 from .hall import Hall
@@ -30,6 +30,25 @@ def presented_token() -> str | None:
         return auth[7:].strip()
     return (request.args.get("token") or request.headers.get("X-Referee-Token")
             or request.cookies.get(COOKIE))
+
+
+def private(response: Response) -> Response:
+    """Referee pages (decisions, camera frames showing hands and faces) are never framed by
+    another site, cached, or named in a Referer."""
+    response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def token_to_cookie(endpoint: str, token: str, **values) -> Response:
+    """Swap the token in the address for a cookie, so it stays out of the history, the
+    address bar and the page's own requests: a redirect to the same page without it."""
+    query = {k: v for k, v in request.args.items() if k != "token"}
+    response = redirect(url_for(endpoint, **values, **query), code=303)
+    response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/",
+                        secure=request.is_secure)
+    return response
 
 
 def require_referee() -> str:

@@ -7,22 +7,16 @@ module only checks access and passes JSON and JPEG through.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 
-from .access import COOKIE, board_or_404, hall, require_referee
+from .access import board_or_404, hall, private, require_referee, token_to_cookie
 from .config import CalibrationDesk
 from .i18n import page_language
 
 bp = Blueprint("calibration", __name__)
 
 
-@bp.after_request
-def private(response: Response) -> Response:
-    """Camera frames show hands and faces: never framed, cached or named in a Referer."""
-    response.headers["X-Frame-Options"] = "DENY"
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    return response
+bp.after_request(private)
 
 
 def _desk(board: str) -> CalibrationDesk:
@@ -39,12 +33,8 @@ def _desk(board: str) -> CalibrationDesk:
 def page(board: str):
     token = require_referee()
     info = board_or_404(board)
-    if "token" in request.args:  # as the console: the token goes into a cookie
-        query = {k: v for k, v in request.args.items() if k != "token"}
-        response = redirect(url_for("calibration.page", board=board, **query), code=303)
-        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/",
-                            secure=request.is_secure)
-        return response
+    if "token" in request.args:
+        return token_to_cookie("calibration.page", token, board=board)
     desk = _desk(board)
     lang, strings = page_language()
     return render_template("calibration.html", board=info, lang=lang, strings=strings,

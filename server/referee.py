@@ -10,11 +10,11 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-from flask import Blueprint, Response, abort, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from events import referee as ra
 from . import sse
-from .access import COOKIE, board_or_404, hall, require_referee
+from .access import board_or_404, hall, private, require_referee, token_to_cookie
 from .hall import REFEREE
 from .i18n import page_language
 
@@ -23,13 +23,7 @@ bp = Blueprint("referee", __name__)
 BOUNDARY = "frame"
 
 
-@bp.after_request
-def private(response: Response) -> Response:
-    """The console is never framed by another site, cached, or named in a Referer."""
-    response.headers["X-Frame-Options"] = "DENY"
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    return response
+bp.after_request(private)
 
 
 @bp.get("/referee/<board>")
@@ -37,13 +31,7 @@ def console(board: str):
     token = require_referee()
     info = board_or_404(board)
     if "token" in request.args:
-        # Swap the token in the address for a cookie, so it stays out of the history,
-        # the address bar and the console's own requests.
-        query = {k: v for k, v in request.args.items() if k != "token"}
-        response = redirect(url_for("referee.console", board=board, **query), code=303)
-        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict",
-                            path="/", secure=request.is_secure)
-        return response
+        return token_to_cookie("referee.console", token, board=board)
     the_hall = hall()
     lang, strings = page_language()
     return render_template(
