@@ -34,7 +34,6 @@ import dataclasses
 import json
 import platform
 import sys
-import time
 from pathlib import Path
 
 import cv2
@@ -48,7 +47,7 @@ from calibration.adaptation import (AdaptedClassifier, fit_adaptation, log_odds,
 from calibration.intrinsics import calibrate_lens, inner_corners  # noqa: E402
 from models.render import Renderer, random_position, sample_scene  # noqa: E402
 from models.render.camera import Camera  # noqa: E402
-from vision.classifier import DEFAULT_MODEL, LABELS, SquareClassifier, labels_of  # noqa: E402
+from vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of  # noqa: E402
 from vision.geometry import corner_error  # noqa: E402
 from vision.lens import Lens  # noqa: E402
 from vision.locate import locate_board  # noqa: E402

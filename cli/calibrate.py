@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from engine import Colour
 
 from .progress import Progress
 from .rules_args import add_rules_arguments, rules_from_args
+
+if TYPE_CHECKING:  # the command imports OpenCV and the network only when it runs
+    import numpy as np
+
+    from calibration.profile import BoardProfile
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -73,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def describe(profile, path: Path) -> None:
+def describe(profile: BoardProfile, path: Path) -> None:
     """What the profile holds, in a few lines a person can check."""
     if profile.camera is None:
         print("lens: not calibrated (no empty board seen); corners are read in the raw image")
@@ -93,5 +99,5 @@ def describe(profile, path: Path) -> None:
     print(f"wrote {path}; use it with: makhos run --source SOURCE --profile {path}")
 
 
-def _lab(colour) -> str:
+def _lab(colour: np.ndarray) -> str:
     return "Lab(" + ", ".join(f"{v:.0f}" for v in colour) + ")"

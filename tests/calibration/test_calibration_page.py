@@ -1,7 +1,5 @@
 """The calibration page: behind the referee token, shows the reading, saves dragged corners."""
 
-import json
-
 import numpy as np
 import pytest
 
