@@ -52,7 +52,8 @@ OUTLIERS = 0.01
 
 
 class SquareNetwork(Protocol):
-    """The classifier's stable interface (``vision.classifier.SquareClassifier``)."""
+    """The classifier's stable interface (``vision.classifier.SquareClassifier``), called
+    with the 32 crops of one board at a time."""
 
     def outputs(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 
@@ -126,10 +127,11 @@ def fit_adaptation(network: SquareNetwork, frame: np.ndarray, corners: np.ndarra
     if len(labels) != 32 or not {"l", "d", "."} <= set(labels):
         raise ValueError("the start position must show light men, dark men and empty squares")
     rng = np.random.default_rng(seed)
-    crops = np.concatenate([augmented_crops(frame, corners, played, lens, rng, first=k == 0)
-                            for k in range(augmentations)])
+    # One board per call: the network may read each square beside the rest of its board.
+    boards = [network.outputs(augmented_crops(frame, corners, played, lens, rng, first=k == 0))
+              for k in range(augmentations)]
+    kind, colour = (np.concatenate([b[i] for b in boards]) for i in (0, 1))
     labels = np.tile(labels, augmentations)
-    kind, colour, _ = network.outputs(crops)
     piece_odds, king_odds = log_odds(kind)
     men = np.isin(labels, ["l", "d"])
     empty_top = np.quantile(piece_odds[labels == "."], 1 - OUTLIERS)
