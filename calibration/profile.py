@@ -6,7 +6,9 @@
      "played": "dark",                # the colour of the squares in play
      "first_mover": "dark" | "light" | null (inferred from the first move),
      "rules": {...},                  # engine.Rules.to_dict() of the event
-     "camera": null | {"matrix": 3x3, "distortion": [k1, k2, p1, p2, k3], "rms": px, "views": n},
+     "camera": null | {"matrix": 3x3, "distortion": [k1, k2, p1, p2, k3, k4, k5, k6] (OpenCV's
+                       rational model; the five of the polynomial one are read too),
+                       "rms": px, "views": n},
      "adaptation": null | {"model": fingerprint, "light_colour": Lab, "dark_colour": Lab,
                            "piece_bias": x, "king_threshold": x}}
 
@@ -182,7 +184,10 @@ class _Reader:
         if matrix[0, 0] <= 0 or matrix[1, 1] <= 0 or not np.allclose(matrix[2], [0, 0, 1]):
             raise self.fail("camera.matrix", "not a camera matrix (positive focal lengths, "
                                              "last row 0 0 1)")
-        distortion = self.numbers(self.get(data, "distortion", "camera."), "camera.distortion", (5,))
+        distortion = self.get(data, "distortion", "camera.")
+        lengths = (5, 8)
+        shape = (len(distortion),) if isinstance(distortion, list) and len(distortion) in lengths else (8,)
+        distortion = self.numbers(distortion, "camera.distortion", shape)
         rms = self.number(self.get(data, "rms", "camera."), "camera.rms")
         views = self.get(data, "views", "camera.")
         if isinstance(views, bool) or not isinstance(views, int) or views < 1:

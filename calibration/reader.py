@@ -28,7 +28,7 @@ def board_reader(profile: BoardProfile, where: Path | str,
                                f"is {installed}: run makhos calibrate again with the start position")
         classifier = AdaptedClassifier(network, profile.adaptation)
     # The tracker keeps the corner order of its first location through every re-search,
-    # so the profile's numbering holds after a bump.
-    tracker = BoardTracker(initial=location_from_corners(profile.corners))
+    # so the profile's numbering holds after a bump; the lens places the corners it finds.
+    tracker = BoardTracker(initial=location_from_corners(profile.corners), lens=profile.lens)
     return BoardReader(classifier, tracker=tracker, played=profile.played,
                        quarter_turns=profile.quarter_turns, lens=profile.lens)

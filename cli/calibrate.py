@@ -85,9 +85,8 @@ def describe(profile: BoardProfile, path: Path) -> None:
         print("lens: not calibrated (no empty board seen); corners are read in the raw image")
     else:
         c = profile.camera
-        k1, k2 = c.lens.distortion[:2]
         print(f"lens: {c.views} views, reprojection error {c.rms:.2f} px, focal "
-              f"{c.lens.matrix[0, 0]:.0f} px, k1 {k1:+.3f}, k2 {k2:+.3f}")
+              f"{c.lens.matrix[0, 0]:.0f} px, bend {c.lens.bend:+.3f} (k1; barrel below 0)")
     print(f"board: squares in play {profile.played}, numbering turned {profile.quarter_turns} "
           f"quarter(s) from the corner nearest the image's top-left")
     if profile.adaptation is None:

@@ -29,6 +29,7 @@ import numpy as np
 
 from .geometry import BoardLocation
 from .grid_probe import GridCheck, GridProbe
+from .lens import Lens
 from .locate import locate_board, refine_location
 
 
@@ -62,17 +63,20 @@ class BoardTracker:
     """Keeps one board's location up to date; call :meth:`update` with every frame.
 
     ``locate`` is the full search (injectable so tests and profiles can substitute the
-    ArUco finder or fixed corners).
+    ArUco finder or fixed corners). ``lens``, a board profile's calibrated lens, places the
+    outer corners of every search and refit (see :func:`vision.locate.locate_board`).
     """
 
     def __init__(
         self,
         cfg: TrackerConfig = TrackerConfig(),
-        locate: Callable[[np.ndarray], BoardLocation | None] = locate_board,
+        locate: Callable[[np.ndarray], BoardLocation | None] | None = None,
         initial: BoardLocation | None = None,
+        lens: Lens | None = None,
     ) -> None:
         self.cfg = cfg
-        self._locate = locate
+        self.lens = lens
+        self._locate = locate or (lambda frame: locate_board(frame, lens=lens))
         self.location: BoardLocation | None = initial
         self.state = TrackState.SEARCHING
         self.last_check: GridCheck | None = None
@@ -100,7 +104,8 @@ class BoardTracker:
                     self._refit(frame, now)
                 return self.location
             # Wrong polarity: it moved. A small move is fixed by a local refit, at once.
-            refit = refine_location(frame, self.location) if self.location is not None else None
+            refit = (refine_location(frame, self.location, lens=self.lens)
+                     if self.location is not None else None)
             if refit is not None and self._keeps_polarity(refit, frame):
                 self._adopt(refit, frame)
                 return self.location
@@ -118,7 +123,7 @@ class BoardTracker:
     def _refit(self, frame: np.ndarray, now: float) -> None:
         """Adopt a local refit if the board crept by more than noise (a nudge of a few pixels)."""
         self._last_refit = now
-        refit = refine_location(frame, self.location)
+        refit = refine_location(frame, self.location, lens=self.lens)
         if refit is None or not self._keeps_polarity(refit, frame):
             return
         shift = np.linalg.norm(refit.corners - self.location.corners, axis=1).max()

@@ -19,8 +19,9 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Lens:
-    """Camera matrix ``matrix`` (3, 3), OpenCV distortion ``distortion`` (k1, k2, p1, p2, k3)
-    and the image size ``(width, height)`` they were calibrated at."""
+    """Camera matrix ``matrix`` (3, 3), OpenCV distortion ``distortion`` (k1, k2, p1, p2, k3,
+    k4, k5, k6: the rational model; five numbers are the polynomial one, the rest zero) and
+    the image size ``(width, height)`` they were calibrated at."""
 
     matrix: np.ndarray
     distortion: np.ndarray
@@ -28,8 +29,8 @@ class Lens:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "matrix", np.asarray(self.matrix, np.float64).reshape(3, 3))
-        d = np.zeros(5)
-        given = np.asarray(self.distortion, np.float64).ravel()[:5]
+        d = np.zeros(8)
+        given = np.asarray(self.distortion, np.float64).ravel()[:8]
         d[:len(given)] = given
         object.__setattr__(self, "distortion", d)
         object.__setattr__(self, "size", (int(self.size[0]), int(self.size[1])))
@@ -48,14 +49,20 @@ class Lens:
         and vectorised (this direction needs no iteration, so sampling grids use it)."""
         pts = np.asarray(points, np.float64)
         (fx, _, cx), (_, fy, cy), _ = self.matrix
-        k1, k2, p1, p2, k3 = self.distortion
+        k1, k2, p1, p2, k3, k4, k5, k6 = self.distortion
         x = (pts[..., 0] - cx) / fx
         y = (pts[..., 1] - cy) / fy
         r2 = x * x + y * y
-        radial = 1 + r2 * (k1 + r2 * (k2 + r2 * k3))
+        radial = (1 + r2 * (k1 + r2 * (k2 + r2 * k3))) / (1 + r2 * (k4 + r2 * (k5 + r2 * k6)))
         xd = x * radial + 2 * p1 * x * y + p2 * (r2 + 2 * x * x)
         yd = y * radial + p1 * (r2 + 2 * y * y) + 2 * p2 * x * y
         return np.stack([xd * fx + cx, yd * fy + cy], axis=-1)
+
+    @property
+    def bend(self) -> float:
+        """The leading radial term (k1 - k4: the r^2 coefficient of either model), the one
+        figure to print: negative for barrel distortion, about -0.1 for a plain webcam."""
+        return float(self.distortion[0] - self.distortion[5])
 
     def undistort(self, frame: np.ndarray) -> np.ndarray:
         """The whole frame as the ideal camera would see it (same size and matrix)."""

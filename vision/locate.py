@@ -15,7 +15,10 @@ The steps, all on a working copy with the longer side ``work_size`` pixels:
    32 corners on the board's outline must not (a frame, tape or the table meets the
    squares there), which also picks the right window on a larger board masked to 8x8;
 4. refinement at full resolution (``cv2.cornerSubPix`` on the visible inner corners) and a
-   robust homography fit; the outer corners are its image of the board outline.
+   robust homography fit; the outer corners are its image of the board outline. Without a
+   calibrated lens a radial term is fitted with it, from this frame's corners alone; with
+   one (a board profile's) the corners go through the lens into the ideal image, where one
+   homography holds, and its outline comes back out through the lens.
 
 Confidence is the share of the 49 inner corners that were confirmed, discounted when
 another window of the lattice scored nearly as well (the board could be off by a row).
@@ -36,6 +39,7 @@ from .geometry import (
     location_from_corners,
     project,
 )
+from .lens import Lens
 
 #: Board coordinates of the 49 inner corners, (u, v) in 1..7, u fastest.
 INNER_CORNERS = (
@@ -442,6 +446,7 @@ def _refine(
     tried: np.ndarray,
     cfg: LocateConfig,
     coarse: bool = False,
+    lens: Lens | None = None,
 ) -> tuple[np.ndarray, int] | None:
     """Sub-pixel inner corners at full resolution and a robust board -> image homography.
 
@@ -487,12 +492,19 @@ def _refine(
     refined = (refined + 0.5) * factor - 0.5 + offset
     if keep.sum() < 6:
         return None
-    h, mask = cv2.findHomography(src[keep], refined[keep], cv2.RANSAC, max(1.0, 0.04 * typical))
+    board, image = src[keep], refined[keep]
+    if lens is not None:
+        image = lens.undistort_points(image).astype(np.float32)
+    h, mask = cv2.findHomography(board, image, cv2.RANSAC, max(1.0, 0.04 * typical))
     if h is None:
         return None
     inlier = mask.ravel() > 0
+    if lens is not None:
+        # Straight lines in the ideal image: the outline is where the inner corners' own
+        # homography puts it, nothing to extrapolate but the plane.
+        return lens.distort_points(project(h, BOARD_CORNERS)).astype(np.float32), int(inlier.sum())
     size = (frame.shape[1], frame.shape[0])
-    return _outer_corners(src[keep][inlier], refined[keep][inlier], h, size), int(inlier.sum())
+    return _outer_corners(board[inlier], image[inlier], h, size), int(inlier.sum())
 
 
 def _radial(points: np.ndarray, k: float, centre: np.ndarray, norm: float) -> np.ndarray:
@@ -557,15 +569,18 @@ def _ordered(corners: np.ndarray, confidence: float, method: str) -> BoardLocati
 
 
 def refine_location(
-    frame: np.ndarray, hint: BoardLocation, cfg: LocateConfig = LocateConfig()
+    frame: np.ndarray,
+    hint: BoardLocation,
+    cfg: LocateConfig = LocateConfig(),
+    lens: Lens | None = None,
 ) -> BoardLocation | None:
     """Re-fit a known board after a small move: snap each inner corner, refit, keep the order.
 
     Cheaper than :func:`locate_board` and keeps the hint's corner order, so the numbering
-    found from the pieces survives a small bump.
+    found from the pieces survives a small bump. ``lens``: as for :func:`locate_board`.
     """
     tried = np.ones(len(INNER_CORNERS), bool)
-    fitted = _refine(frame, hint.homography, tried, cfg, coarse=True)
+    fitted = _refine(frame, hint.homography, tried, cfg, coarse=True, lens=lens)
     if fitted is None:
         return None
     corners, inliers = fitted
@@ -576,16 +591,21 @@ def refine_location(
 
 
 def locate_board(
-    frame: np.ndarray, hint: BoardLocation | None = None, cfg: LocateConfig = LocateConfig()
+    frame: np.ndarray,
+    hint: BoardLocation | None = None,
+    cfg: LocateConfig = LocateConfig(),
+    lens: Lens | None = None,
 ) -> BoardLocation | None:
     """Find the 8x8 board in a BGR or grey frame of any size; None when no grid is seen.
 
     With a ``hint`` (the last known location) a cheap refit near it is tried first and the
     hint's corner order is kept; otherwise the corners start nearest the image's top-left
-    and go clockwise (the numbering is settled later from the pieces).
+    and go clockwise (the numbering is settled later from the pieces). With the camera's
+    calibrated ``lens`` the outer corners are placed through it rather than through a bend
+    guessed from this frame (the corners are still the camera's pixels).
     """
     if hint is not None:
-        near = refine_location(frame, hint, cfg)
+        near = refine_location(frame, hint, cfg, lens)
         if near is not None and near.confidence >= 0.5:
             return near
     best = None
@@ -594,7 +614,7 @@ def locate_board(
     # second look at twice the resolution.
     for work_size, planes in ((cfg.work_size, cfg.planes_tried), (2 * cfg.work_size, 1)):
         for _, g, saddle, scale in _channel_maps(frame, work_size, cfg)[:planes]:
-            found = _locate_in(frame, _features(g, saddle, scale, cfg), cfg)
+            found = _locate_in(frame, _features(g, saddle, scale, cfg), cfg, lens)
             if found is not None and (best is None or found.confidence > best.confidence):
                 best = found
             if best is not None and best.confidence >= 0.6:
@@ -604,7 +624,9 @@ def locate_board(
     return best
 
 
-def _locate_in(frame: np.ndarray, feat: _Features, cfg: LocateConfig) -> BoardLocation | None:
+def _locate_in(
+    frame: np.ndarray, feat: _Features, cfg: LocateConfig, lens: Lens | None = None
+) -> BoardLocation | None:
     """The board from one plane's candidate corners, or None."""
     if len(feat.points) < cfg.min_inner:
         return None
@@ -626,7 +648,7 @@ def _locate_in(frame: np.ndarray, feat: _Features, cfg: LocateConfig) -> BoardLo
         )
         > 0
     )
-    fitted = _refine(frame, h_board, visible, cfg)
+    fitted = _refine(frame, h_board, visible, cfg, lens=lens)
     if fitted is None:
         return None
     corners, inliers = fitted

@@ -39,7 +39,7 @@ def test_calibrate_writes_a_profile_that_numbers_the_board(frames, tmp_path, cap
     assert profile.played == start.played and profile.image_size == (1280, 720)
     assert np.abs(profile.location.corners - start.corners).max() < 2.0  # square 1's corner first
     assert profile.camera is not None and profile.camera.views == 3
-    assert profile.camera.lens.distortion[0] == pytest.approx(-0.35, abs=0.05)
+    assert profile.camera.lens.bend == pytest.approx(-0.35, abs=0.05)
     assert profile.adaptation.model == model_fingerprint(DEFAULT_MODEL)
     assert profile.first_mover.value == "light"
 

@@ -1,5 +1,6 @@
 """The board profile: a round trip keeps everything; a bad file is a clear error, never defaults."""
 
+import dataclasses
 import json
 
 import numpy as np
@@ -43,6 +44,21 @@ def test_a_profile_round_trips(tmp_path):
     assert np.allclose(back.location.corners[0], profile.corners[3])
 
 
+def test_a_division_lens_round_trips_and_the_polynomial_five_still_read(tmp_path):
+    """Profiles hold OpenCV's eight rational coefficients (the division term is k4); one
+    written with the five polynomial ones reads as the same lens."""
+    path = tmp_path / "board.json"
+    profile = a_profile()
+    division = Lens(profile.camera.lens.matrix, [0, 0, 0, 0, 0, 0.33, 0, 0], (1280, 720))
+    dataclasses.replace(profile, camera=LensCalibration(division, 0.1, 12)).save(path)
+    assert len(json.loads(path.read_text())["camera"]["distortion"]) == 8
+    assert BoardProfile.load(path).camera.lens.bend == pytest.approx(-0.33)
+    data = profile.to_json()
+    data["camera"]["distortion"] = [-0.31, 0.08, 0, 0, 0]
+    path.write_text(json.dumps(data))
+    assert np.allclose(BoardProfile.load(path).camera.lens.distortion, [-0.31, 0.08, 0, 0, 0, 0, 0, 0])
+
+
 def test_a_profile_without_lens_or_adaptation_round_trips(tmp_path):
     path = tmp_path / "board.json"
     bare = BoardProfile((640, 360), a_profile().corners / 2, 0, "dark")
@@ -71,6 +87,8 @@ BAD = {
     "rules": (lambda d: d["rules"].update(men_per_side=10), "rules"),
     "camera matrix": (lambda d: d["camera"].update(matrix=[[0, 0, 0]] * 3), "camera.matrix"),
     "distortion missing": (lambda d: d["camera"].pop("distortion"), "camera.distortion"),
+    "distortion length": (lambda d: d["camera"].update(distortion=[-0.3, 0.1, 0]), "camera.distortion"),
+    "distortion text": (lambda d: d["camera"].update(distortion=["a"] * 8), "camera.distortion"),
     "king threshold": (lambda d: d["adaptation"].update(king_threshold="high"),
                        "adaptation.king_threshold"),
     "colour": (lambda d: d["adaptation"].update(light_colour=[1, 2]), "adaptation.light_colour"),
