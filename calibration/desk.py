@@ -23,8 +23,8 @@ from .adaptation import AdaptedClassifier
 from .profile import BoardProfile
 
 PX = 48  # pixels per square of the rectified board
-_TEXT = {".": (160, 160, 160), "l": (40, 40, 230), "d": (230, 120, 40), "L": (40, 40, 230),
-         "D": (230, 120, 40)}
+_TEXT = {".": (160, 160, 160), "l": (30, 30, 200), "d": (170, 80, 20), "L": (30, 30, 200),
+         "D": (170, 80, 20)}
 
 
 class ProfileDesk:
@@ -143,16 +143,28 @@ def draw_board(frame: np.ndarray, location: BoardLocation, played: str, labels: 
     view = cv2.warpPerspective(frame, location.homography @ to_board, (8 * PX, 8 * PX),
                                flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
     for k in range(9):
-        cv2.line(view, (k * PX, 0), (k * PX, 8 * PX), (0, 255, 255), 1)
-        cv2.line(view, (0, k * PX), (8 * PX, k * PX), (0, 255, 255), 1)
+        at = min(k * PX, 8 * PX - 1)  # the last line on the image's last pixel, not past it
+        cv2.line(view, (at, 0), (at, 8 * PX), (0, 255, 255), 1)
+        cv2.line(view, (0, at), (8 * PX, at), (0, 255, 255), 1)
     for square, ((row, col), label) in enumerate(zip(played_cells(played), labels), start=1):
         x, y = col * PX, row * PX
         cv2.putText(view, str(square), (x + 3, y + 13), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
+                    (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(view, str(square), (x + 3, y + 13), cv2.FONT_HERSHEY_SIMPLEX, 0.4,
                     (255, 255, 255), 1, cv2.LINE_AA)
-        cv2.putText(view, label, (x + PX // 2 - 9, y + PX // 2 + 12), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.9, (0, 0, 0), 4, cv2.LINE_AA)
-        cv2.putText(view, label, (x + PX // 2 - 9, y + PX // 2 + 12), cv2.FONT_HERSHEY_SIMPLEX,
-                    0.9, _TEXT[label], 2, cv2.LINE_AA)
+        if label == ".":
+            cv2.circle(view, (x + PX // 2, y + PX // 2 + 4), 3, _TEXT["."], -1, cv2.LINE_AA)
+            continue
+        # On a white badge: a label drawn on the piece itself vanishes on a piece of its
+        # own colour (blue on blue men, red on orange ones).
+        (w, h), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.7, 2)
+        cx, cy = x + PX // 2, y + PX // 2 + 4
+        cv2.rectangle(view, (cx - w // 2 - 5, cy - h // 2 - 5), (cx + w // 2 + 5, cy + h // 2 + 5),
+                      (255, 255, 255), -1)
+        cv2.rectangle(view, (cx - w // 2 - 5, cy - h // 2 - 5), (cx + w // 2 + 5, cy + h // 2 + 5),
+                      (0, 0, 0), 1)
+        cv2.putText(view, label, (cx - w // 2, cy + h // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.7,
+                    _TEXT[label], 2, cv2.LINE_AA)
     return view
 
 

@@ -7,9 +7,6 @@ screenshots of the hall, a board, the referee console and the OBS overlay to
 
 from __future__ import annotations
 
-import threading
-from pathlib import Path
-
 import pytest
 
 from events import EventKind, GameEvent, SQLiteLog
@@ -17,18 +14,12 @@ from server import create_app
 from events import referee as ra
 from server.config import BoardInfo, ServerConfig
 
+from live_browser import chromium, require_browser, served, shot
 from server_sample import MOVES, game_events
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 TOKEN = "browser-token"
-ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-sync_api = pytest.importorskip("playwright.sync_api")
-if not CHROMIUM.exists():
-    pytest.skip("Debian's chromium is not installed (/usr/bin/chromium)", allow_module_level=True)
-waitress = pytest.importorskip("waitress")
+sync_api = require_browser()
 
 
 def referee(board: str, action: ra.RefereeAction, time: float, game: int = 1) -> GameEvent:
@@ -62,30 +53,15 @@ def site(tmp_path_factory):
     boards = tuple(BoardInfo(str(n), f"Table {n}") for n in range(1, 5))
     app = create_app(ServerConfig(events=log, referee_token=TOKEN, boards=boards,
                                   event_name="PEA Open 2026", poll_seconds=0.05))
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
-    stop = threading.Event()
-
-    def serve() -> None:  # waitress's run() has no stop; turn its loop until told to
-        while not stop.is_set():
-            server.asyncore.loop(timeout=0.05, map=server._map, count=1)
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}", log
-    app.extensions["makhos"].close()  # ends the open SSE streams
-    server.task_dispatcher.shutdown()  # waits for the worker threads
-    stop.set()
-    thread.join(timeout=5)
-    server.close()
+    with served(app) as url:
+        yield url, log
     log.close()
 
 
 @pytest.fixture(scope="module")
 def browser():
-    with sync_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
+    with chromium(sync_api) as launched:
+        yield launched
 
 
 @pytest.fixture
@@ -93,11 +69,6 @@ def page(browser):
     context = browser.new_context(viewport={"width": 1400, "height": 860})
     yield context.new_page()
     context.close()
-
-
-def shot(page, name: str, full_page: bool = False) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / name), full_page=full_page)
 
 
 def test_hall_shows_every_board_with_alert_marker(site, page):

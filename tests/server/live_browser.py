@@ -1,0 +1,70 @@
+"""A Flask app served for real (waitress, a free port) and headless Chromium to open it.
+
+Shared by the browser tests (the public pages, the calibration page). Each test module
+skips itself cleanly without the ``playwright`` package or Debian's ``chromium``:
+``sync_api = require_browser()`` at the top.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+
+def require_browser():
+    """Playwright's sync API, or skip the calling module."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed (/usr/bin/chromium)", allow_module_level=True)
+    pytest.importorskip("waitress")
+    return sync_api
+
+
+@contextmanager
+def served(app) -> Iterator[str]:
+    """Serve ``app`` on 127.0.0.1 and a free port; yields its base URL."""
+    import waitress
+
+    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
+    stop = threading.Event()
+
+    def serve() -> None:  # waitress's run() has no stop; turn its loop until told to
+        while not stop.is_set():
+            server.asyncore.loop(timeout=0.05, map=server._map, count=1)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        app.extensions["makhos"].close()  # ends the open SSE streams
+        server.task_dispatcher.shutdown()  # waits for the worker threads
+        stop.set()
+        thread.join(timeout=5)
+        server.close()
+
+
+@contextmanager
+def chromium(sync_api) -> Iterator[object]:
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def shot(page, name: str, full_page: bool = False) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / name
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
