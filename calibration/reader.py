@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from vision.board_tracker import BoardTracker
 from vision.classifier import DEFAULT_MODEL, SquareClassifier
-from vision.geometry import location_from_corners
+from vision.geometry import BoardLocation, location_from_corners
 from vision.pipeline import BoardReader
+from vision.rectify import crop_squares
 
 from .adaptation import AdaptedClassifier, model_fingerprint
 from .profile import BoardProfile, ProfileError
@@ -32,3 +35,28 @@ def board_reader(profile: BoardProfile, where: Path | str,
     tracker = BoardTracker(initial=location_from_corners(profile.corners), lens=profile.lens)
     return BoardReader(classifier, tracker=tracker, played=profile.played,
                        quarter_turns=profile.quarter_turns, lens=profile.lens)
+
+
+def read_photograph(profile: BoardProfile, where: Path | str, image: np.ndarray,
+               model: Path | str = DEFAULT_MODEL) -> tuple[BoardLocation, np.ndarray]:
+    """One photograph read as the profile sets the board up: the board in the numbering
+    frame and the (32, 5) probabilities of its squares.
+
+    The board is looked for where the profile has it, as a running board's tracker would on
+    its first frame: corners that still show the grid's polarity are refitted there (through
+    the lens), a board that moved is searched for and numbered like the profile's corners,
+    and a board hidden from the probe keeps the profile's corners. ValueError for an image
+    of another size than the profile's, or a board neither there nor anywhere in view.
+    """
+    size = (image.shape[1], image.shape[0])
+    if size != profile.image_size:
+        raise ValueError(f"the image is {size[0]}x{size[1]}, the board profile {where} is for "
+                         f"{profile.image_size[0]}x{profile.image_size[1]} frames of its camera")
+    reader = board_reader(profile, where, model)
+    found = reader.tracker.update(image, 0.0)
+    if found is None:
+        raise ValueError(f"the board is not where the profile {where} has it, nor elsewhere "
+                         "in view: was the camera moved? calibrate it again")
+    location = found.rotated(profile.quarter_turns)
+    crops = crop_squares(image, location.corners, profile.played, lens=profile.lens)
+    return location, reader.classifier.classify(crops)

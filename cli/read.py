@@ -15,12 +15,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "of 8 characters in the board's own frame (row 0 along the edge from the first "
                     "corner to the second): '.' empty or unplayed, 'l'/'d' light/dark man, "
                     "'L'/'D' light/dark king.",
-        epilog="examples:\n  makhos read board.jpg\n  makhos read board.jpg --json",
+        epilog="examples:\n  makhos read board.jpg\n  makhos read board.jpg --json\n"
+               "  makhos read board.jpg --profile board1.json   # as makhos calibrate set it up",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("image", type=Path, help="a photograph of the board (JPEG, PNG, ...)")
     parser.add_argument("--json", action="store_true",
                         help='print {"corners", "grid", "confidence", "played_colour"}')
+    parser.add_argument("--profile", type=Path,
+                        help="board profile from makhos calibrate (the same camera): its corners "
+                             "(refitted if the board moved a little), lens, squares in play, "
+                             "numbering and piece set, instead of finding them from the pieces")
     parser.add_argument("--model", type=Path, help=argparse.SUPPRESS)  # default: the bundled one
     parser.set_defaults(func=run)
 
@@ -32,6 +37,11 @@ def run(args: argparse.Namespace) -> int:
     from vision.rectify import played_cells
     from vision.sources import SourceError, read_image
 
+    profile = None
+    if args.profile is not None:
+        from calibration.profile import BoardProfile
+
+        profile = BoardProfile.load(args.profile)  # a bad profile stops before any work
     try:
         image = read_image(args.image)
     except SourceError as error:
@@ -39,12 +49,19 @@ def run(args: argparse.Namespace) -> int:
     model = args.model or DEFAULT_MODEL
     if not Path(model).exists():
         raise FileNotFoundError(f"model file missing: {model} (reinstall, or run `make model`)")
-    location = locate_board(image)
-    if location is None:
-        raise ValueError(f"no board found in {args.image}: is the whole board in view?")
-    orientation = orient(image, location)
-    location, played = orientation.location, orientation.played
-    labels = SquareClassifier(model).read(image, location.corners, played).argmax(axis=1)
+    if profile is not None:
+        from calibration.reader import read_photograph
+
+        location, probabilities = read_photograph(profile, args.profile, image, model)
+        played = profile.played
+    else:
+        location = locate_board(image)
+        if location is None:
+            raise ValueError(f"no board found in {args.image}: is the whole board in view?")
+        orientation = orient(image, location)
+        location, played = orientation.location, orientation.played
+        probabilities = SquareClassifier(model).read(image, location.corners, played)
+    labels = probabilities.argmax(axis=1)
     grid = [["."] * 8 for _ in range(8)]
     for (row, col), label in zip(played_cells(played), labels):
         grid[row][col] = LABELS[label]
