@@ -86,7 +86,7 @@ def build(seeds: range, config: SplitConfig, workers: int = 2, progress: bool = 
 
 
 #: Seed ranges: training and test scenes never share a seed (and test palettes are held out).
-TRAIN_SEEDS = range(0, 2400)
+TRAIN_SEEDS = range(0, 3600)
 TEST_SEEDS = range(1_000_000, 1_000_600)
 
 

@@ -7,6 +7,7 @@ at most two threads (the machine is shared), and writes ``models/square_classifi
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -20,26 +21,46 @@ from models.net import SquareNet
 ONNX_PATH = Path(__file__).with_name("square_classifier.onnx")
 
 
-def augment(crops: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
-    """Mirror left-right (a mirrored scene is as plausible) and jitter light per crop."""
-    n = crops.shape[0]
-    flip = torch.rand(n, generator=gen) < 0.5
+def board_batches(boards: np.ndarray, per_batch: int, rng: np.random.Generator
+                  ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Shuffled batches of whole boards: (crop indices, board number 0..per_batch-1 of each).
+
+    The kind head compares each square with the rest of its board, so a batch must hold
+    every crop of the boards it draws (those of ``models.dataset`` are stored contiguously).
+    """
+    starts = np.flatnonzero(np.r_[True, boards[1:] != boards[:-1]])
+    ends = np.r_[starts[1:], len(boards)]
+    order = rng.permutation(len(starts))
+    for i in range(len(order) // per_batch):
+        chosen = order[i * per_batch:(i + 1) * per_batch]
+        yield (np.concatenate([np.arange(starts[b], ends[b]) for b in chosen]),
+               np.concatenate([np.full(ends[b] - starts[b], j) for j, b in enumerate(chosen)]))
+
+
+def augment(crops: torch.Tensor, board: torch.Tensor, boards: int, gen: torch.Generator
+            ) -> torch.Tensor:
+    """Mirror crops left-right (a mirrored scene is as plausible) and change the light of
+    each board as a whole (gain and tint), as a room's light falls on all its squares."""
+    flip = torch.rand(crops.shape[0], generator=gen) < 0.5
     crops = torch.where(flip[:, None, None, None], crops.flip(2), crops).float()
-    gain = 1 + 0.15 * (torch.rand(n, 1, 1, 1, generator=gen) * 2 - 1)
-    tint = 1 + 0.05 * (torch.rand(n, 1, 1, 3, generator=gen) * 2 - 1)
-    return (crops * gain * tint).clamp(0, 255)
+    gain = 1 + 0.15 * (torch.rand(boards, 1, 1, 1, generator=gen) * 2 - 1)
+    tint = 1 + 0.05 * (torch.rand(boards, 1, 1, 3, generator=gen) * 2 - 1)
+    return (crops * gain[board] * tint[board]).clamp(0, 255)
 
 
-def train(data: dict[str, np.ndarray], epochs: int, batch: int, seed: int) -> SquareNet:
-    """Cross-entropy on empty/man/king, plus colour regression and light/dark on pieces."""
+def train(data: dict[str, np.ndarray], epochs: int, boards_per_batch: int, seed: int) -> SquareNet:
+    """Cross-entropy on empty/man/king (board-aware head, and half weight on the square's
+    own head that picks the pieces to pool), plus colour regression and light/dark."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
+    rng = np.random.default_rng(seed)
     crops = torch.from_numpy(data["crops"])
     kind = torch.from_numpy(data["cls"]).long()
     colour = torch.from_numpy(data["colour"]).float()
     light = torch.from_numpy(data["light"]).float()
     model = SquareNet()
-    steps = epochs * (len(kind) // batch)
+    per_epoch = len(np.unique(data["board"])) // boards_per_batch
+    steps = epochs * per_epoch
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps,
                                                 pct_start=0.15)
@@ -47,13 +68,12 @@ def train(data: dict[str, np.ndarray], epochs: int, batch: int, seed: int) -> Sq
     bar = tqdm(total=steps, desc="train", unit="batch")
     for epoch in range(epochs):
         model.train()
-        order = torch.randperm(len(kind), generator=gen)
-        for i in range(len(kind) // batch):
-            idx = order[i * batch:(i + 1) * batch]
-            x = augment(crops[idx], gen)
-            logits, col, lig = model(x)
+        for idx, board in board_batches(data["board"], boards_per_batch, rng):
+            idx, board = torch.from_numpy(idx), torch.from_numpy(board)
+            x = augment(crops[idx], board, boards_per_batch, gen)
+            logits, col, lig, square_logits = model(x, board, boards_per_batch)
             piece = (kind[idx] != EMPTY).float()
-            loss = ce(logits, kind[idx])
+            loss = ce(logits, kind[idx]) + 0.5 * ce(square_logits, kind[idx])
             loss = loss + 5 * ((col - colour[idx]) ** 2).sum(1).mul(piece).sum() / piece.sum().clamp(min=1)
             bce = nn.functional.binary_cross_entropy_with_logits(lig[:, 0], light[idx], reduction="none")
             loss = loss + 0.3 * (bce * piece).sum() / piece.sum().clamp(min=1)
@@ -67,10 +87,22 @@ def train(data: dict[str, np.ndarray], epochs: int, batch: int, seed: int) -> Sq
     return model.eval()
 
 
+class _RunTime(nn.Module):
+    """The exported graph: one board per call, the three outputs the run time reads."""
+
+    def __init__(self, net: SquareNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        kind, colour, light, _ = self.net(crops)
+        return kind, colour, light
+
+
 def export(model: SquareNet, path: Path) -> None:
-    """ONNX with a dynamic batch axis; input is the raw uint8 crop batch."""
+    """ONNX with a dynamic batch axis (the squares of one board); input is the raw uint8 crops."""
     example = torch.zeros(32, 64, 40, 3, dtype=torch.uint8)
-    torch.onnx.export(model, (example,), str(path), input_names=["crops"],
+    torch.onnx.export(_RunTime(model).eval(), (example,), str(path), input_names=["crops"],
                       output_names=["kind", "colour", "light"],
                       dynamic_axes={"crops": {0: "n"}, "kind": {0: "n"}, "colour": {0: "n"},
                                     "light": {0: "n"}},
@@ -81,14 +113,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=Path("data/train.npz"))
     parser.add_argument("--out", type=Path, default=ONNX_PATH)
-    parser.add_argument("--epochs", type=int, default=20)
-    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--epochs", type=int, default=24)
+    parser.add_argument("--boards-per-batch", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     data = dict(np.load(args.data))
-    model = train(data, args.epochs, args.batch, args.seed)
+    model = train(data, args.epochs, args.boards_per_batch, args.seed)
     export(model, args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
 
