@@ -52,11 +52,13 @@ def add_profile_argument(parser: argparse.ArgumentParser) -> None:
                              "set, rules and first mover (--men, --rules, --first-mover override)")
 
 
-def rules_and_first_mover(args: argparse.Namespace) -> tuple[Rules, Colour | None]:
-    """The game's settings: the flags given, else the profile's, else the defaults."""
+def rules_and_first_mover(args: argparse.Namespace, profile_path: Path | None
+                          ) -> tuple[Rules, Colour | None]:
+    """The game's settings: the flags given, else the board profile's (at ``profile_path``),
+    else the defaults. A profile that cannot be read stops here."""
     from calibration.profile import BoardProfile
 
-    profile = BoardProfile.load(args.profile) if args.profile else None
+    profile = BoardProfile.load(profile_path) if profile_path else None
     rules = rules_from_args(args) if profile is None or args.men or args.rules else profile.rules
     if args.first_mover is not None:
         return rules, None if args.first_mover == "auto" else Colour(args.first_mover)
@@ -91,7 +93,7 @@ def serve_until_interrupted(live: LiveRun) -> None:
 
 def run(args: argparse.Namespace) -> int:
     token = referee_token(args)
-    rules, first_mover = rules_and_first_mover(args)
+    rules, first_mover = rules_and_first_mover(args, args.profile)
     live = LiveRun(LiveBoard(
         source=args.source, board=args.board, events=args.events, rules=rules,
         first_mover=first_mover, token=token, host=args.host, port=args.port,

@@ -14,10 +14,9 @@ import signal
 import threading
 from pathlib import Path
 
-from engine import Colour
 from events import open_log
 
-from .rules_args import add_rules_arguments, rules_from_args
+from .rules_args import add_rules_arguments
 
 TOKEN_ENV = "MAKHOS_HALL_TOKEN"
 
@@ -32,13 +31,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n  makhos worker --source 0 --board 1\n"
                "  makhos worker --source rtsp://10.0.0.21/stream --board 7 --redis redis://10.0.0.2/0\n"
                f"  {TOKEN_ENV}=S makhos worker --profile hall.json --board 7 --redis redis://10.0.0.2/0\n"
+               "  makhos worker --source 0 --board 1 --board-profile board1.json\n"
                "  makhos worker --source replay:game.pdn --speed 20 --board 3 --redis redis://127.0.0.1/0",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--board", required=True, help="board id (as in the hall profile)")
     parser.add_argument("--source", help="webcam index, video file, image folder, camera URL, or "
                                          "replay:GAME.pdn (default: the board's source in --profile)")
-    parser.add_argument("--profile", type=Path, help="hall profile JSON (boards, sources, players)")
+    parser.add_argument("--profile", type=Path,
+                        help="hall profile JSON (boards: sources, players, board profiles)")
+    parser.add_argument("--board-profile", type=Path,
+                        help="this camera's board profile from makhos calibrate (default: the "
+                             "board's \"profile\" in --profile): corners, numbering, lens, piece "
+                             "set, rules and first mover (--men, --rules, --first-mover override)")
     parser.add_argument("--redis", metavar="URL", help="redis://[:password@]host:port/db (default: "
                                                        "the SQLite file of --events)")
     parser.add_argument("--events", default="events.db", help="SQLite event log (default events.db)")
@@ -46,8 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed (replay: sources)")
     parser.add_argument("--ply-seconds", type=float, default=10.0,
                         help="game seconds per ply of a replay (default 10)")
-    parser.add_argument("--first-mover", choices=("auto", "dark", "light"), default="auto",
-                        help="who moves first (default: inferred from the first move)")
+    parser.add_argument("--first-mover", choices=("auto", "dark", "light"),
+                        help="who moves first (default: the board profile's, else inferred from "
+                             "the first move)")
     add_rules_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -58,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.sources import SourceError
     from worker.profile import BoardPlan, board_plan
 
+    from .run import rules_and_first_mover
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     plan = board_plan(args.profile, args.board) if args.profile else BoardPlan(args.board)
     spec = args.source or plan.source
@@ -65,10 +73,14 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"no --source, and no source for board {args.board} in the profile")
     if args.speed <= 0 or args.ply_seconds <= 0:
         raise ValueError("--speed and --ply-seconds must be positive")
-    config = WorkerConfig(board=args.board, rules=rules_from_args(args), players=plan.players,
-                          first_mover=None if args.first_mover == "auto" else Colour(args.first_mover))
+    board_profile = args.board_profile or plan.profile
+    # Read (and checked) before anything starts: a wrong numbering or colour model must not
+    # referee a game, and a worker started in a hall should fail where someone sees it.
+    rules, first_mover = rules_and_first_mover(args, board_profile)
+    config = WorkerConfig(board=args.board, rules=rules, players=plan.players, first_mover=first_mover)
+    source = open_input(spec, speed=args.speed, seconds_per_ply=args.ply_seconds, profile=board_profile)
     store = open_log(args.redis or args.events, password=args.token or os.environ.get(TOKEN_ENV))
-    worker = Worker(config, store, open_input(spec, speed=args.speed, seconds_per_ply=args.ply_seconds))
+    worker = Worker(config, store, source)
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())

@@ -127,11 +127,13 @@ def _default_model() -> Path:
     return DEFAULT_MODEL
 
 
-def open_input(spec: str, speed: float = 1.0, seconds_per_ply: float = 10.0) -> Input:
-    """``replay:GAME.pdn`` replays a recorded game; anything else is a camera source."""
+def open_input(spec: str, speed: float = 1.0, seconds_per_ply: float = 10.0,
+               profile: Path | None = None) -> Input:
+    """``replay:GAME.pdn`` replays a recorded game; anything else is a camera source, read
+    with its board ``profile`` when one is given (a replay's readings are made already)."""
     if spec.startswith(REPLAY_PREFIX):
         path = Path(spec[len(REPLAY_PREFIX):])
         if not path.is_file():
             raise FileNotFoundError(f"no recorded game {path}")
         return ReplayInput(ReplaySource.from_pdn(path, speed=speed, seconds_per_ply=seconds_per_ply))
-    return CameraInput(spec)
+    return CameraInput(spec, profile=profile)
