@@ -1,0 +1,41 @@
+"""BoardReader: a still board is read on its first settled frames, half of them mirrored."""
+
+import numpy as np
+
+from models.render import Renderer, sample_scene
+from vision.classifier import LABELS
+from vision.pipeline import BoardReader
+from vision.rectify import crop_squares
+
+START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
+
+
+class RecordingClassifier:
+    """Answers a fixed reading per call and keeps the crops it was given."""
+
+    def __init__(self) -> None:
+        self.crops: list[np.ndarray] = []
+
+    def classify(self, crops: np.ndarray) -> np.ndarray:
+        self.crops.append(np.array(crops))
+        answer = np.zeros((32, len(LABELS)), np.float32)
+        answer[:, len(self.crops) % len(LABELS)] = 1.0  # a different class per call
+        return answer
+
+
+def test_a_still_board_is_read_from_a_read_and_its_mirror_averaged():
+    rng = np.random.default_rng(3)
+    frame = Renderer(sample_scene(rng, elevation=(60, 80), size=(640, 480))).render(START, seed=1)
+    network = RecordingClassifier()
+    reader = BoardReader(network, rereads=4)
+    results = [reader.process(frame.image, k / 30) for k in range(60)]
+    readings = [r.reading for r in results if r.reading is not None]
+    assert readings, "a still, unobstructed board is read within 2 s"
+    assert len(network.crops) == 4  # then the reading is re-used, not recomputed
+    straight = crop_squares(frame.image, results[-1].location.corners, results[-1].played)
+    first, second = network.crops[0], network.crops[1]
+    assert np.abs(first.astype(int) - straight).mean() < 2  # the board as seen
+    assert np.array_equal(second, first[:, :, ::-1])  # the same crops, mirrored left-right
+    expected = np.zeros(len(LABELS))
+    expected[[1, 2, 3, 4]] = 0.25  # the four calls' answers, averaged
+    assert np.allclose(readings[-1].probabilities, expected[None, :])
