@@ -282,7 +282,7 @@ def real_figures() -> None:
                     c[1] += sum(a == b for a, b in zip(truth, read))
                     c[2] += sum(a == b.lower() for a, b in zip(truth, read))
         b, a = counts["before"], counts["after"]
-        print(f"  {setup:45s} {b[0] // 32:3d} frames  lens {'k1 %+.3f' % lens.lens.distortion[0] if lens else 'none    '}"
+        print(f"  {setup:45s} {b[0] // 32:3d} frames  lens {f'bend {lens.lens.bend:+.3f}' if lens else 'none       '}"
               f"  start {'yes' if start_path else 'no '}  squares {100 * b[1] / b[0]:6.2f} -> "
               f"{100 * a[1] / a[0]:6.2f} %  occupancy+side {100 * b[2] / b[0]:6.2f} -> {100 * a[2] / a[0]:6.2f} %")
     b, a = totals["before"], totals["after"]
