@@ -7,8 +7,10 @@ board plus a ring of ``margin`` squares around it:
 - motion: some cell's mean colour changed since the previous frame;
 - hidden grid: X-corners that were visible in the last still view are gone (a hand or arm
   over the squares hides the points where squares meet; pieces on square centres do not);
-- crossing: the ring around the board changed since the last still view (an arm reaching
-  in must cross it, even where the hand itself hides no corner yet).
+- crossing: the outer half of the ring around the board changed since the last still view
+  (an arm reaching in must cross it, even where the hand itself hides no corner yet). Only
+  the outer half: seen from a low camera, the men of the far row lean into the inner half,
+  so a man nudged there by the hand that played would look like an arm that never leaves.
 
 A board just found has no still view to compare with: its first read waits ``first_still_s``
 (longer), and a hand resting there from the start, hiding few corners, is the gap that
@@ -71,7 +73,7 @@ class OcclusionGate:
 
     def __init__(self, cfg: GateConfig = GateConfig()) -> None:
         self.cfg = cfg
-        n, m = 2 * (8 + 2 * cfg.margin), 2 * cfg.margin
+        n, m = 2 * (8 + 2 * cfg.margin), cfg.margin  # half squares; the ring's outer half
         ring = np.ones((n, n), bool)
         ring[m : n - m, m : n - m] = False
         self._ring = ring
