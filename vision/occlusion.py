@@ -7,10 +7,11 @@ board plus a ring of ``margin`` squares around it:
 - motion: some cell's mean colour changed since the previous frame;
 - hidden grid: X-corners that were visible in the last still view are gone (a hand or arm
   over the squares hides the points where squares meet; pieces on square centres do not);
-- crossing: the outer half of the ring around the board changed since the last still view
-  (an arm reaching in must cross it, even where the hand itself hides no corner yet). Only
-  the outer half: seen from a low camera, the men of the far row lean into the inner half,
-  so a man nudged there by the hand that played would look like an arm that never leaves.
+- crossing: the ring around the board changed since the last still view (an arm reaching
+  in must cross it, even where the hand itself hides no corner yet). The ring's outer and
+  inner halves are averaged across it: an arm changes both, while a man of the far row,
+  which a low camera sees leaning into the inner half, changes only that half when the
+  hand that played nudges it, and must not look like an arm that never leaves.
 
 A board just found has no still view to compare with: its first read waits ``first_still_s``
 (longer), and a hand resting there from the start, hiding few corners, is the gap that
@@ -73,10 +74,6 @@ class OcclusionGate:
 
     def __init__(self, cfg: GateConfig = GateConfig()) -> None:
         self.cfg = cfg
-        n, m = 2 * (8 + 2 * cfg.margin), cfg.margin  # half squares; the ring's outer half
-        ring = np.ones((n, n), bool)
-        ring[m : n - m, m : n - m] = False
-        self._ring = ring
         self._reset(None)
 
     def _reset(self, location: BoardLocation | None) -> None:
@@ -111,6 +108,14 @@ class OcclusionGate:
             .astype(np.float32)
             .reshape(2 * n, 2 * n, -1)
         )
+
+    def _ring_change(self, change: np.ndarray) -> float:
+        """Largest change across the ring: each outer half-cell averaged with the inner one
+        beside it toward the board, on all four sides (``change`` is per half-cell)."""
+        m, n = self.cfg.margin, change.shape[0]
+        outer_inner = [(change[:m], change[m:2 * m]), (change[n - m:], change[n - 2 * m:n - m]),
+                       (change[:, :m], change[:, m:2 * m]), (change[:, n - m:], change[:, n - 2 * m:n - m])]
+        return float(max((outer + inner).max() for outer, inner in outer_inner) / 2)
 
     def _moved(self, location: BoardLocation) -> bool:
         """A new board position (found again after a bump), not a refit of a few pixels."""
@@ -153,7 +158,7 @@ class OcclusionGate:
         else:
             lost = int((self._reference_visible & ~check.visible).sum())
             hidden = lost > cfg.max_lost_corners
-            crossing = bool(np.abs(cells - self._reference)[self._ring].max() > cfg.change_level)
+            crossing = self._ring_change(np.abs(cells - self._reference).max(axis=2)) > cfg.change_level
             if quiet >= cfg.settle_s and not (hidden and crossing):
                 # A still change that no arm reaching in explains (a tall king now hiding a
                 # corner, a cup beside the board) is the new normal.
