@@ -4,14 +4,14 @@ A frame is read only when the board has been quiet for ``still_s`` seconds and n
 covers it. Three cheap cues, on a tiny rectified view (``px`` pixels per square) of the
 board plus a ring of ``margin`` squares around it:
 
-- motion: some cell's mean colour changed since the previous frame;
+- motion: some half square's mean colour changed since the previous frame;
 - hidden grid: X-corners that were visible in the last still view are gone (a hand or arm
   over the squares hides the points where squares meet; pieces on square centres do not);
-- crossing: the ring around the board changed since the last still view (an arm reaching
-  in must cross it, even where the hand itself hides no corner yet). The ring's outer and
-  inner halves are averaged across it: an arm changes both, while a man of the far row,
-  which a low camera sees leaning into the inner half, changes only that half when the
-  hand that played nudges it, and must not look like an arm that never leaves.
+- crossing: the outer half of the ring around the board changed since the last still view
+  (an arm reaching in must cross it, even where the hand itself hides no corner yet). Only
+  the outer half: a man of the far row, which a low camera sees leaning into the inner
+  half, changes it when the hand that played nudges the man, and must not look like an arm
+  that never leaves. Measured in quarter squares, so a thin wrist at a corner still counts.
 
 A board just found has no still view to compare with: its first read waits ``first_still_s``
 (longer), and a hand resting there from the start, hiding few corners, is the gap that
@@ -74,12 +74,16 @@ class OcclusionGate:
 
     def __init__(self, cfg: GateConfig = GateConfig()) -> None:
         self.cfg = cfg
+        q, outer = 4 * (8 + 2 * cfg.margin), 2 * cfg.margin  # quarter squares
+        ring = np.ones((q, q), bool)
+        ring[outer : q - outer, outer : q - outer] = False
+        self._ring = ring  # the outer half of the ring around the board
         self._reset(None)
 
     def _reset(self, location: BoardLocation | None) -> None:
         self._location = location
         self._probe: GridProbe | None = None
-        self._previous: np.ndarray | None = None  # cells of the previous frame
+        self._previous: np.ndarray | None = None  # half-square cells of the previous frame
         self._reference: np.ndarray | None = None  # cells of the last still view
         self._reference_visible: np.ndarray | None = None  # corners seen in the last still view
         self._quiet_since: float | None = None
@@ -88,10 +92,10 @@ class OcclusionGate:
         self._since = 0.0
 
     def _cells(self, frame: np.ndarray, location: BoardLocation) -> np.ndarray:
-        """Mean colour of each half square of the board and its ring, ``(2n, 2n, c)`` float32.
+        """Mean colour of each quarter square of the board and its ring, ``(4n, 4n, c)`` float32.
 
-        Half squares: a wrist crossing the ring covers a good part of one, where it would
-        change the mean of a whole square too little to notice.
+        Quarter squares: a wrist crossing the ring at a corner covers a good part of one,
+        where it would change the mean of a larger cell too little to notice.
         """
         px, m = self.cfg.px, self.cfg.margin
         n = 8 + 2 * m
@@ -104,18 +108,10 @@ class OcclusionGate:
             borderMode=cv2.BORDER_REPLICATE,
         )
         return (
-            cv2.resize(view, (2 * n, 2 * n), interpolation=cv2.INTER_AREA)
+            cv2.resize(view, (4 * n, 4 * n), interpolation=cv2.INTER_AREA)
             .astype(np.float32)
-            .reshape(2 * n, 2 * n, -1)
+            .reshape(4 * n, 4 * n, -1)
         )
-
-    def _ring_change(self, change: np.ndarray) -> float:
-        """Largest change across the ring: each outer half-cell averaged with the inner one
-        beside it toward the board, on all four sides (``change`` is per half-cell)."""
-        m, n = self.cfg.margin, change.shape[0]
-        outer_inner = [(change[:m], change[m:2 * m]), (change[n - m:], change[n - 2 * m:n - m]),
-                       (change[:, :m], change[:, m:2 * m]), (change[:, n - m:], change[:, n - 2 * m:n - m])]
-        return float(max((outer + inner).max() for outer, inner in outer_inner) / 2)
 
     def _moved(self, location: BoardLocation) -> bool:
         """A new board position (found again after a bump), not a refit of a few pixels."""
@@ -145,8 +141,9 @@ class OcclusionGate:
         # The view stays on the location the gate started from: the tracker's refits of a
         # pixel or two would otherwise show up as motion and keep the board from settling.
         cells = self._cells(frame, self._location)
-        motion = 0.0 if self._previous is None else float(np.abs(cells - self._previous).max())
-        self._previous = cells
+        halves = cells.reshape(cells.shape[0] // 2, 2, cells.shape[1] // 2, 2, -1).mean(axis=(1, 3))
+        motion = 0.0 if self._previous is None else float(np.abs(halves - self._previous).max())
+        self._previous = halves
         if motion > cfg.motion_level or self._quiet_since is None:
             self._quiet_since, self._quiet_frames = timestamp, 0
         self._quiet_frames += 1
@@ -158,7 +155,7 @@ class OcclusionGate:
         else:
             lost = int((self._reference_visible & ~check.visible).sum())
             hidden = lost > cfg.max_lost_corners
-            crossing = self._ring_change(np.abs(cells - self._reference).max(axis=2)) > cfg.change_level
+            crossing = bool(np.abs(cells - self._reference)[self._ring].max() > cfg.change_level)
             if quiet >= cfg.settle_s and not (hidden and crossing):
                 # A still change that no arm reaching in explains (a tall king now hiding a
                 # corner, a cup beside the board) is the new normal.
