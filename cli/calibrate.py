@@ -49,12 +49,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from calibration.calibrator import Calibrator, FrameKind
-    from vision.classifier import DEFAULT_MODEL
+    from vision.classifier import model_path
     from vision.sources import ImageFolder, SourceError, open_source
 
-    model = args.model or DEFAULT_MODEL
-    if not Path(model).exists():
-        raise FileNotFoundError(f"model file missing: {model} (reinstall, or run `make model`)")
+    model = model_path(args.model)
     calibrator = Calibrator(rules=rules_from_args(args), model=model, views_wanted=args.views,
                             first_mover=None if args.first_mover == "auto" else Colour(args.first_mover))
     source = open_source(args.source)

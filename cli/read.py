@@ -31,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.classifier import DEFAULT_MODEL, LABELS, SquareClassifier
+    from vision.classifier import LABELS, SquareClassifier, model_path
     from vision.locate import locate_board
     from vision.orientation import orient
     from vision.rectify import played_cells
@@ -46,9 +46,7 @@ def run(args: argparse.Namespace) -> int:
         image = read_image(args.image)
     except SourceError as error:
         raise ValueError(str(error)) from None
-    model = args.model or DEFAULT_MODEL
-    if not Path(model).exists():
-        raise FileNotFoundError(f"model file missing: {model} (reinstall, or run `make model`)")
+    model = model_path(args.model)
     if profile is not None:
         from calibration.reader import read_photograph
 

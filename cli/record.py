@@ -38,15 +38,13 @@ def run(args: argparse.Namespace) -> int:
     from events import SQLiteLog
     from recorder import BoardSession
     from tracker import GameTracker, TrackerConfig
-    from vision.classifier import DEFAULT_MODEL, SquareClassifier
+    from vision.classifier import SquareClassifier, model_path
     from vision.pipeline import BoardReader
     from vision.sources import SourceError, VideoFile
 
     if not args.video.exists():
         raise FileNotFoundError(f"no video {args.video}")
-    model = args.model or DEFAULT_MODEL
-    if not model.exists():
-        raise FileNotFoundError(f"model file missing: {model} (reinstall, or run `make model`)")
+    model = model_path(args.model)
     rules = rules_from_args(args)
     first = None if args.first_mover == "auto" else Colour(args.first_mover)
     session = BoardSession(

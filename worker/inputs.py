@@ -85,12 +85,10 @@ class CameraInput:
         return open_source(self.spec).describe()
 
     def reader(self):
-        from vision.classifier import SquareClassifier
+        from vision.classifier import SquareClassifier, model_path
         from vision.pipeline import BoardReader
 
-        model = self.model or _default_model()
-        if not Path(model).exists():
-            raise FileNotFoundError(f"model file missing: {model} (reinstall, or run `make model`)")
+        model = model_path(self.model)
         if self.profile is not None:
             from calibration.profile import BoardProfile
             from calibration.reader import board_reader
@@ -114,17 +112,13 @@ class CameraInput:
             if saved is not None:  # corners moved on the calibration page: read with them now
                 from calibration.reader import board_reader
 
-                session.reader = board_reader(saved, self.profile, self.model or _default_model())
+                from vision.classifier import model_path
+
+                session.reader = board_reader(saved, self.profile, model_path(self.model))
         events = session.feed(item.image, item.timestamp)
         if self.view is not None and session.last is not None:
             self.view.offer(item.image, session.last)
         return item.timestamp, events
-
-
-def _default_model() -> Path:
-    from vision.classifier import DEFAULT_MODEL
-
-    return DEFAULT_MODEL
 
 
 def open_input(spec: str, speed: float = 1.0, seconds_per_ply: float = 10.0,
