@@ -49,6 +49,17 @@ def test_read_without_a_board_or_a_readable_image_is_a_clear_error(tmp_path, cap
     assert "broken.jpg" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", [["read", "IMAGE"], ["record", "IMAGE"], ["calibrate", "--source", "IMAGE"]])
+def test_a_missing_model_file_is_named_with_the_way_to_make_it(tmp_path, capsys, command):
+    image = tmp_path / "board.png"
+    cv2.imwrite(str(image), np.full((360, 640, 3), 128, np.uint8))
+    missing = tmp_path / "gone.onnx"
+    argv = [str(image) if word == "IMAGE" else word for word in command] + ["--model", str(missing)]
+    assert main(argv) == 2
+    error = capsys.readouterr().err
+    assert "model file missing" in error and "gone.onnx" in error and "make model" in error
+
+
 # ------------------------------------------------------------------ with a board profile
 
 STRONG_BARREL = np.array([-0.35, 0.10, 0.0, 0.0, 0.0])
