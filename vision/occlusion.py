@@ -173,7 +173,10 @@ class OcclusionGate:
             state = GateState.MOVING
         else:
             state = GateState.STILL
-            self._reference, self._reference_visible = cells, check.visible
+            if self._state is not GateState.STILL or quiet >= cfg.settle_s:
+                # The still view is taken as the board settles, not frame by frame: a hand
+                # creeping in below the motion level would otherwise become part of it.
+                self._reference, self._reference_visible = cells, check.visible
         return self._status(state, timestamp, lost, motion)
 
     def _status(

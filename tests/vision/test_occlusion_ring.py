@@ -1,4 +1,4 @@
-"""The gate's ring: an arm crossing it blocks reading; a nudged far-row man does not.
+"""The gate's ring: an arm crossing it blocks reading, even creeping in; a nudged far-row man does not.
 
 Both cases are taken from benchmark scenes where an earlier rule failed: a wrist resting at
 the board's corner (it covers too little of a half square of the ring's outer half to be
@@ -7,22 +7,27 @@ from a low camera, shifted a pixel by the hand that played (which kept a board "
 for seconds and lost two plies of a recorded game).
 """
 
+import cv2
 import numpy as np
 
 from models.render import Renderer, random_position, sample_hand, sample_scene
 from vision.board_tracker import BoardTracker
-from vision.occlusion import GateState, OcclusionGate
+from vision.occlusion import GateConfig, GateState, GateStatus, OcclusionGate
 
 DT = 1 / 30
 START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
 
 
-def _states(images: list[np.ndarray]) -> list[GateState]:
-    tracker, gate, states = BoardTracker(), OcclusionGate(), []
+def _statuses(images: list[np.ndarray]) -> list[GateStatus]:
+    tracker, gate, statuses = BoardTracker(), OcclusionGate(), []
     for k, image in enumerate(images):
         location = tracker.update(image, k * DT)
-        states.append(gate.update(image, location, k * DT, tracker.last_check).state)
-    return states
+        statuses.append(gate.update(image, location, k * DT, tracker.last_check))
+    return statuses
+
+
+def _states(images: list[np.ndarray]) -> list[GateState]:
+    return [status.state for status in _statuses(images)]
 
 
 def test_far_row_men_nudged_by_the_hand_do_not_look_like_an_arm():
@@ -45,3 +50,19 @@ def test_a_wrist_resting_at_the_corner_blocks_reading():
     states = _states([clean.image] * 36 + [hand.image] * 20)
     assert states[35] is GateState.STILL
     assert GateState.STILL not in states[36:]
+
+
+def test_a_hand_creeping_in_below_the_motion_level_blocks_reading():
+    """Each frame differs from the last by less than counts as motion; the sum is an arm."""
+    rng = np.random.default_rng(1_100_003)
+    scene = sample_scene(rng, held_out=True, elevation=(35.0, 90.0))
+    renderer = Renderer(scene)
+    pieces = random_position(rng)
+    clean = renderer.render(pieces, seed=1)
+    hand = next(f for f in (renderer.render(pieces, hand=sample_hand(rng), seed=1) for _ in range(10))
+                if f.hand_over_board)
+    creep = [cv2.addWeighted(clean.image, 1 - a, hand.image, a, 0) for a in np.linspace(0, 1, 24)[1:]]
+    statuses = _statuses([clean.image] * 32 + creep + [hand.image] * 3)  # under 2 s of quiet
+    assert statuses[31].state is GateState.STILL
+    assert max(s.motion for s in statuses[32:]) < GateConfig().motion_level  # never "motion"
+    assert statuses[-1].state is not GateState.STILL
