@@ -39,14 +39,19 @@ def test_far_row_men_nudged_by_the_hand_do_not_look_like_an_arm():
     assert states[-1] is GateState.STILL  # read again within half a second
 
 
-def test_a_wrist_resting_at_the_corner_blocks_reading():
-    rng = np.random.default_rng(1_100_014)
-    scene = sample_scene(rng, held_out=True, elevation=(35.0, 90.0))
-    renderer = Renderer(scene)
+def _clean_and_hand(seed: int, hand_frame_seed: int):
+    """A bench scene (``bench/vision.py`` hand scenes): the board clean, then with a hand over it."""
+    rng = np.random.default_rng(seed)
+    renderer = Renderer(sample_scene(rng, held_out=True, elevation=(35.0, 90.0)))
     pieces = random_position(rng)
     clean = renderer.render(pieces, seed=1)
-    hand = next(f for f in (renderer.render(pieces, hand=sample_hand(rng), seed=2) for _ in range(10))
-                if f.hand_over_board)
+    hand = next(f for f in (renderer.render(pieces, hand=sample_hand(rng), seed=hand_frame_seed)
+                            for _ in range(10)) if f.hand_over_board)
+    return clean, hand
+
+
+def test_a_wrist_resting_at_the_corner_blocks_reading():
+    clean, hand = _clean_and_hand(1_100_014, hand_frame_seed=2)
     states = _states([clean.image] * 36 + [hand.image] * 20)
     assert states[35] is GateState.STILL
     assert GateState.STILL not in states[36:]
@@ -54,13 +59,7 @@ def test_a_wrist_resting_at_the_corner_blocks_reading():
 
 def test_a_hand_creeping_in_below_the_motion_level_blocks_reading():
     """Each frame differs from the last by less than counts as motion; the sum is an arm."""
-    rng = np.random.default_rng(1_100_003)
-    scene = sample_scene(rng, held_out=True, elevation=(35.0, 90.0))
-    renderer = Renderer(scene)
-    pieces = random_position(rng)
-    clean = renderer.render(pieces, seed=1)
-    hand = next(f for f in (renderer.render(pieces, hand=sample_hand(rng), seed=1) for _ in range(10))
-                if f.hand_over_board)
+    clean, hand = _clean_and_hand(1_100_003, hand_frame_seed=1)
     creep = [cv2.addWeighted(clean.image, 1 - a, hand.image, a, 0) for a in np.linspace(0, 1, 24)[1:]]
     statuses = _statuses([clean.image] * 32 + creep + [hand.image] * 3)  # under 2 s of quiet
     assert statuses[31].state is GateState.STILL
