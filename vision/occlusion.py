@@ -7,11 +7,12 @@ board plus a ring of ``margin`` squares around it:
 - motion: some half square's mean colour changed since the previous frame;
 - hidden grid: X-corners that were visible in the last still view are gone (a hand or arm
   over the squares hides the points where squares meet; pieces on square centres do not);
-- crossing: the outer half of the ring around the board changed since the last still view
-  (an arm reaching in must cross it, even where the hand itself hides no corner yet). Only
-  the outer half: a man of the far row, which a low camera sees leaning into the inner
-  half, changes it when the hand that played nudges the man, and must not look like an arm
-  that never leaves. Measured in quarter squares, so a thin wrist at a corner still counts.
+- crossing: the outer half of a two-square ring around the board changed since the last
+  still view (an arm reaching in must cross it, even where the hand itself hides no corner
+  yet). Only the outer half: a low camera sees a king of the far row leaning up to 0.8
+  squares past the board's edge, and when the hand that played nudges it, that change must
+  not look like an arm that never leaves. Measured in quarter squares and at 20 grey levels,
+  so a thin wrist at a corner, or a sleeve of nearly the table's colour, still counts.
 
 A board just found has no still view to compare with: its first read waits ``first_still_s``
 (longer), and a hand resting there from the start, hiding few corners, is the gap that
@@ -56,9 +57,9 @@ class GateStatus:
 @dataclass(frozen=True)
 class GateConfig:
     px: int = 8  # rectified pixels per square
-    margin: int = 1  # squares of surroundings watched around the board
+    margin: int = 2  # squares of surroundings watched around the board
     motion_level: float = 12.0  # cell change between frames that counts as motion
-    change_level: float = 30.0  # ring cell change from the last still view that counts as crossing
+    change_level: float = 20.0  # ring cell change from the last still view that counts as crossing
     still_s: float = 0.2  # quiet time before the board is read again
     min_still_frames: int = 3  # and at least this many quiet frames (slow sources)
     max_lost_corners: int = 1  # corners a tall piece may hide without blocking the read

@@ -1,10 +1,10 @@
 """The gate's ring: an arm crossing it blocks reading, even creeping in; a nudged far-row man does not.
 
-Both cases are taken from benchmark scenes where an earlier rule failed: a wrist resting at
-the board's corner (it covers too little of a half square of the ring's outer half to be
-seen; a quarter square shows it) and men of the far row, leaning into the ring's inner half
-from a low camera, shifted a pixel by the hand that played (which kept a board "occluded"
-for seconds and lost two plies of a recorded game).
+Each case is taken from a benchmark scene or a recorded game where an earlier rule failed: a
+wrist resting at the board's corner (its arm differs from the table by under 30 grey levels,
+and covers little of a half square), men and kings of the far row, leaning into the ring from
+a low camera, shifted a little by the hand that played (which kept a board "occluded" for
+seconds and lost plies of recorded games), and a hand creeping in.
 """
 
 import cv2
