@@ -147,7 +147,10 @@ class LiveCamera:
     """A webcam (``target`` an index) or a network camera (an HTTP MJPEG or RTSP URL).
 
     URLs go through OpenCV's FFmpeg backend. When a read fails the capture is released and
-    reopened after the backoff delays; a successful frame resets the backoff.
+    reopened after the backoff delays; a successful frame resets the backoff. A camera that
+    does not open at all is a :class:`SourceError` at once, with a hint: that is a wrong
+    index or URL far more often than a camera about to come back (a live run's worker still
+    reopens it with its own backoff and shows "camera lost" meanwhile).
     """
 
     target: int | str
@@ -181,11 +184,17 @@ class LiveCamera:
             f"{self.describe()}: gone, and {self.backoff.max_attempts} reconnection attempts failed"
         )
 
+    def _not_found(self) -> str:
+        if isinstance(self.target, int):
+            return (f"webcam {self.target}: no camera found (is it plugged in and not used by "
+                    "another program? 0 is the first camera)")
+        return f"network camera {self.target}: cannot be opened (is the URL right and the camera on?)"
+
     def __iter__(self) -> Iterator[Frame]:
         cap = self._open()
         if not cap.isOpened():
             cap.release()
-            cap = self._reconnect()
+            raise SourceError(self._not_found())
         index = 0
         try:
             while True:

@@ -104,14 +104,20 @@ def test_live_camera_reconnects_with_backoff():
 
 
 def test_live_camera_gives_up_after_the_last_attempt():
-    camera = LiveCamera(
-        0,
-        Backoff(first=0.1, max_attempts=3),
-        lambda _: FakeCapture(0, opened=False),
-        lambda _: None,
-    )
-    with pytest.raises(SourceError, match="webcam 0"):
+    captures = iter([FakeCapture(1)] + [FakeCapture(0, opened=False)] * 3)
+    camera = LiveCamera(0, Backoff(first=0.1, max_attempts=3), lambda _: next(captures), lambda _: None)
+    with pytest.raises(SourceError, match="webcam 0: gone, and 3 reconnection attempts failed"):
         list(camera)
+
+
+@pytest.mark.parametrize("target, hint", [(3, "webcam 3: no camera found"),
+                                          ("rtsp://cam/x", "rtsp://cam/x: cannot be opened")])
+def test_a_camera_that_never_opens_is_named_with_a_hint(target, hint):
+    waits: list[float] = []
+    camera = LiveCamera(target, Backoff(), lambda _: FakeCapture(0, opened=False), waits.append)
+    with pytest.raises(SourceError, match=hint):
+        list(camera)
+    assert waits == []  # at once, not after the backoff
 
 
 def test_open_source_knows_each_kind(tmp_path: Path):
