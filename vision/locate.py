@@ -369,6 +369,68 @@ def _grid_run(ev: np.ndarray, axis: int) -> tuple[int, int]:
     return best[1], best[0]
 
 
+def _cell_lines(
+    feat: _Features, h: np.ndarray, runs: list[tuple[int, int]], lo: np.ndarray
+) -> list[tuple[int, int] | None]:
+    """Along each lattice axis, the first line of squares that shows the checkerboard and the
+    span to the last one; None where no line does.
+
+    Why: on a board with an outer ring of squares the men of the first and last rows can
+    hide two whole lines of corners at one end (seen from low down they lean over them),
+    and the corners alone then cannot tell the ring from the playing area. The ring's own
+    squares carry no men and still alternate. A line of squares (between two lattice
+    lines) shows the checkerboard when most of its neighbouring squares differ by half the
+    board's contrast, each the way its colour says; a frame, tape or a shaded table does
+    not, and a row with men need not (the span runs from the first line that does to the
+    last). ``runs``: for each axis (i, j) the start (an ``ev`` index, from ``lo``) and
+    length of the lines of corner evidence; the squares on both sides of them are counted.
+    """
+    (si, ni), (sj, nj) = runs
+    if ni < 3 or nj < 3:
+        return [None, None]
+    # Square (a, b) spans lattice [a, a+1] x [b, b+1]; squares up to four lines beyond the
+    # corner lines each way are looked at, those beside the corner lines are counted.
+    ca, na = lo[0] + si - 1, ni + 1
+    cb, nb = lo[1] + sj - 1, nj + 1
+    a0, b0 = ca - 3, cb - 3
+    aa, bb = np.meshgrid(np.arange(a0, ca + na + 3), np.arange(b0, cb + nb + 3))  # [b, a]
+    d = np.array([[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7]], np.float32)
+    squares = np.stack([aa.ravel(), bb.ravel()], axis=1).astype(np.float32)
+    values = sample(feat.gray, project(h, (squares[:, None, :] + d[None]).reshape(-1, 2)))
+    value = np.median(values.reshape(-1, len(d)), axis=1).reshape(aa.shape)
+    even = ((aa + bb) % 2) == 0
+    along_a = (aa >= ca) & (aa < ca + na)
+    along_b = (bb >= cb) & (bb < cb + nb)
+    board = along_a & along_b  # squares beside confirmed corners: the board's two levels
+    level_even = float(np.median(value[board & even]))
+    level_odd = float(np.median(value[board & ~even]))
+    contrast = abs(level_even - level_odd)
+    if contrast < 12.0:
+        return [None, None]
+    # Signed so that a square brighter than its neighbour where its colour should be is > 0.
+    signed = value * np.where(even, 1.0, -1.0) * np.sign(level_even - level_odd)
+    return [
+        _line_span(signed.T, along_b.T, a0, contrast),
+        _line_span(signed, along_a, b0, contrast),
+    ]
+
+
+def _line_span(
+    signed: np.ndarray, counted: np.ndarray, first: int, contrast: float
+) -> tuple[int, int] | None:
+    """First index and span of the lines (rows of ``signed``) whose counted squares alternate."""
+    # Neighbouring squares along a line: one is +value, the other -value, so their sum is
+    # the difference between the brighter-expected and the darker-expected one.
+    steps = signed[:, 1:] + signed[:, :-1]
+    pairs = counted[:, 1:] & counted[:, :-1]
+    alternate = ((steps >= 0.5 * contrast) & pairs).sum(axis=1)
+    shows = (pairs.sum(axis=1) >= 3) & (alternate >= 0.7 * pairs.sum(axis=1))
+    on = np.flatnonzero(shows)
+    if len(on) == 0:
+        return None
+    return first + int(on[0]), int(on[-1] - on[0] + 1)
+
+
 def _choose_window(
     feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: LocateConfig
 ) -> tuple[np.ndarray, float]:
@@ -377,6 +439,9 @@ def _choose_window(
 
     A grid of 9 x 9 inner corners is a 10x10 board (or an 8x8 one with a ring of squares
     outside the playing area): its central 8x8 is taken, as on a board masked with tape.
+    Where men hide the ring's corners one way (the far men of the start, seen from low
+    down), the ring's squares settle that way (see :func:`_cell_lines`). Otherwise the
+    window is where the 7x7 inner corners are and the board's outline is not.
     """
     lmin, lmax = lattice.min(axis=0).astype(int), lattice.max(axis=0).astype(int)
     lo, hi = lmin - 4, lmax + 4
@@ -394,11 +459,20 @@ def _choose_window(
     outline = box(i0 - 1, j0 - 1, 9) - inner
     score = inner - 1.5 * outline
     runs = [_grid_run(ev, axis) for axis in (1, 0)]  # along i (columns of ev), along j
-    if all(length == 9 for _, length in runs):
-        centred = (oi - lo[0] == runs[0][0] + 1) & (oj - lo[1] == runs[1][0] + 1)
+    ring = [length == 9 for _, length in runs]
+    centre = [lo[axis] + start + 1 for axis, (start, _) in enumerate(runs)]
+    if sum(ring) == 1:
+        # Nine lines of corners one way: the ring's squares are not taped over (tape would
+        # break their corners), so the other way has a ring too, whose corners men may hide;
+        # its squares show where it is.
+        other = 1 - ring.index(True)
+        span = _cell_lines(feat, h, runs, lo)[other]
+        if span is not None and span[1] == 10:
+            ring[other], centre[other] = True, span[0] + 2  # the ring's squares, then row 0's
+    if all(ring):
+        centred = (oi == centre[0]) & (oj == centre[1])
         if centred.any():
-            k = int(np.flatnonzero(centred)[0])
-            return np.array([oi[k], oj[k]], np.float32), 10.0
+            return np.array(centre, np.float32), 10.0
     order = np.argsort(-score)
     k = int(order[0])
     margin = float(score[k] - score[order[1]]) if len(order) > 1 else float(score[k])
