@@ -35,19 +35,15 @@ def board_pool(h: torch.Tensor, weight: torch.Tensor, board: torch.Tensor | None
     """Per-square (N, 2 * HIDDEN): the weighted mean and spread of ``h`` over its board.
 
     ``board`` (N,) numbers the boards of a training batch; ``None`` means the whole input
-    is one board (run time), which exports to ONNX as plain reductions.
+    is one board (run time). Squares are gathered to their boards by a membership matrix,
+    so both cases are the same matrix products and export to ONNX as such.
     """
-    if board is None:
-        total = weight.sum(0, keepdim=True).clamp(min=1e-3)
-        mean = (weight * h).sum(0, keepdim=True) / total
-        square = (weight * h * h).sum(0, keepdim=True) / total
-        spread = (square - mean * mean).clamp(min=0).add(1e-6).sqrt()
-        return torch.cat([mean, spread], 1).expand(h.shape[0], -1)
-    total = torch.zeros(boards, 1, device=h.device).index_add(0, board, weight).clamp(min=1e-3)
-    mean = torch.zeros(boards, h.shape[1], device=h.device).index_add(0, board, weight * h) / total
-    square = torch.zeros(boards, h.shape[1], device=h.device).index_add(0, board, weight * h * h) / total
-    spread = (square - mean * mean).clamp(min=0).add(1e-6).sqrt()
-    return torch.cat([mean, spread], 1)[board]
+    member = (torch.ones_like(weight).T if board is None
+              else nn.functional.one_hot(board, boards).T.to(h.dtype))  # (boards, N)
+    total = (member @ weight).clamp(min=1e-3)
+    mean = member @ (weight * h) / total
+    spread = (member @ (weight * h * h) / total - mean * mean).clamp(min=0).add(1e-6).sqrt()
+    return member.T @ torch.cat([mean, spread], 1)
 
 
 class SquareNet(nn.Module):

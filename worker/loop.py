@@ -163,20 +163,20 @@ def _pump(items: Iterator[Any], out: queue.Queue, stop: threading.Event) -> None
     """Move the source's items to the worker; a source blocked in a read blocks only this thread."""
     try:
         for item in items:
-            while not stop.is_set():
-                try:
-                    out.put(item, timeout=0.2)
-                    break
-                except queue.Full:
-                    continue
-            if stop.is_set():
+            if not _put(out, item, stop):
                 return
         last = _END
     except Exception as error:  # a source that fails is reopened by the worker
         last = error
+    _put(out, last, stop)
+
+
+def _put(out: queue.Queue, item: Any, stop: threading.Event) -> bool:
+    """Hand ``item`` on, waiting while the worker is behind; False once the worker stops."""
     while not stop.is_set():
         try:
-            out.put(last, timeout=0.2)
-            return
+            out.put(item, timeout=0.2)
+            return True
         except queue.Full:
             continue
+    return False
