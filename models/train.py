@@ -1,12 +1,14 @@
 """Train the square network on rendered crops and export it to ONNX.
 
 ``python -m models.train`` reads ``data/train.npz`` (made by ``models.dataset``), trains with
-at most two threads (the machine is shared), and writes ``models/square_classifier.onnx``.
+at most two threads (the machine is shared), exports the float graph and writes its int8
+version (``models.quantize``) to ``models/square_classifier.onnx``.
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,6 +19,7 @@ from tqdm import tqdm
 
 from models.dataset import EMPTY
 from models.net import SquareNet
+from models.quantize import calibration_boards, quantize
 
 ONNX_PATH = Path(__file__).with_name("square_classifier.onnx")
 
@@ -37,15 +40,27 @@ def board_batches(boards: np.ndarray, per_batch: int, rng: np.random.Generator
                np.concatenate([np.full(ends[b] - starts[b], j) for j, b in enumerate(chosen)]))
 
 
+def move(crops: torch.Tensor, gen: torch.Generator, most: int = 1) -> torch.Tensor:
+    """Mirror half the crops left-right (a mirrored scene is as plausible) and move each by
+    up to ``most`` pixels in x and y, edge pixels repeated (the corners the tracker finds at
+    run time are a pixel or so off the renderer's true ones). One gather per axis, on uint8."""
+    n, h, w, c = crops.shape
+    flip = torch.rand(n, generator=gen) < 0.5
+    dy, dx = torch.randint(-most, most + 1, (2, n), generator=gen)
+    rows = (torch.arange(h) + dy[:, None]).clamp(0, h - 1)
+    cols = (torch.arange(w) + dx[:, None]).clamp(0, w - 1)
+    cols = torch.where(flip[:, None], w - 1 - cols, cols)
+    crops = crops.gather(1, rows[:, :, None, None].expand(n, h, w, c))
+    return crops.gather(2, cols[:, None, :, None].expand(n, h, w, c))
+
+
 def augment(crops: torch.Tensor, board: torch.Tensor, boards: int, gen: torch.Generator
             ) -> torch.Tensor:
-    """Mirror crops left-right (a mirrored scene is as plausible) and change the light of
-    each board as a whole (gain and tint), as a room's light falls on all its squares."""
-    flip = torch.rand(crops.shape[0], generator=gen) < 0.5
-    crops = torch.where(flip[:, None, None, None], crops.flip(2), crops).float()
+    """Mirror and move the crops (``move``), and change the light of each board as a whole
+    (gain and tint), as a room's light falls on all its squares."""
     gain = 1 + 0.15 * (torch.rand(boards, 1, 1, 1, generator=gen) * 2 - 1)
     tint = 1 + 0.05 * (torch.rand(boards, 1, 1, 3, generator=gen) * 2 - 1)
-    return (crops * gain[board] * tint[board]).clamp(0, 255)
+    return (move(crops, gen).float() * (gain * tint)[board]).clamp_(0, 255)
 
 
 def train(data: dict[str, np.ndarray], epochs: int, boards_per_batch: int, seed: int) -> SquareNet:
@@ -113,7 +128,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data", type=Path, default=Path("data/train.npz"))
     parser.add_argument("--out", type=Path, default=ONNX_PATH)
-    parser.add_argument("--epochs", type=int, default=24)
+    parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--boards-per-batch", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
@@ -121,7 +136,10 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     data = dict(np.load(args.data))
     model = train(data, args.epochs, args.boards_per_batch, args.seed)
-    export(model, args.out)
+    with tempfile.TemporaryDirectory() as tmp:
+        float_model = Path(tmp) / "float.onnx"
+        export(model, float_model)
+        quantize(float_model, calibration_boards(data), args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e6:.2f} MB)")
 
 

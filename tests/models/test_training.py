@@ -14,7 +14,8 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
 from models.net import SquareNet  # noqa: E402
-from models.train import board_batches, export  # noqa: E402
+from models.quantize import calibration_boards, quantize  # noqa: E402
+from models.train import board_batches, export, move  # noqa: E402
 from vision.classifier import SquareClassifier  # noqa: E402
 
 
@@ -58,3 +59,43 @@ def test_exported_onnx_gives_the_network_s_numbers(tmp_path: Path):
     assert np.allclose(colour, want[1].numpy(), atol=1e-5)
     assert np.allclose(light, want[2].numpy(), atol=1e-4)
     assert not net.training  # exporting leaves the network as it was
+
+
+def test_move_mirrors_and_moves_each_crop_by_at_most_one_pixel_keeping_its_content():
+    crops = torch.from_numpy(_crops(96, 4))
+    moved = move(crops, torch.Generator().manual_seed(0))
+    assert moved.shape == crops.shape and moved.dtype == crops.dtype
+    seen = set()
+    for before, after in zip(crops, moved):
+        matches = [(flip, dy, dx) for flip in (False, True) for dy in (-1, 0, 1) for dx in (-1, 0, 1)
+                   if torch.equal(after[1:-1, 1:-1],
+                                  (before.flip(1) if flip else before)[1 + dy:63 + dy, 1 + dx:39 + dx])]
+        assert len(matches) == 1  # the inside of the crop is the input, maybe mirrored, moved
+        seen.add(matches[0])
+    assert len(seen) == 18  # every mirror and offset is drawn, the unchanged crop included
+
+
+def test_calibration_boards_are_whole_and_spread_over_the_split():
+    boards = np.repeat(np.arange(10), [32, 30] * 5)
+    data = {"board": boards, "crops": np.arange(len(boards))[:, None]}
+    picked = calibration_boards(data, count=4)
+    assert [len(b) for b in picked] == [32, 30, 32, 30]  # boards 0, 3, 6, 9, each complete
+    assert [boards[b[0, 0]] for b in picked] == [0, 3, 6, 9]
+
+
+def test_int8_model_reads_like_the_float_one(tmp_path: Path):
+    torch.manual_seed(2)
+    net = SquareNet().eval()
+    float_path, int8_path = tmp_path / "float.onnx", tmp_path / "int8.onnx"
+    export(net, float_path)
+    boards = [np.clip(_crops(32, 10 + i).astype(int) // 2 + 60, 0, 255).astype(np.uint8)
+              for i in range(8)]
+    quantize(float_path, boards, int8_path)
+    assert int8_path.stat().st_size < float_path.stat().st_size
+    crops = boards[0]
+    want = SquareClassifier(float_path).session.run(None, {"crops": crops})
+    got = SquareClassifier(int8_path).session.run(None, {"crops": crops})
+    for a, b in zip(want, got):  # every output follows the float graph's
+        assert np.corrcoef(a.ravel(), b.ravel())[0, 1] > 0.98
+    with pytest.raises(ValueError, match="at least one"):
+        quantize(float_path, [], tmp_path / "none.onnx")
