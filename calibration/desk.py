@@ -159,10 +159,9 @@ def draw_board(frame: np.ndarray, location: BoardLocation, played: str, labels: 
         # own colour (blue on blue men, red on orange ones).
         (w, h), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, 0.7, 2)
         cx, cy = x + PX // 2, y + PX // 2 + 4
-        cv2.rectangle(view, (cx - w // 2 - 5, cy - h // 2 - 5), (cx + w // 2 + 5, cy + h // 2 + 5),
-                      (255, 255, 255), -1)
-        cv2.rectangle(view, (cx - w // 2 - 5, cy - h // 2 - 5), (cx + w // 2 + 5, cy + h // 2 + 5),
-                      (0, 0, 0), 1)
+        badge = (cx - w // 2 - 5, cy - h // 2 - 5), (cx + w // 2 + 5, cy + h // 2 + 5)
+        cv2.rectangle(view, *badge, (255, 255, 255), -1)
+        cv2.rectangle(view, *badge, (0, 0, 0), 1)
         cv2.putText(view, label, (cx - w // 2, cy + h // 2), cv2.FONT_HERSHEY_SIMPLEX, 0.7,
                     _TEXT[label], 2, cv2.LINE_AA)
     return view

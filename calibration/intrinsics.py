@@ -36,7 +36,7 @@ import numpy as np
 
 from vision.geometry import BoardLocation
 from vision.lens import Lens
-from vision.locate import INNER_CORNERS, locate_board
+from vision.locate import INNER_CORNERS, colour_only, locate_board
 
 #: The model (see the module docstring): the rational model with only k4 free, no tangential term.
 FLAGS = (cv2.CALIB_RATIONAL_MODEL | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K1
@@ -101,10 +101,6 @@ def inner_corners(frame: np.ndarray, location: BoardLocation | None = None) -> n
 #: Gaussian smoothing (camera pixels) of a colour-only board's plane: about a JPEG chroma
 #: block's reach (a block is 16 pixels, its edge errors a few pixels wide).
 CHROMA_SMOOTHING = 3.0
-#: Luminance weights of B, G, R, and the share of the colour axis below which a board's
-#: contrast is called colour-only (as vision.locate.board_plane decides it).
-_LUMA = np.array([0.114, 0.587, 0.299])
-_COLOUR_ONLY = 0.15
 
 
 def _grid_plane(frame: np.ndarray, location: BoardLocation) -> tuple[np.ndarray, bool]:
@@ -124,7 +120,7 @@ def _grid_plane(frame: np.ndarray, location: BoardLocation) -> tuple[np.ndarray,
     colours = frame[ys, xs].astype(np.float32)
     odd = cells.sum(axis=1) % 2 == 1
     axis = np.median(colours[odd], axis=0) - np.median(colours[~odd], axis=0)
-    chroma = abs(float(axis @ _LUMA)) < _COLOUR_ONLY * float(np.abs(axis).sum())
+    chroma = colour_only(axis)
     axis /= max(float(np.linalg.norm(axis)), 1e-6)
     return (frame.astype(np.float32) @ axis).astype(np.float32), chroma
 

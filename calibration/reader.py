@@ -38,7 +38,7 @@ def board_reader(profile: BoardProfile, where: Path | str,
 
 
 def read_photograph(profile: BoardProfile, where: Path | str, image: np.ndarray,
-               model: Path | str = DEFAULT_MODEL) -> tuple[BoardLocation, np.ndarray]:
+                    model: Path | str = DEFAULT_MODEL) -> tuple[BoardLocation, np.ndarray]:
     """One photograph read as the profile sets the board up: the board in the numbering
     frame and the (32, 5) probabilities of its squares.
 

@@ -25,6 +25,7 @@ CLASSES: tuple[str, ...] = ("empty", "light man", "dark man", "light king", "dar
 LABELS: tuple[str, ...] = (".", "l", "d", "L", "D")
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "square_classifier.onnx"
 
+
 def model_path(path: Path | str | None = None) -> Path:
     """The model file to load (``path``, or the bundled one), checked before any work starts."""
     model = Path(path) if path is not None else DEFAULT_MODEL

@@ -479,6 +479,16 @@ def _choose_window(
     return np.array([oi[k], oj[k]], np.float32), margin
 
 
+#: Luminance weights of B, G, R.
+_LUMA = np.array([0.114, 0.587, 0.299])
+
+
+def colour_only(axis: np.ndarray) -> bool:
+    """Whether the difference ``axis`` (B, G, R) between the two square colours is almost
+    all colour and hardly brightness (red and green squares): under 15 % of it is luma."""
+    return abs(float(axis @ _LUMA)) < 0.15 * float(np.abs(axis).sum())
+
+
 def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     """The board's region as one float plane along the colour axis from dark to light squares.
 
@@ -507,7 +517,7 @@ def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.
         return cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32), offset, 1.0
     plane = cv2.transform(crop.astype(np.float32), (axis / norm).reshape(1, 3).astype(np.float32))
     plane -= plane.min()
-    if abs(float(axis @ np.array([0.114, 0.587, 0.299]))) < 0.15 * norm:
+    if colour_only(axis):
         # The squares differ in colour, hardly in brightness (red and green): that contrast
         # lives in JPEG's chroma, stored at half resolution; measure it there.
         return cv2.resize(plane, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), offset, 2.0
