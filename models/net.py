@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 #: Width of a square's description (the per-square hidden layer).
-HIDDEN = 64
+HIDDEN = 96
 
 
 def _block(c_in: int, c_out: int, stride: int) -> nn.Sequential:
@@ -36,14 +36,18 @@ def board_pool(h: torch.Tensor, weight: torch.Tensor, board: torch.Tensor | None
 
     ``board`` (N,) numbers the boards of a training batch; ``None`` means the whole input
     is one board (run time). Squares are gathered to their boards by a membership matrix,
-    so both cases are the same matrix products and export to ONNX as such.
+    so both cases are the same matrix products and export to ONNX as such. Always float32,
+    also when training runs the rest in bfloat16: the spread is a difference of two close
+    means, which bfloat16's 8-bit mantissa would wipe out.
     """
-    member = (torch.ones_like(weight).T if board is None
-              else nn.functional.one_hot(board, boards).T.to(h.dtype))  # (boards, N)
-    total = (member @ weight).clamp(min=1e-3)
-    mean = member @ (weight * h) / total
-    spread = (member @ (weight * h * h) / total - mean * mean).clamp(min=0).add(1e-6).sqrt()
-    return member.T @ torch.cat([mean, spread], 1)
+    with torch.autocast("cpu", enabled=False):
+        h, weight = h.float(), weight.float()
+        member = (torch.ones_like(weight).T if board is None
+                  else nn.functional.one_hot(board, boards).T.to(h.dtype))  # (boards, N)
+        total = (member @ weight).clamp(min=1e-3)
+        mean = member @ (weight * h) / total
+        spread = (member @ (weight * h * h) / total - mean * mean).clamp(min=0).add(1e-6).sqrt()
+        return member.T @ torch.cat([mean, spread], 1)
 
 
 class SquareNet(nn.Module):
@@ -57,8 +61,8 @@ class SquareNet(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(_block(3, 16, 2), _block(16, 32, 2), _block(32, 48, 2),
-                                      _block(48, 64, 1))
-        self.hidden = nn.Sequential(nn.Flatten(), nn.Linear(64 * 8 * 5, HIDDEN), nn.ReLU(inplace=True))
+                                      _block(48, 96, 1))
+        self.hidden = nn.Sequential(nn.Flatten(), nn.Linear(96 * 8 * 5, HIDDEN), nn.ReLU(inplace=True))
         self.square_kind = nn.Linear(HIDDEN, 3)
         self.kind = nn.Sequential(nn.Linear(3 * HIDDEN, HIDDEN), nn.ReLU(inplace=True),
                                   nn.Linear(HIDDEN, 3))

@@ -63,9 +63,14 @@ def augment(crops: torch.Tensor, board: torch.Tensor, boards: int, gen: torch.Ge
     return (move(crops, gen).float() * (gain * tint)[board]).clamp_(0, 255)
 
 
-def train(data: dict[str, np.ndarray], epochs: int, boards_per_batch: int, seed: int) -> SquareNet:
+def train(data: dict[str, np.ndarray], epochs: int, boards_per_batch: int, seed: int,
+          bfloat16: bool) -> SquareNet:
     """Cross-entropy on empty/man/king (board-aware head, and half weight on the square's
-    own head that picks the pieces to pool), plus colour regression and light/dark."""
+    own head that picks the pieces to pool), plus colour regression and light/dark.
+
+    ``bfloat16`` runs the layers in bfloat16 (weights and losses stay float32): on a CPU with
+    native bfloat16 it takes a step from 54 to 32 ms, which is what lets the recipe's
+    training fit its time on two cores."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -86,7 +91,9 @@ def train(data: dict[str, np.ndarray], epochs: int, boards_per_batch: int, seed:
         for idx, board in board_batches(data["board"], boards_per_batch, rng):
             idx, board = torch.from_numpy(idx), torch.from_numpy(board)
             x = augment(crops[idx], board, boards_per_batch, gen)
-            logits, col, lig, square_logits = model(x, board, boards_per_batch)
+            with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bfloat16):
+                logits, col, lig, square_logits = model(x, board, boards_per_batch)
+            logits, col, lig, square_logits = (t.float() for t in (logits, col, lig, square_logits))
             piece = (kind[idx] != EMPTY).float()
             loss = ce(logits, kind[idx]) + 0.5 * ce(square_logits, kind[idx])
             loss = loss + 5 * ((col - colour[idx]) ** 2).sum(1).mul(piece).sum() / piece.sum().clamp(min=1)
@@ -132,10 +139,14 @@ def main() -> None:
     parser.add_argument("--boards-per-batch", type=int, default=8)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--precision", choices=("auto", "bfloat16", "float32"), default="auto",
+                        help="auto: bfloat16 where the CPU has it natively, else float32")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     data = dict(np.load(args.data))
-    model = train(data, args.epochs, args.boards_per_batch, args.seed)
+    bfloat16 = (args.precision == "bfloat16" or args.precision == "auto"
+                and torch.ops.mkldnn._is_mkldnn_bf16_supported())
+    model = train(data, args.epochs, args.boards_per_batch, args.seed, bfloat16)
     with tempfile.TemporaryDirectory() as tmp:
         float_model = Path(tmp) / "float.onnx"
         export(model, float_model)

@@ -13,7 +13,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
-from models.net import SquareNet  # noqa: E402
+from models.net import HIDDEN, SquareNet, board_pool  # noqa: E402
 from models.quantize import calibration_boards, quantize  # noqa: E402
 from models.train import board_batches, export, move  # noqa: E402
 from vision.classifier import SquareClassifier  # noqa: E402
@@ -33,6 +33,16 @@ def test_boards_in_one_batch_are_read_as_if_alone():
         together = net(batch, board, 2)[0]
         alone = torch.cat([net(torch.from_numpy(first))[0], net(torch.from_numpy(second))[0]])
     assert torch.allclose(together, alone, atol=1e-5)
+
+
+def test_board_pool_stays_float32_when_training_runs_in_bfloat16():
+    # Descriptions far from zero with a small spread: in bfloat16, E[h^2] - E[h]^2 loses it.
+    h = (40 + 0.2 * torch.randn(32, HIDDEN, generator=torch.Generator().manual_seed(0))).bfloat16()
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        pooled = board_pool(h, torch.ones(32, 1), None, 1)
+    assert pooled.dtype == torch.float32
+    expected = h.float().std(0, unbiased=False)
+    assert torch.allclose(pooled[0, HIDDEN:], expected, rtol=0.02)
 
 
 def test_board_batches_hold_whole_boards():

@@ -1,4 +1,4 @@
-"""BoardReader: a still board is read on its first settled frames, half of them mirrored."""
+"""BoardReader: a still board is read on its first settled frames, in four views."""
 
 import numpy as np
 
@@ -23,7 +23,7 @@ class RecordingClassifier:
         return answer
 
 
-def test_a_still_board_is_read_from_a_read_and_its_mirror_averaged():
+def test_a_still_board_is_read_in_four_views_averaged():
     rng = np.random.default_rng(3)
     frame = Renderer(sample_scene(rng, elevation=(60, 80), size=(640, 480))).render(START, seed=1)
     network = RecordingClassifier()
@@ -36,6 +36,11 @@ def test_a_still_board_is_read_from_a_read_and_its_mirror_averaged():
     first, second = network.crops[0], network.crops[1]
     assert np.abs(first.astype(int) - straight).mean() < 2  # the board as seen
     assert np.array_equal(second, first[:, :, ::-1])  # the same crops, mirrored left-right
+    third, fourth = network.crops[2], network.crops[3]
+    assert np.array_equal(third[:, 1:], first[:, :-1])  # moved down a pixel
+    assert np.array_equal(third[:, 0], first[:, 0])  # the top row repeated
+    assert np.array_equal(fourth[:, :-1], second[:, 1:])  # mirrored, moved up a pixel
+    assert np.array_equal(fourth[:, -1], second[:, -1])
     expected = np.zeros(len(LABELS))
     expected[[1, 2, 3, 4]] = 0.25  # the four calls' answers, averaged
     assert np.allclose(readings[-1].probabilities, expected[None, :])
