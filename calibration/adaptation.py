@@ -48,7 +48,7 @@ from vision.rectify import crop_squares
 
 #: Log-odds above the set's median man where a piece starts to read as a king: half the
 #: network's typical man-to-king gap, chosen on training palettes (bench/calibration.py).
-KING_MARGIN = 2.5
+KING_MARGIN = 1.5
 #: Augmented copies of the start frame (the first is the frame itself).
 AUGMENTATIONS = 16
 #: Share of the augmented men and empty squares treated as outliers when placing the piece bound.

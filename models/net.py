@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 #: Width of a square's description (the per-square hidden layer).
-HIDDEN = 96
+HIDDEN = 64
 
 
 def _block(c_in: int, c_out: int, stride: int) -> nn.Sequential:
@@ -61,8 +61,8 @@ class SquareNet(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(_block(3, 16, 2), _block(16, 32, 2), _block(32, 48, 2),
-                                      _block(48, 96, 1))
-        self.hidden = nn.Sequential(nn.Flatten(), nn.Linear(96 * 8 * 5, HIDDEN), nn.ReLU(inplace=True))
+                                      _block(48, 64, 1))
+        self.hidden = nn.Sequential(nn.Flatten(), nn.Linear(64 * 8 * 5, HIDDEN), nn.ReLU(inplace=True))
         self.square_kind = nn.Linear(HIDDEN, 3)
         self.kind = nn.Sequential(nn.Linear(3 * HIDDEN, HIDDEN), nn.ReLU(inplace=True),
                                   nn.Linear(HIDDEN, 3))

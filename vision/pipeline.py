@@ -12,8 +12,8 @@ mean of those classifications (sensor noise and a flickering square average out)
 board that stays settled re-uses it. The reads take turns among four views of the crops
 (``view``): as cut, mirrored left-right, and both of those moved by a pixel. The network
 was trained on such views and errs on each partly independently, so together they are
-right more often than any one (held-out synthetic boards: 1.02 % of squares wrong from one
-view, 0.87 % from a view and its mirror, 0.83 % from all four), at no extra cost per frame.
+right more often than any one (held-out synthetic boards: 1.27 % of squares wrong from one
+view, 1.06 % from a view and its mirror, 1.02 % from all four), at no extra cost per frame.
 """
 
 from __future__ import annotations
