@@ -123,7 +123,7 @@ def board_readings(scenes: int) -> tuple[int, int, int, int]:
 
     Each held-out scene (a random position, often with kings) is shown still for 1.5 s, the
     frames taking turns among three noise draws, and :class:`BoardReader` reads it as in a game: from its
-    first settled frames, alternately mirrored. The numbering is given (matched to the true
+    first settled frames, in four views. The numbering is given (matched to the true
     corners), since a random position does not say which side is which; the corners are the
     tracker's own.
     """
