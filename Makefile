@@ -23,7 +23,7 @@ bench: $(BIN)/makhos
 	$(BIN)/python bench/perft.py
 
 # Regenerate the synthetic data, retrain the square classifier from scratch and evaluate it
-# (39 minutes on 2 cores, installs included: 3,600 scenes of 6 positions rendered in ~12, 10 epochs in ~26). Writes
+# (about 39 minutes on 2 cores, installs included: 3,600 scenes of 6 positions rendered in ~13, 10 epochs in ~24). Writes
 # models/square_classifier.onnx and models/evaluation.json.
 model: $(BIN)/makhos
 	$(BIN)/pip install --quiet -e '.[dev,train]'

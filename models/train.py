@@ -69,9 +69,9 @@ def train(data: dict[str, np.ndarray], epochs: int, boards_per_batch: int, seed:
     own head that picks the pieces to pool), plus colour regression and light/dark.
 
     ``bfloat16`` runs the layers in bfloat16 (weights and losses stay float32): on a CPU with
-    native bfloat16 (this machine's AMD EPYC) a step takes about 0.6 of its float32 time,
-    which is what pays for the network's width within the recipe's time on two cores.
-    Without native support bfloat16 is emulated and slower: ``--precision auto`` checks."""
+    native bfloat16 (this machine's AMD EPYC) a step measured alone takes about 0.6 of its
+    float32 time, and the network reads as well. Without native support bfloat16 is
+    emulated and slower: ``--precision auto`` checks."""
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
     rng = np.random.default_rng(seed)
