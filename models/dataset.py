@@ -16,7 +16,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.render import Renderer, random_position, sample_hand, sample_scene
+from models.render import (Hand, RenderedFrame, Renderer, Scene, random_position, sample_hand,
+                           sample_scene)
 from vision.rectify import crop_squares
 
 #: Class index of the colour-agnostic head.
@@ -49,19 +50,42 @@ def piece_lab(bgr: tuple[int, int, int]) -> np.ndarray:
     return cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32) / 255
 
 
-def render_scene(args: tuple[int, SplitConfig]) -> dict[str, np.ndarray]:
-    """All crops of one scene (several positions): crops, class, light flag, colour, board id."""
-    seed, config = args
+@dataclass(frozen=True)
+class Shot:
+    """One frame of a split as drawn: what to render and how, before it is rendered."""
+
+    renderer: Renderer
+    position: dict[int, str]
+    hand: Hand | None
+    seed: int  # the frame's own seed (noise offset, piece jitter)
+
+    def render(self) -> RenderedFrame:
+        return self.renderer.render(self.position, self.hand, seed=self.seed)
+
+
+def scene_shots(seed: int, config: SplitConfig) -> tuple[Scene, list[Shot]]:
+    """The scene of ``seed`` and its frames, drawn exactly as the split draws them (so a
+    probe can re-render a split's frame with something changed)."""
     rng = np.random.default_rng(seed)
     size = SIZES[rng.integers(len(SIZES))]
     scene = sample_scene(rng, held_out=config.held_out, elevation=config.elevation, size=size,
                          random_colours=config.random_colours)
     renderer = Renderer(scene)
+    shots = []
+    for _ in range(config.positions_per_scene):
+        hand = sample_hand(rng) if rng.random() < config.hand_rate else None
+        shots.append(Shot(renderer, random_position(rng), hand, int(rng.integers(2**31))))
+    return scene, shots
+
+
+def render_scene(args: tuple[int, SplitConfig]) -> dict[str, np.ndarray]:
+    """All crops of one scene (several positions): crops, class, light flag, colour, board id."""
+    seed, config = args
+    scene, shots = scene_shots(seed, config)
     colours = {True: piece_lab(scene.pieces.pieces.light), False: piece_lab(scene.pieces.pieces.dark)}
     out: dict[str, list] = {"crops": [], "cls": [], "light": [], "colour": [], "board": []}
-    for k in range(config.positions_per_scene):
-        hand = sample_hand(rng) if rng.random() < config.hand_rate else None
-        frame = renderer.render(random_position(rng), hand, seed=int(rng.integers(2**31)))
+    for k, shot in enumerate(shots):
+        frame = shot.render()
         crops = crop_squares(frame.image, frame.corners, frame.played)
         for i, label in enumerate(frame.squares):
             if i + 1 in frame.hand_squares:
