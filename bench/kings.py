@@ -22,6 +22,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread per worker, before n
 import argparse
 import platform
 import sys
+from functools import cache
 from itertools import pairwise
 from multiprocessing import Pool
 from pathlib import Path
@@ -31,6 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from models.dataset import TEST, TEST_SEEDS, Shot, scene_shots  # noqa: E402
+from models.evaluate import read_as_king  # noqa: E402
 from models.render import Renderer  # noqa: E402
 from vision.classifier import SquareClassifier, model_path  # noqa: E402
 from vision.rectify import crop_squares  # noqa: E402
@@ -40,22 +42,18 @@ BUCKETS = (0, 3, 5, 8, 12, 20, 40, 1000)
 
 
 class OneManRenderer(Renderer):
-    """Renders each king as its lower man alone. The random draws are the renderer's own
-    (the top man's offset and height are drawn and dropped), so nothing else moves."""
+    """Renders each king as its lower man alone, its boss (if any) back on that man. The
+    random draws are the renderer's own (the top man's offset and height are drawn and
+    dropped), so nothing else in the frame moves."""
 
-    def _cylinders(self, labels: dict[int, str], rng: np.random.Generator) -> list[tuple]:
-        style = self.scene.pieces
-        kept: list[tuple] = []
-        for part in super()._cylinders(labels, rng):
-            z_bottom, z_top, light, radius = part[2:]
-            if z_bottom == 0:  # a stack starts with the man on the board
-                base = part
-                kept.append(part)
-            elif radius < style.radius:  # the boss: onto the lower man
-                kept.append((base[0], base[1], style.height, style.height + z_top - z_bottom,
-                             light, radius))
-            # else: the top man of a king, taken away
-        return kept
+    def _stack(self, square: int, label: str, rng: np.random.Generator) -> list[tuple]:
+        parts = super()._stack(square, label, rng)
+        if label not in "DL":
+            return parts
+        man, boss = parts[0], parts[2:]
+        height = self.scene.pieces.height
+        return [man] + [(man[0], man[1], height, height + z_top - z_bottom, light, radius)
+                        for _, _, z_bottom, z_top, light, radius in boss]
 
 
 def probe_scene(args: tuple[int, str]) -> list[tuple[float, bool, bool]]:
@@ -75,21 +73,15 @@ def probe_scene(args: tuple[int, str]) -> list[tuple[float, bool, bool]]:
         reads = [classifier.classify(c) for c in crops]
         for i in kings:
             diff = crops[0][i].astype(np.float32) - crops[1][i].astype(np.float32)
-            king_p, man_p = reads[0][i], reads[1][i]
-            rows.append((float(np.sqrt(np.mean(diff ** 2))),
-                         bool(king_p[1] + king_p[2] > king_p[3] + king_p[4]),
-                         bool(man_p[3] + man_p[4] > man_p[1] + man_p[2])))
+            rows.append((float(np.sqrt(np.mean(diff ** 2))), not read_as_king(reads[0][i]),
+                         bool(read_as_king(reads[1][i]))))
     return rows
 
 
-_CLASSIFIERS: dict[str, SquareClassifier] = {}
-
-
+@cache
 def _classifier(model: str) -> SquareClassifier:
     """One session per worker process, made on its first scene."""
-    if model not in _CLASSIFIERS:
-        _CLASSIFIERS[model] = SquareClassifier(model)
-    return _CLASSIFIERS[model]
+    return SquareClassifier(model)
 
 
 def main() -> None:

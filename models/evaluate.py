@@ -39,6 +39,12 @@ def true_classes(data: dict[str, np.ndarray]) -> np.ndarray:
     return np.where(kind == EMPTY, 0, 1 + 2 * (kind == KING) + (~light))
 
 
+def read_as_king(probabilities: np.ndarray) -> np.ndarray:
+    """Where 5-class probabilities (..., 5) put a king above a man, whatever the colour."""
+    p = np.asarray(probabilities)
+    return p[..., 3] + p[..., 4] > p[..., 1] + p[..., 2]
+
+
 def evaluate(classifier: SquareClassifier, data: dict[str, np.ndarray]) -> Figures:
     """Classify every board of the split (32 crops each, in square order) and count errors."""
     boards = data["board"]
@@ -50,7 +56,7 @@ def evaluate(classifier: SquareClassifier, data: dict[str, np.ndarray]) -> Figur
     guess = predicted.argmax(1)
     piece = truth != 0
     king_truth = truth >= 3
-    king_guess = predicted[:, 3] + predicted[:, 4] > predicted[:, 1] + predicted[:, 2]
+    king_guess = read_as_king(predicted)
     light_truth = np.isin(truth, (1, 3))
     light_guess = predicted[:, 1] + predicted[:, 3] > predicted[:, 2] + predicted[:, 4]
     wrong = guess != truth

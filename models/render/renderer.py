@@ -188,28 +188,31 @@ class Renderer:
         which the classifier must not take for a king). A king is two stacked men, the top
         one offset; the top man hides the lower one's boss.
         """
-        style = self.scene.pieces
-        stacks = []
-        for sq, label in labels.items():
-            r, c = self._cells[sq - 1]
-            x = c + 0.5 + rng.uniform(-style.jitter, style.jitter)
-            y = r + 0.5 + rng.uniform(-style.jitter, style.jitter)
-            light = label in "lL"
-            top, parts = style.height, [(x, y, 0.0, style.height, light, style.radius)]
-            if label in "DL":
-                a = rng.uniform(0, 2 * np.pi)
-                d = rng.uniform(*style.king_offset)
-                x, y = x + d * np.cos(a), y + d * np.sin(a)
-                top = 2 * style.height * rng.uniform(0.98, 1.02)
-                parts.append((x, y, style.height, top, light, style.radius))
-            if style.boss_height > 0:
-                parts.append((x, y, top, top + style.boss_height, light,
-                              style.radius * style.boss_radius))
-            stacks.append((parts[0][0], parts[0][1], parts))
+        stacks = [self._stack(sq, label, rng) for sq, label in labels.items()]
         # Painter's order: stacks farthest from the camera's foot first, each bottom to top.
         cx, cy = self._centre[0], self._centre[1]
-        stacks.sort(key=lambda t: -np.hypot(t[0] - cx, t[1] - cy))
-        return [part for _, _, parts in stacks for part in parts]
+        stacks.sort(key=lambda parts: -np.hypot(parts[0][0] - cx, parts[0][1] - cy))
+        return [part for parts in stacks for part in parts]
+
+    def _stack(self, square: int, label: str, rng: np.random.Generator) -> list[tuple]:
+        """The discs of one square's piece, bottom to top: the man on the board, the top man
+        of a king, the boss."""
+        style = self.scene.pieces
+        r, c = self._cells[square - 1]
+        x = c + 0.5 + rng.uniform(-style.jitter, style.jitter)
+        y = r + 0.5 + rng.uniform(-style.jitter, style.jitter)
+        light = label in "lL"
+        top, parts = style.height, [(x, y, 0.0, style.height, light, style.radius)]
+        if label in "DL":
+            a = rng.uniform(0, 2 * np.pi)
+            d = rng.uniform(*style.king_offset)
+            x, y = x + d * np.cos(a), y + d * np.sin(a)
+            top = 2 * style.height * rng.uniform(0.98, 1.02)
+            parts.append((x, y, style.height, top, light, style.radius))
+        if style.boss_height > 0:
+            parts.append((x, y, top, top + style.boss_height, light,
+                          style.radius * style.boss_radius))
+        return parts
 
     def _circle(self, x: float, y: float, z: float, radius: float) -> np.ndarray:
         a = np.linspace(0, 2 * np.pi, SEGMENTS, endpoint=False)
