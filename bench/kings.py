@@ -72,7 +72,7 @@ def probe_scene(args: tuple[int, str]) -> list[tuple[float, bool, bool]]:
         crops = [crop_squares(f.image, f.corners, f.played) for f in (king_frame, man_frame)]
         reads = [classifier.classify(c) for c in crops]
         for i in kings:
-            diff = crops[0][i].astype(np.float32) - crops[1][i].astype(np.float32)
+            diff = crops[0].images[i].astype(np.float32) - crops[1].images[i].astype(np.float32)
             rows.append((float(np.sqrt(np.mean(diff ** 2))), not read_as_king(reads[0][i]),
                          bool(read_as_king(reads[1][i]))))
     return rows

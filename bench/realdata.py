@@ -22,7 +22,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine.squares import square_at  # noqa: E402
-from vision.classifier import SquareClassifier, labels_of  # noqa: E402
+from vision.classifier import SquareClassifier, labels_of, model_path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2] / "shared" / "realdata" / "julie-robot-webcam"
 CORNERS = Path(__file__).with_name("realdata_corners.json")
@@ -88,11 +88,12 @@ def evaluate(classifier: SquareClassifier, root: Path = ROOT, corners_file: Path
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--show-errors", action="store_true")
+    parser.add_argument("--model", type=Path, default=None, help="default: the committed network")
     args = parser.parse_args()
     if not ROOT.exists():
         print(f"skipped: {ROOT} is absent")
         return 0
-    results = evaluate(SquareClassifier())
+    results = evaluate(SquareClassifier(model_path(args.model)))
     for r in results:
         print(f"{r.setup:45s} {r.frames:3d} frames  squares {100 * r.squares:6.2f} %  "
               f"occupancy+side {100 * r.sides:6.2f} %  boards {100 * r.boards:6.2f} %")

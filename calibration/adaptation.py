@@ -44,11 +44,11 @@ import numpy as np
 
 from vision.classifier import light_probability
 from vision.lens import Lens
-from vision.rectify import crop_squares
+from vision.rectify import SquareCrops, crop_squares
 
 #: Log-odds above the set's median man where a piece starts to read as a king: half the
 #: network's typical man-to-king gap, chosen on training palettes (bench/calibration.py).
-KING_MARGIN = 1.5
+KING_MARGIN = 1.0
 #: Augmented copies of the start frame (the first is the frame itself).
 AUGMENTATIONS = 16
 #: Share of the augmented men and empty squares treated as outliers when placing the piece bound.
@@ -59,7 +59,7 @@ class SquareNetwork(Protocol):
     """The classifier's stable interface (``vision.classifier.SquareClassifier``), called
     with the 32 crops of one board at a time."""
 
-    def outputs(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def outputs(self, crops: SquareCrops) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 
 
 @dataclass(frozen=True)
@@ -98,7 +98,7 @@ class AdaptedClassifier:
         self.network = network
         self.adaptation = adaptation
 
-    def classify(self, crops: np.ndarray) -> np.ndarray:
+    def classify(self, crops: SquareCrops) -> np.ndarray:
         kind, colour, light_logit = self.network.outputs(crops)
         kind = self.adaptation.correct(kind)
         light = light_probability(kind, colour, light_logit, self.adaptation.reference_colours)
@@ -150,7 +150,7 @@ def fit_adaptation(network: SquareNetwork, frame: np.ndarray, corners: np.ndarra
 
 
 def augmented_crops(frame: np.ndarray, corners: np.ndarray, played: str, lens: Lens | None,
-                    rng: np.random.Generator, first: bool = False) -> np.ndarray:
+                    rng: np.random.Generator, first: bool = False) -> SquareCrops:
     """The 32 crops of ``frame`` as a later frame of the game might give them.
 
     Corners jittered by a few hundredths of a square (the tracker's refits), then per-crop
@@ -161,8 +161,8 @@ def augmented_crops(frame: np.ndarray, corners: np.ndarray, played: str, lens: L
     if first:
         return crop_squares(frame, corners, played, lens=lens)
     side = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean() / 8
-    crops = crop_squares(frame, corners + rng.normal(0, 0.03 * side, corners.shape), played,
-                         lens=lens).astype(np.float32)
+    cut = crop_squares(frame, corners + rng.normal(0, 0.03 * side, corners.shape), played, lens=lens)
+    crops = cut.images.astype(np.float32)
     n = len(crops)
     gain = rng.uniform(0.8, 1.2, (n, 1, 1, 1)) * rng.uniform(0.94, 1.06, (n, 1, 1, 3))
     gamma = rng.uniform(0.85, 1.15, (n, 1, 1, 1))
@@ -171,7 +171,7 @@ def augmented_crops(frame: np.ndarray, corners: np.ndarray, played: str, lens: L
     if sigma > 0.3:
         crops = np.stack([cv2.GaussianBlur(c, (0, 0), sigma) for c in crops])
     crops += rng.normal(0, rng.uniform(0, 5), crops.shape)
-    return np.clip(crops, 0, 255).astype(np.uint8)
+    return cut.with_images(np.clip(crops, 0, 255).astype(np.uint8))
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:

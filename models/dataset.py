@@ -79,18 +79,21 @@ def scene_shots(seed: int, config: SplitConfig) -> tuple[Scene, list[Shot]]:
 
 
 def render_scene(args: tuple[int, SplitConfig]) -> dict[str, np.ndarray]:
-    """All crops of one scene (several positions): crops, class, light flag, colour, board id."""
+    """All crops of one scene (several positions): crops, how each square is seen, class,
+    light flag, colour, board id."""
     seed, config = args
     scene, shots = scene_shots(seed, config)
     colours = {True: piece_lab(scene.pieces.pieces.light), False: piece_lab(scene.pieces.pieces.dark)}
-    out: dict[str, list] = {"crops": [], "cls": [], "light": [], "colour": [], "board": []}
+    out: dict[str, list] = {"crops": [], "sight": [], "cls": [], "light": [], "colour": [],
+                            "board": []}
     for k, shot in enumerate(shots):
         frame = shot.render()
         crops = crop_squares(frame.image, frame.corners, frame.played)
         for i, label in enumerate(frame.squares):
             if i + 1 in frame.hand_squares:
                 continue
-            out["crops"].append(crops[i])
+            out["crops"].append(crops.images[i])
+            out["sight"].append(crops.sight[i])
             out["cls"].append(EMPTY if label == "." else KING if label in "DL" else MAN)
             out["light"].append(label in "lL")
             out["colour"].append(colours[label in "lL"])

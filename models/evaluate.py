@@ -17,6 +17,7 @@ import numpy as np
 
 from models.dataset import EMPTY, KING, TEST, TEST_SEEDS, build
 from vision.classifier import SquareClassifier
+from vision.rectify import SquareCrops
 
 RESULT_PATH = Path(__file__).with_name("evaluation.json")
 
@@ -52,7 +53,9 @@ def evaluate(classifier: SquareClassifier, data: dict[str, np.ndarray]) -> Figur
     if not np.all(np.diff(np.r_[starts, len(boards)]) == 32):
         raise ValueError("every test board must have all 32 squares (no hands in the test split)")
     truth = true_classes(data)
-    predicted = np.concatenate([classifier.classify(data["crops"][s:s + 32]) for s in starts])
+    crops, sight = data["crops"], data["sight"]
+    predicted = np.concatenate([classifier.classify(SquareCrops(crops[s:s + 32], sight[s:s + 32]))
+                                for s in starts])
     guess = predicted.argmax(1)
     piece = truth != 0
     king_truth = truth >= 3

@@ -1,7 +1,10 @@
 """The square network (PyTorch, training only; run time uses its ONNX export).
 
-Input: the 32 crops of one board exactly as ``vision.rectify.crop_squares`` returns them,
-(32, 64, 40, 3) uint8 BGR, so the run time feeds the array without conversion.
+Inputs: the 32 crops of one board exactly as ``vision.rectify.crop_squares`` returns them,
+(32, 64, 40, 3) uint8 BGR, so the run time feeds the array without conversion; and how
+each square is seen (``vision.rectify.sightlines``, (32, 2) float32). A rectified crop
+has lost the angle it was seen at, and with it the difference between a man seen
+obliquely and a king seen more steeply: both spill the same distance up the crop.
 Outputs: ``kind`` logits (N, 3) for empty / man / king, colour-agnostic; ``colour`` (N, 3),
 the piece's Lab colour in [0, 1] (what the board-wide light/dark clustering compares);
 ``light`` (N, 1) logit, a per-square guess used only when the board shows one colour.
@@ -23,6 +26,9 @@ from torch import nn
 
 #: Width of a square's description (the per-square hidden layer).
 HIDDEN = 64
+#: Numbers per square in ``sight``, and their scale to order one (the second is small).
+SIGHT = 2
+SIGHT_SCALE = (1.0, 10.0)
 
 
 def _block(c_in: int, c_out: int, stride: int) -> nn.Sequential:
@@ -62,20 +68,22 @@ class SquareNet(nn.Module):
         super().__init__()
         self.features = nn.Sequential(_block(3, 16, 2), _block(16, 32, 2), _block(32, 48, 2),
                                       _block(48, 64, 1))
-        self.hidden = nn.Sequential(nn.Flatten(), nn.Linear(64 * 8 * 5, HIDDEN), nn.ReLU(inplace=True))
+        self.hidden = nn.Sequential(nn.Linear(64 * 8 * 5 + SIGHT, HIDDEN), nn.ReLU(inplace=True))
+        self.register_buffer("sight_scale", torch.tensor(SIGHT_SCALE))
         self.square_kind = nn.Linear(HIDDEN, 3)
-        self.kind = nn.Sequential(nn.Linear(3 * HIDDEN, HIDDEN), nn.ReLU(inplace=True),
+        self.kind = nn.Sequential(nn.Linear(3 * HIDDEN + SIGHT, HIDDEN), nn.ReLU(inplace=True),
                                   nn.Linear(HIDDEN, 3))
         self.colour = nn.Linear(HIDDEN, 3)
         self.light = nn.Linear(HIDDEN, 1)
 
-    def forward(self, crops: torch.Tensor, board: torch.Tensor | None = None, boards: int = 1
-                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    def forward(self, crops: torch.Tensor, sight: torch.Tensor, board: torch.Tensor | None = None,
+                boards: int = 1) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """(kind, colour, light, square_kind); the first three are the ONNX outputs."""
         x = crops.permute(0, 3, 1, 2).float() * (1 / 255.0) - 0.5
-        h = self.hidden(self.features(x))
+        sight = sight.float() * self.sight_scale
+        h = self.hidden(torch.cat([self.features(x).flatten(1), sight], 1))
         square_kind = self.square_kind(h)
         piece = 1 - torch.softmax(square_kind, 1)[:, :1].detach()
         pooled = board_pool(h, piece, board, boards)
-        kind = self.kind(torch.cat([h, pooled[:, :HIDDEN] - h, pooled[:, HIDDEN:]], 1))
+        kind = self.kind(torch.cat([h, pooled[:, :HIDDEN] - h, pooled[:, HIDDEN:], sight], 1))
         return kind, torch.sigmoid(self.colour(h)), self.light(h), square_kind

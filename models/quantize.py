@@ -27,27 +27,28 @@ CALIBRATION_BOARDS = 64
 
 
 def calibration_boards(data: dict[str, np.ndarray], count: int = CALIBRATION_BOARDS
-                       ) -> list[np.ndarray]:
-    """The crops of ``count`` boards spread evenly over the split, each board whole."""
-    boards, crops = data["board"], data["crops"]  # an npz file reads an array per access
+                       ) -> list[dict[str, np.ndarray]]:
+    """The network inputs (crops and sightlines) of ``count`` boards spread evenly over the
+    split, each board whole."""
+    boards, crops, sight = data["board"], data["crops"], data["sight"]  # an npz reads per access
     starts = np.flatnonzero(np.r_[True, boards[1:] != boards[:-1]])
     ends = np.r_[starts[1:], len(boards)]
     picked = np.linspace(0, len(starts) - 1, min(count, len(starts))).round().astype(int)
-    return [np.asarray(crops[starts[i]:ends[i]]) for i in picked]
+    return [{"crops": np.asarray(crops[a:b]), "sight": np.asarray(sight[a:b])}
+            for a, b in zip(starts[picked], ends[picked])]
 
 
 class _Boards(CalibrationDataReader):
-    """Feeds one board's crops per call, as the run time does."""
+    """Feeds one board's inputs per call, as the run time does."""
 
-    def __init__(self, boards: list[np.ndarray]) -> None:
-        self._boards: Iterator[np.ndarray] = iter(boards)
+    def __init__(self, boards: list[dict[str, np.ndarray]]) -> None:
+        self._boards: Iterator[dict[str, np.ndarray]] = iter(boards)
 
     def get_next(self) -> dict[str, np.ndarray] | None:
-        board = next(self._boards, None)
-        return None if board is None else {"crops": board}
+        return next(self._boards, None)
 
 
-def quantize(float_model: Path, boards: list[np.ndarray], out: Path) -> None:
+def quantize(float_model: Path, boards: list[dict[str, np.ndarray]], out: Path) -> None:
     """Write the int8 (QDQ, per-channel weights) version of ``float_model`` to ``out``."""
     if not boards:
         raise ValueError("quantization needs at least one calibration board")

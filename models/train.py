@@ -18,7 +18,7 @@ from torch import nn
 from tqdm import tqdm
 
 from models.dataset import EMPTY
-from models.net import SquareNet
+from models.net import SIGHT, SquareNet
 from models.quantize import calibration_boards, quantize
 
 ONNX_PATH = Path(__file__).with_name("square_classifier.onnx")
@@ -76,6 +76,7 @@ def train(data: dict[str, np.ndarray], epochs: int, boards_per_batch: int, seed:
     gen = torch.Generator().manual_seed(seed)
     rng = np.random.default_rng(seed)
     crops = torch.from_numpy(data["crops"])
+    sight = torch.from_numpy(data["sight"])
     kind = torch.from_numpy(data["cls"]).long()
     colour = torch.from_numpy(data["colour"]).float()
     light = torch.from_numpy(data["light"]).float()
@@ -93,7 +94,7 @@ def train(data: dict[str, np.ndarray], epochs: int, boards_per_batch: int, seed:
             idx, board = torch.from_numpy(idx), torch.from_numpy(board)
             x = augment(crops[idx], board, boards_per_batch, gen)
             with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bfloat16):
-                logits, col, lig, square_logits = model(x, board, boards_per_batch)
+                logits, col, lig, square_logits = model(x, sight[idx], board, boards_per_batch)
             logits, col, lig, square_logits = (t.float() for t in (logits, col, lig, square_logits))
             piece = (kind[idx] != EMPTY).float()
             loss = ce(logits, kind[idx]) + 0.5 * ce(square_logits, kind[idx])
@@ -117,18 +118,19 @@ class _RunTime(nn.Module):
         super().__init__()
         self.net = net
 
-    def forward(self, crops: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-        kind, colour, light, _ = self.net(crops)
+    def forward(self, crops: torch.Tensor, sight: torch.Tensor
+                ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        kind, colour, light, _ = self.net(crops, sight)
         return kind, colour, light
 
 
 def export(model: SquareNet, path: Path) -> None:
     """ONNX with a dynamic batch axis (the squares of one board); input is the raw uint8 crops."""
-    example = torch.zeros(32, 64, 40, 3, dtype=torch.uint8)
-    torch.onnx.export(_RunTime(model).eval(), (example,), str(path), input_names=["crops"],
+    example = (torch.zeros(32, 64, 40, 3, dtype=torch.uint8), torch.zeros(32, SIGHT))
+    torch.onnx.export(_RunTime(model).eval(), example, str(path), input_names=["crops", "sight"],
                       output_names=["kind", "colour", "light"],
-                      dynamic_axes={"crops": {0: "n"}, "kind": {0: "n"}, "colour": {0: "n"},
-                                    "light": {0: "n"}},
+                      dynamic_axes={name: {0: "n"} for name in ("crops", "sight", "kind", "colour",
+                                                                "light")},
                       opset_version=17, dynamo=False)
 
 

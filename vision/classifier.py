@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import onnxruntime as ort
 
-from .rectify import crop_squares
+from .rectify import SquareCrops, crop_squares
 
 #: Column order of the probabilities; labels as in ``engine.position.Piece`` ('.' = empty).
 CLASSES: tuple[str, ...] = ("empty", "light man", "dark man", "light king", "dark king")
@@ -33,6 +33,9 @@ def model_path(path: Path | str | None = None) -> Path:
         raise FileNotFoundError(f"model file missing: {model} (reinstall, or run `make model`)")
     return model
 
+
+#: The network's inputs: each square's crop, and its sightline (``vision.rectify.sightlines``).
+INPUTS: tuple[str, ...] = ("crops", "sight")
 
 #: Least distance between the two colour groups (8-bit Lab units) to call them two sides.
 MIN_GROUP_GAP = 60.0
@@ -99,16 +102,22 @@ class SquareClassifier:
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        inputs = sorted(i.name for i in self.session.get_inputs())
+        if inputs != sorted(INPUTS):
+            raise ValueError(f"{path} takes {inputs}, not the {list(INPUTS)} of this version: "
+                             "a network from another version (retrain it with `make model`)")
         self.reference_colours = reference_colours
 
-    def outputs(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Raw network outputs for (N, 64, 40, 3) uint8 crops: kind probabilities (N, 3),
-        Lab colour in 8-bit units (N, 3) and the light logit (N,)."""
-        kind, colour, light = self.session.run(None, {"crops": np.ascontiguousarray(crops)})
+    def outputs(self, crops: SquareCrops) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Raw network outputs for N squares: kind probabilities (N, 3), Lab colour in 8-bit
+        units (N, 3) and the light logit (N,)."""
+        kind, colour, light = self.session.run(None, {
+            "crops": np.ascontiguousarray(crops.images, np.uint8),
+            "sight": np.ascontiguousarray(crops.sight, np.float32)})
         kind = np.exp(kind - kind.max(1, keepdims=True))
         return kind / kind.sum(1, keepdims=True), colour * 255.0, light[:, 0]
 
-    def classify(self, crops: np.ndarray) -> np.ndarray:
+    def classify(self, crops: SquareCrops) -> np.ndarray:
         """(32, 5) probabilities, columns as ``CLASSES``, rows squares 1..32 of one board."""
         kind, colour, light_logit = self.outputs(crops)
         light = light_probability(kind, colour, light_logit, self.reference_colours)

@@ -38,6 +38,19 @@ class CropGeometry:
 CROP = CropGeometry()
 
 
+@dataclass(frozen=True, slots=True)
+class SquareCrops:
+    """What the square network reads of one board: each square's crop and how steeply
+    that square is seen (``sightlines``), rows in square order."""
+
+    images: np.ndarray  # (N, height, width, 3) uint8 BGR
+    sight: np.ndarray  # (N, 2) float32
+
+    def with_images(self, images: np.ndarray) -> SquareCrops:
+        """The same squares with their crops changed (mirrored, moved, relit)."""
+        return SquareCrops(images, self.sight)
+
+
 def played_cells(played: str = "dark") -> np.ndarray:
     """(row, col) in the board's own frame of squares 1..32, as a (32, 2) int array.
 
@@ -64,14 +77,14 @@ def board_to_image(corners: np.ndarray) -> np.ndarray:
     return cv2.getPerspectiveTransform(src, np.asarray(corners, np.float32))
 
 
-def camera_foot(corners: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
-    """Where the camera stands over the board plane, (x, y) in board units.
+def camera_position(corners: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
+    """Where the camera is, (x, y, height above the board) in board units.
 
     The standard plane-homography decomposition, with the principal point at the image
     centre and the focal length solved from the two constraints on the rotation's first
-    columns (orthogonal, equal length). Only the direction from a square to this point is
-    used (to orient crops), so rough intrinsics are enough; a top-down view, where the
-    solve is ill-conditioned, falls back to a typical webcam focal length.
+    columns (orthogonal, equal length). Rough intrinsics are enough for what this serves
+    (the direction crops are turned, and how steeply each square is seen); a top-down
+    view, where the solve is ill-conditioned, falls back to a typical webcam focal length.
     """
     w, h = image_size
     H = np.array([[1, 0, -w / 2], [0, 1, -h / 2], [0, 0, 1]]) @ board_to_image(corners)
@@ -90,8 +103,30 @@ def camera_foot(corners: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
     if t[2] < 0:
         r1, r2, t = -r1, -r2, -t
     R = np.column_stack([r1, r2, np.cross(r1, r2)])
-    centre = -R.T @ t
-    return centre[:2]
+    x, y, z = -R.T @ t
+    return np.array([x, y, abs(z)])
+
+
+def camera_foot(corners: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
+    """The point of the board plane under the camera, (x, y) in board units."""
+    return camera_position(corners, image_size)[:2]
+
+
+def sightlines(corners: np.ndarray, image_size: tuple[int, int], played: str = "dark"
+                 ) -> np.ndarray:
+    """How each played square is seen, (32, 2) float32: the cotangent of the angle it is
+    seen at above the board, and one board square over the camera's height.
+
+    A crop is rectified on the board plane, which wipes out the viewing angle: a man seen
+    obliquely and a king seen more steeply spill the same distance up their crops (a stack
+    of height z spills z times the cotangent, and its top grows by 1 / (1 - z / height)).
+    The network gets these two numbers beside the crop to tell them apart.
+    """
+    camera = camera_position(corners, image_size)
+    centres = played_cells(played)[:, ::-1] + 0.5
+    reach = np.linalg.norm(centres - camera[:2], axis=1)
+    height = max(camera[2], 1e-3)
+    return np.stack([reach / height, np.full(32, 1 / height)], axis=1).astype(np.float32)
 
 
 def crop_transforms(corners: np.ndarray, image_size: tuple[int, int], played: str = "dark",
@@ -115,8 +150,9 @@ def crop_transforms(corners: np.ndarray, image_size: tuple[int, int], played: st
 
 
 def crop_squares(image: np.ndarray, corners: np.ndarray, played: str = "dark",
-                 geometry: CropGeometry = CROP, lens: Lens | None = None) -> np.ndarray:
-    """The 32 played-square crops of a BGR frame, (32, height, width, 3) uint8, squares 1..32.
+                 geometry: CropGeometry = CROP, lens: Lens | None = None) -> SquareCrops:
+    """The 32 played-square crops of a BGR frame, (32, height, width, 3) uint8, squares
+    1..32, with their sightlines.
 
     A frame much finer than the crops is first shrunk with area averaging, so the bilinear
     sampling below does not alias the board texture or thin rings on the pieces. With a
@@ -125,10 +161,12 @@ def crop_squares(image: np.ndarray, corners: np.ndarray, played: str = "dark",
     """
     corners = np.asarray(corners, np.float64)
     h, w = image.shape[:2]
+    ideal = corners if lens is None else lens.undistort_points(corners)
+    sight = sightlines(ideal, (w, h), played)
     side = np.sqrt(cv2.contourArea(corners.astype(np.float32))) / 8
     shrink = min(1.0, 1.5 * geometry.pps / max(side, 1e-6))
     if lens is not None:
-        T = crop_transforms(lens.undistort_points(corners), (w, h), played, geometry)
+        T = crop_transforms(ideal, (w, h), played, geometry)
         mapped = lens.distort_points(_sampling_grid(T, geometry))
     if shrink < 0.9:
         image = cv2.resize(image, (max(1, round(w * shrink)), max(1, round(h * shrink))),
@@ -143,7 +181,7 @@ def crop_squares(image: np.ndarray, corners: np.ndarray, played: str = "dark",
     map_x = mapped[..., 0].reshape(32 * geometry.height, geometry.width).astype(np.float32)
     map_y = mapped[..., 1].reshape(32 * geometry.height, geometry.width).astype(np.float32)
     out = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return out.reshape(32, geometry.height, geometry.width, 3)
+    return SquareCrops(out.reshape(32, geometry.height, geometry.width, 3), sight)
 
 
 def _sampling_grid(T: np.ndarray, geometry: CropGeometry) -> np.ndarray:

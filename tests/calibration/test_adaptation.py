@@ -20,15 +20,15 @@ class ThickMenNetwork:
     light/dark guess always says "light"."""
 
     def outputs(self, crops):
-        centre = crops[:, 44, 20].astype(float)
+        centre = crops.images[:, 44, 20].astype(float)
         kind_code, tone = centre[:, 0], centre[:, 1]
         piece, king = kind_code > 40, kind_code > 170
-        logits = np.zeros((len(crops), 3))
+        logits = np.zeros((len(centre), 3))
         logits[:, 0] = np.where(piece, -6.0, 6.0)
         logits[:, 2] = np.where(king, 8.0, 2.0)  # relative to the man's 0
         kind = np.exp(logits) / np.exp(logits).sum(1, keepdims=True)
-        colour = np.stack([tone, np.full(len(crops), 128.0), np.full(len(crops), 128.0)], axis=1)
-        return kind, colour, np.full(len(crops), 3.0)
+        colour = np.stack([tone, np.full(len(centre), 128.0), np.full(len(centre), 128.0)], axis=1)
+        return kind, colour, np.full(len(centre), 3.0)
 
 
 def painted(pieces: dict[int, str]) -> tuple[np.ndarray, np.ndarray]:

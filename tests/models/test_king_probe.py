@@ -23,7 +23,9 @@ def test_scene_shots_are_the_split_s_frames():
     data = render_scene((seed, TEST))
     _, shots = scene_shots(seed, TEST)
     frame = shots[0].render()
-    assert np.array_equal(data["crops"], crop_squares(frame.image, frame.corners, frame.played))
+    crops = crop_squares(frame.image, frame.corners, frame.played)
+    assert np.array_equal(data["crops"], crops.images)
+    assert np.array_equal(data["sight"], crops.sight)
 
 
 def _renderers(seed: int, **kwargs) -> tuple[Renderer, OneManRenderer]:

@@ -23,15 +23,28 @@ def _crops(n: int, seed: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 256, (n, 64, 40, 3), dtype=np.uint8)
 
 
+def _sight(n: int, seed: int) -> np.ndarray:
+    """Sightlines as ``vision.rectify.sightlines`` gives them: cotangents of 0-1.5, and one
+    square over a camera height of 12-30 squares."""
+    rng = np.random.default_rng(seed)
+    return np.stack([rng.uniform(0, 1.5, n), 1 / rng.uniform(12, 30, n)], 1).astype(np.float32)
+
+
+def _inputs(crops: np.ndarray, sight: np.ndarray) -> dict[str, np.ndarray]:
+    return {"crops": crops, "sight": sight}
+
+
 def test_boards_in_one_batch_are_read_as_if_alone():
     torch.manual_seed(0)
     net = SquareNet().eval()
     first, second = _crops(32, 1), _crops(29, 2)  # a hand hid three squares of the second
+    sight = torch.from_numpy(_sight(61, 1))
     batch = torch.from_numpy(np.concatenate([first, second]))
     board = torch.from_numpy(np.repeat([0, 1], [32, 29]))
     with torch.no_grad():
-        together = net(batch, board, 2)[0]
-        alone = torch.cat([net(torch.from_numpy(first))[0], net(torch.from_numpy(second))[0]])
+        together = net(batch, sight, board, 2)[0]
+        alone = torch.cat([net(torch.from_numpy(first), sight[:32])[0],
+                           net(torch.from_numpy(second), sight[32:])[0]])
     assert torch.allclose(together, alone, atol=1e-5)
 
 
@@ -61,14 +74,17 @@ def test_exported_onnx_gives_the_network_s_numbers(tmp_path: Path):
     net = SquareNet().eval()
     path = tmp_path / "net.onnx"
     export(net, path)
-    crops = _crops(32, 3)
-    kind, colour, light = SquareClassifier(path).session.run(None, {"crops": crops})
+    crops, sight = _crops(32, 3), _sight(32, 3)
+    session = SquareClassifier(path).session
+    kind, colour, light = session.run(None, _inputs(crops, sight))
     with torch.no_grad():
-        want = net(torch.from_numpy(crops))
+        want = net(torch.from_numpy(crops), torch.from_numpy(sight))
     assert np.allclose(kind, want[0].numpy(), atol=1e-4)
     assert np.allclose(colour, want[1].numpy(), atol=1e-5)
     assert np.allclose(light, want[2].numpy(), atol=1e-4)
     assert not net.training  # exporting leaves the network as it was
+    steeper = session.run(None, _inputs(crops, sight * np.float32([0.5, 1])))[0]
+    assert np.abs(steeper - kind).max() > 1e-3  # the graph reads the sightlines
 
 
 def test_move_mirrors_and_moves_each_crop_by_at_most_one_pixel_keeping_its_content():
@@ -87,10 +103,12 @@ def test_move_mirrors_and_moves_each_crop_by_at_most_one_pixel_keeping_its_conte
 
 def test_calibration_boards_are_whole_and_spread_over_the_split():
     boards = np.repeat(np.arange(10), [32, 30] * 5)
-    data = {"board": boards, "crops": np.arange(len(boards))[:, None]}
+    data = {"board": boards, "crops": np.arange(len(boards))[:, None],
+            "sight": -np.arange(len(boards))[:, None]}
     picked = calibration_boards(data, count=4)
-    assert [len(b) for b in picked] == [32, 30, 32, 30]  # boards 0, 3, 6, 9, each complete
-    assert [boards[b[0, 0]] for b in picked] == [0, 3, 6, 9]
+    assert [len(b["crops"]) for b in picked] == [32, 30, 32, 30]  # boards 0, 3, 6, 9, complete
+    assert [boards[b["crops"][0, 0]] for b in picked] == [0, 3, 6, 9]
+    assert all(np.array_equal(b["sight"], -b["crops"]) for b in picked)  # each with its own
 
 
 def test_int8_model_reads_like_the_float_one(tmp_path: Path):
@@ -98,14 +116,28 @@ def test_int8_model_reads_like_the_float_one(tmp_path: Path):
     net = SquareNet().eval()
     float_path, int8_path = tmp_path / "float.onnx", tmp_path / "int8.onnx"
     export(net, float_path)
-    boards = [np.clip(_crops(32, 10 + i).astype(int) // 2 + 60, 0, 255).astype(np.uint8)
-              for i in range(8)]
+    boards = [_inputs(np.clip(_crops(32, 10 + i).astype(int) // 2 + 60, 0, 255).astype(np.uint8),
+                      _sight(32, 10 + i)) for i in range(8)]
     quantize(float_path, boards, int8_path)
     assert int8_path.stat().st_size < float_path.stat().st_size
-    crops = boards[0]
-    want = SquareClassifier(float_path).session.run(None, {"crops": crops})
-    got = SquareClassifier(int8_path).session.run(None, {"crops": crops})
+    want = SquareClassifier(float_path).session.run(None, boards[0])
+    got = SquareClassifier(int8_path).session.run(None, boards[0])
     for a, b in zip(want, got):  # every output follows the float graph's
         assert np.corrcoef(a.ravel(), b.ravel())[0, 1] > 0.98
     with pytest.raises(ValueError, match="at least one"):
         quantize(float_path, [], tmp_path / "none.onnx")
+
+
+def test_a_network_of_another_version_is_refused_by_name(tmp_path: Path):
+    """A network that reads crops alone (the version before sightlines) fails at load,
+    naming the inputs it takes, rather than at the first frame."""
+
+    class CropsOnly(torch.nn.Module):
+        def forward(self, crops: torch.Tensor) -> torch.Tensor:
+            return crops.float().mean((1, 2))
+
+    path = tmp_path / "old.onnx"
+    torch.onnx.export(CropsOnly(), (torch.zeros(32, 64, 40, 3, dtype=torch.uint8),), str(path),
+                      input_names=["crops"], dynamo=False)
+    with pytest.raises(ValueError, match=r"takes \['crops'\].*make model"):
+        SquareClassifier(path)

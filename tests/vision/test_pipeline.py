@@ -5,7 +5,7 @@ import numpy as np
 from models.render import Renderer, sample_scene
 from vision.classifier import LABELS
 from vision.pipeline import BoardReader
-from vision.rectify import crop_squares
+from vision.rectify import SquareCrops, crop_squares
 
 START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
 
@@ -16,8 +16,8 @@ class RecordingClassifier:
     def __init__(self) -> None:
         self.crops: list[np.ndarray] = []
 
-    def classify(self, crops: np.ndarray) -> np.ndarray:
-        self.crops.append(np.array(crops))
+    def classify(self, crops: SquareCrops) -> np.ndarray:
+        self.crops.append(np.array(crops.images))
         answer = np.zeros((32, len(LABELS)), np.float32)
         answer[:, len(self.crops) % len(LABELS)] = 1.0  # a different class per call
         return answer
@@ -32,7 +32,7 @@ def test_a_still_board_is_read_in_four_views_averaged():
     readings = [r.reading for r in results if r.reading is not None]
     assert readings, "a still, unobstructed board is read within 2 s"
     assert len(network.crops) == 4  # then the reading is re-used, not recomputed
-    straight = crop_squares(frame.image, results[-1].location.corners, results[-1].played)
+    straight = crop_squares(frame.image, results[-1].location.corners, results[-1].played).images
     first, second = network.crops[0], network.crops[1]
     assert np.abs(first.astype(int) - straight).mean() < 2  # the board as seen
     assert np.array_equal(second, first[:, :, ::-1])  # the same crops, mirrored left-right

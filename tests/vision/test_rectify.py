@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from models.render import sample_scene
-from vision.rectify import CROP, board_to_image, camera_foot, crop_squares, crop_transforms, played_cells
+from vision.rectify import (CROP, board_to_image, camera_foot, crop_squares, crop_transforms,
+                            played_cells, sightlines)
 
 CORNERS = np.array([[210.0, 95.0], [590.0, 120.0], [640.0, 470.0], [150.0, 430.0]])
 
@@ -31,7 +32,7 @@ def test_crops_show_their_own_squares():
         for c in range(8):
             image[r * pps:(r + 1) * pps, c * pps:(c + 1) * pps] = (r * 30, c * 30, 200)
     corners = np.array([[0, 0], [8 * pps, 0], [8 * pps, 8 * pps], [0, 8 * pps]], float) - 0.5
-    crops = crop_squares(image, corners, "dark")
+    crops = crop_squares(image, corners, "dark").images
     assert crops.shape == (32, CROP.height, CROP.width, 3)
     cx, cy = (int(v) for v in CROP.centre)
     for sq, (r, c) in enumerate(played_cells("dark"), start=1):
@@ -48,6 +49,24 @@ def test_camera_foot_from_corners(seed):
     found = camera_foot(corners, cam.size)
     distance = np.linalg.norm(true_foot - 4)
     assert np.linalg.norm(found - true_foot) < 0.1 * distance
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_sightlines_give_each_square_s_true_viewing_angle(seed):
+    """How steeply each square is seen (what the rectified crop has lost) comes back from
+    the corners alone, to within 2 degrees, as does the camera's height."""
+    scene = sample_scene(np.random.default_rng(seed), elevation=(35, 75))
+    cam = scene.camera
+    corners = cam.project_ideal(np.array([[0, 0, 0], [8, 0, 0], [8, 8, 0], [0, 8, 0]], float))
+    height = abs(cam.centre[2])
+    reach = np.linalg.norm(played_cells(scene.played)[:, ::-1] + 0.5 - cam.centre[:2], axis=1)
+    sight = sightlines(corners, cam.size, scene.played)
+    found = np.degrees(np.arctan2(1, sight[:, 0]))
+    assert np.abs(found - np.degrees(np.arctan2(height, reach))).max() < 2.0
+    assert np.ptp(found) > 3  # the angle differs across the board: one number per board is not enough
+    assert abs(sight[0, 1] * height - 1) < 0.1
+    image = np.zeros((cam.size[1], cam.size[0], 3), np.uint8)
+    assert np.array_equal(crop_squares(image, corners, scene.played).sight, sight)
 
 
 def test_crop_up_points_away_from_camera():
