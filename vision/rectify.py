@@ -69,6 +69,11 @@ def played_cells(played: str = "dark") -> np.ndarray:
     return cells
 
 
+def square_centres(played: str = "dark") -> np.ndarray:
+    """(x, y) in board units of the centres of squares 1..32, as a (32, 2) float array."""
+    return played_cells(played)[:, ::-1] + 0.5
+
+
 def board_to_image(corners: np.ndarray) -> np.ndarray:
     """Homography from board units ((0, 0) = top-left corner, (8, 8) = bottom-right) to
     image pixels, from the four corners in the order top-left, top-right, bottom-right,
@@ -113,7 +118,7 @@ def camera_foot(corners: np.ndarray, image_size: tuple[int, int]) -> np.ndarray:
 
 
 def sightlines(corners: np.ndarray, image_size: tuple[int, int], played: str = "dark"
-                 ) -> np.ndarray:
+               ) -> np.ndarray:
     """How each played square is seen, (32, 2) float32: the cotangent of the angle it is
     seen at above the board, and one board square over the camera's height.
 
@@ -123,8 +128,7 @@ def sightlines(corners: np.ndarray, image_size: tuple[int, int], played: str = "
     The network gets these two numbers beside the crop to tell them apart.
     """
     camera = camera_position(corners, image_size)
-    centres = played_cells(played)[:, ::-1] + 0.5
-    reach = np.linalg.norm(centres - camera[:2], axis=1)
+    reach = np.linalg.norm(square_centres(played) - camera[:2], axis=1)
     height = max(camera[2], 1e-3)
     return np.stack([reach / height, np.full(32, 1 / height)], axis=1).astype(np.float32)
 
@@ -132,8 +136,7 @@ def sightlines(corners: np.ndarray, image_size: tuple[int, int], played: str = "
 def crop_transforms(corners: np.ndarray, image_size: tuple[int, int], played: str = "dark",
                     geometry: CropGeometry = CROP) -> np.ndarray:
     """(32, 3, 3) homographies from crop pixels to image pixels, one per square 1..32."""
-    cells = played_cells(played).astype(float)
-    centres = cells[:, ::-1] + 0.5  # (x, y) = (col, row) + 0.5
+    centres = square_centres(played)
     away = centres - camera_foot(corners, image_size)
     norm = np.linalg.norm(away, axis=1, keepdims=True)
     up = np.where(norm > 1e-6, away / np.maximum(norm, 1e-6), [0.0, -1.0])
