@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
@@ -103,7 +104,7 @@ def render_scene(args: tuple[int, SplitConfig]) -> dict[str, np.ndarray]:
 
 def build(seeds: range, config: SplitConfig, workers: int = 2, progress: bool = True
           ) -> dict[str, np.ndarray]:
-    """Render the scenes of ``seeds`` and concatenate their crops."""
+    """Render the scenes of ``seeds`` and join their crops, in seed order."""
     jobs = [(s, config) for s in seeds]
     with Pool(workers) as pool:
         parts = pool.imap(render_scene, jobs, chunksize=4)
@@ -111,29 +112,30 @@ def build(seeds: range, config: SplitConfig, workers: int = 2, progress: bool = 
             from tqdm import tqdm
 
             parts = tqdm(parts, total=len(jobs), desc="render", unit="scene")
-        parts = list(parts)
-    return concatenate(parts)
+        return gather(parts, most=len(jobs) * config.positions_per_scene * 32)
 
 
-def concatenate(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
-    """The scenes' arrays joined key by key, each part's array freed once copied.
+def gather(parts: Iterable[dict[str, np.ndarray]], most: int) -> dict[str, np.ndarray]:
+    """The scenes' arrays joined key by key as they arrive, for at most ``most`` squares.
 
     The crops are most of the memory (5 GB for the recipe's training split, 10 GB for twice
-    its scenes on a 23 GiB machine), so they must not be held twice: the joined array is
-    allocated empty (the system commits its pages as they are written) and filled part by
-    part. Empties ``parts``.
+    its scenes, on a 23 GiB machine), so the scenes are never all held and then copied: each
+    is written into arrays sized for ``most`` squares and dropped. The system commits an
+    array's pages only as they are written, so the rows left over (squares under a hand)
+    cost nothing; the result is a view of the rows written.
     """
-    joined = {}
-    for key in list(parts[0]):
-        first = parts[0][key]
-        out = np.empty((sum(len(p[key]) for p in parts),) + first.shape[1:], first.dtype)
-        at = 0
-        for part in parts:
-            piece = part.pop(key)
-            out[at:at + len(piece)] = piece
-            at += len(piece)
-        joined[key] = out
-    return joined
+    joined: dict[str, np.ndarray] = {}
+    at = 0
+    for part in parts:
+        if not joined:
+            joined = {key: np.empty((most,) + v.shape[1:], v.dtype) for key, v in part.items()}
+        n = len(part["cls"])
+        if at + n > most:
+            raise ValueError(f"more than the {most} squares the split was sized for")
+        for key, v in part.items():
+            joined[key][at:at + n] = v
+        at += n
+    return {key: v[:at] for key, v in joined.items()}
 
 
 #: Seed ranges: training and test scenes never share a seed (and test palettes are held out).
