@@ -25,11 +25,10 @@ bench: $(BIN)/makhos
 # Regenerate the synthetic data, retrain the square classifier from scratch and evaluate it
 # (about 39 minutes on 2 cores, installs included: 3,600 scenes of 6 positions rendered in ~13, 10 epochs in ~24). Writes
 # models/square_classifier.onnx and models/evaluation.json. TRAIN_SCENES=7200 reads better and
-# takes about 70 minutes (bench/RESULTS.md, eighth stop).
-TRAIN_SCENES ?= 3600
+# takes about 70 minutes (bench/RESULTS.md, eighth stop); unset, models.dataset's recipe count.
 model: $(BIN)/makhos
 	$(BIN)/pip install --quiet -e '.[dev,train]'
-	$(BIN)/python -m models.dataset --out data --train-scenes $(TRAIN_SCENES)
+	$(BIN)/python -m models.dataset --out data $(if $(TRAIN_SCENES),--train-scenes $(TRAIN_SCENES))
 	$(BIN)/python -m models.train --data data/train.npz
 	$(BIN)/python -m models.evaluate --data data/test.npz
 
