@@ -1,6 +1,6 @@
 """The referee console and its API, behind the token: live state, decisions, the camera.
 
-Decisions are appended to the log as ``referee`` events (see events.referee) after a
+Decisions are appended to the log as ``referee`` events (see events.decisions) after a
 check against the live state; a decision that does not fit the board (no such alert,
 extra time used up, an illegal correction) is refused with 409 and the reason.
 """
@@ -12,7 +12,7 @@ from typing import Iterator
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
-from events import referee as ra
+from events import decisions as ra
 from . import sse
 from .access import board_or_404, hall, private, require_referee, token_to_cookie
 from .hall import REFEREE
@@ -85,7 +85,7 @@ def act(board: str):
         stored = the_hall.with_state(board, REFEREE, decide)
     except ra.ActionError as error:
         abort(409, description=str(error))
-    return jsonify(seq=stored.seq, game=stored.game, detail=stored.detail), 201
+    return jsonify(seq=stored.seq, game=stored.game, detail=stored.detail.to_dict()), 201
 
 
 def _snapshot_or_404(board: str) -> bytes:
