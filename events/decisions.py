@@ -54,7 +54,7 @@ class RefereeAction(Detail):
         return {"action": self.name, **{f.name: json_value(getattr(self, f.name)) for f in fields(self)}}
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "RefereeAction":  # type: ignore[override]
+    def from_dict(cls, data: Mapping[str, Any]) -> RefereeAction:
         return parse_action(data)
 
     def to_event(self, board: str, game: int, time: float) -> GameEvent:

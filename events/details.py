@@ -21,7 +21,6 @@ How to extend the contract:
 from __future__ import annotations
 
 import enum
-import functools
 import types
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Mapping, TypeVar, Union, get_args, get_origin, get_type_hints
@@ -134,9 +133,14 @@ def read_detail(kind: EventKind, data: Any) -> Detail:
         return Unreadable(kind, dict(data), str(error))
 
 
-@functools.cache
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
 def _hints(cls: type) -> dict[str, Any]:
-    return get_type_hints(cls)
+    """The resolved field types of a detail class (resolving them is slow: once per class)."""
+    if cls not in _HINTS:
+        _HINTS[cls] = get_type_hints(cls)
+    return _HINTS[cls]
 
 
 def json_value(value: Any) -> Any:

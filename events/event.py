@@ -21,7 +21,8 @@ __all__ = ["EventKind", "GameEvent"]
 
 @dataclass(frozen=True, slots=True)
 class GameEvent:
-    """One event of one board. ``seq`` is given by the log when it is appended.
+    """One event of one board. ``seq`` is given by the log when it is appended (0 before:
+    logs number their events from 1).
 
     ``detail`` defaults to the kind's detail with every field at its default (a kind
     whose detail has a required field needs it given).
@@ -37,7 +38,7 @@ class GameEvent:
     side: Colour | None = None  # who moved, or who is concerned
     reason: str | None = None  # a referee's sentence
     detail: Detail = field(default=None)  # type: ignore[assignment]  # filled in below
-    seq: int | None = None
+    seq: int = 0
 
     def __post_init__(self) -> None:
         if self.detail is None:
@@ -65,9 +66,9 @@ class GameEvent:
             return cls(board=data["board"], kind=kind, time=data["time"],
                        game=data.get("game", 1), ply=data.get("ply"), move=data.get("move"),
                        fen=data.get("fen"), side=side, reason=data.get("reason"),
-                       detail=read_detail(kind, data.get("detail", {})), seq=data.get("seq"))
+                       detail=read_detail(kind, data.get("detail", {})), seq=data.get("seq") or 0)
         except (KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not a stored event ({error!r}): {text[:120]}") from None
 
-    def with_seq(self, seq: int | None) -> GameEvent:
+    def with_seq(self, seq: int) -> GameEvent:
         return replace(self, seq=seq)

@@ -264,7 +264,7 @@ class BoardRecord:
         """Give the seq the log gave ``event`` to the alert it raised (a live tracker's
         events are applied before the log numbers them; a decision names alerts by seq)."""
         for key, alert in list(self.alerts.items()):
-            if event.seq is not None and alert.raised_by(event):
+            if event.seq and alert.raised_by(event):
                 alert.seq = event.seq
                 self.alerts = {(event.seq if k == key else k): a for k, a in self.alerts.items()}
                 return
@@ -273,7 +273,7 @@ class BoardRecord:
 
     def apply(self, event: GameEvent) -> None:
         """Fold one event in; events must come in log order."""
-        if event.seq is not None:
+        if event.seq:
             self.seq = event.seq
         detail = event.detail
         match detail:
@@ -371,10 +371,10 @@ class BoardRecord:
         self._restart_clock(record, time)
 
     def _raise(self, event: GameEvent, kind: AlertKind) -> None:
-        if event.seq is None:
+        if not event.seq:
             self._unlogged -= 1
-        key = self._unlogged if event.seq is None else event.seq
-        self.alerts[key] = Alert(event.seq, kind, event.reason or _DEFAULT_REASON[kind],
+        key = event.seq or self._unlogged
+        self.alerts[key] = Alert(event.seq or None, kind, event.reason or _DEFAULT_REASON[kind],
                                  event.side, event.time, event.detail, event.fen, event.move)
 
     def _close(self, *kinds: AlertKind) -> None:

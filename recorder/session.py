@@ -68,5 +68,5 @@ class BoardSession:
             return
         self._polled = now
         for event in self.log.read(self.tracker.board_id, after=self._seen):
-            self._seen = event.seq or self._seen
+            self._seen = event.seq
             self.tracker.logged(event)

@@ -113,13 +113,16 @@ def camera(board: str):
     the_hall = hall()
     period = 1.0 / the_hall.config.mjpeg_fps
 
+    camera = the_hall.config.camera
+    assert camera is not None  # _snapshot_or_404 found one
+
     def frames() -> Iterator[bytes]:
         frame: bytes | None = first
         while frame is not None and not the_hall.feed.closed:
             yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                    f"Content-Length: {len(frame)}\r\n\r\n").encode() + frame + b"\r\n"
             time.sleep(period)
-            frame = the_hall.config.camera.snapshot(board)
+            frame = camera.snapshot(board)
 
     return Response(frames(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
                     headers={"Cache-Control": "no-store"})

@@ -126,7 +126,7 @@ class BoardState(BoardRecord):
                       "extra_seconds": self.clock.extra_seconds,
                       "limit_seconds": self.clock.limit_seconds,
                       "level": None if self.clock.level is None else self.clock.level.value},
-            "alerts": [_alert_json(a) for a in sorted(self.alerts.values(), key=lambda a: a.seq)],
+            "alerts": [_alert_json(a) for a in self.alerts.values()],  # in log order
             "match": {"first": self.match.first, "second": self.match.second,
                       "round": self.match.round, "games": self.match.games,
                       "score": self.score(),

@@ -101,19 +101,26 @@ class Worker:
     def run(self, stop: threading.Event) -> None:
         """Watch until the input ends (a recording) or ``stop`` is set; then flush."""
         after = self.start_session(stop)
+        _, outbox = self._started()
         try:
             self._watch(after, stop)
         finally:
-            if not self.outbox.close(self.config.flush_seconds):
+            if not outbox.close(self.config.flush_seconds):
                 logger.error("board %s: %d event(s) not sent: the log stayed away",
-                             self.config.board, self.outbox.backlog)
+                             self.config.board, outbox.backlog)
+
+    def _started(self) -> tuple[BoardSession, Outbox]:
+        if self.session is None or self.outbox is None:
+            raise RuntimeError("the worker's session is not started (start_session)")
+        return self.session, self.outbox
 
     def _watch(self, after: float, stop: threading.Event) -> None:
         config = self.config
+        session, _ = self._started()
         delay = config.reopen_first
         lost = False
         while not stop.is_set():
-            items: queue.Queue = queue.Queue(maxsize=4)
+            items: queue.Queue[Any] = queue.Queue(maxsize=4)
             pump = threading.Thread(target=_pump, args=(self.source.items(after), items, stop),
                                     name=f"source-{config.board}", daemon=True)
             pump.start()
@@ -133,11 +140,12 @@ class Worker:
                 if lost:
                     self._camera(self.source.time_of(item), CameraStatus.BACK)
                     lost = False
-                after, _ = self.source.feed(self.session, item)
+                after, _ = self.source.feed(session, item)
                 last_frame, delay = time.monotonic(), config.reopen_first
             if stop.is_set() or (ended is _END and not self.source.live):
                 return
             if not self.source.live:
+                assert isinstance(ended, Exception)
                 raise ended  # a recording that cannot be read will not read better later
             logger.warning("board %s: %s stopped (%s); reopening in %.1f s", config.board,
                            self.source.describe(), ended if ended is not _END else "ended", delay)
@@ -151,11 +159,12 @@ class Worker:
     def _camera(self, at: float, status: CameraStatus) -> None:
         """A camera notice, at the source's time (now, if it never gave a frame)."""
         at = at if math.isfinite(at) else time.time()
-        game = self.session.tracker.game
-        self.outbox.append(GameEvent(self.config.board, EventKind.CAMERA, at,
-                                     game=self.session.tracker.record.current.number,
-                                     ply=None if game is None else len(game.plies),
-                                     detail=CameraNotice(status)))
+        session, outbox = self._started()
+        game = session.tracker.game
+        outbox.append(GameEvent(self.config.board, EventKind.CAMERA, at,
+                                game=session.tracker.record.current.number,
+                                ply=None if game is None else len(game.plies),
+                                detail=CameraNotice(status)))
 
 
 def _pump(items: Iterator[Any], out: queue.Queue, stop: threading.Event) -> None:
