@@ -210,7 +210,7 @@ def described(text: str | None) -> Move | None:
         parsed = MoveText.parse(text) if text else None
     except ValueError:
         return None
-    return None if parsed is None else Move(parsed.squares)
+    return None if parsed is None else parsed.path()
 
 
 class BoardRecord:

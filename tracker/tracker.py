@@ -206,9 +206,12 @@ class GameTracker:
         return self._cache[1]
 
     def _start_rules(self) -> list[Rules]:
+        return [self._configured(rules) for rules in start_rules(self.rules)]
+
+    def _configured(self, rules: Rules) -> Rules:
+        """The rules with the configured first mover, if one is configured."""
         mover = self.config.first_mover
-        variants = start_rules(self.rules)
-        return variants if mover is None else [r.with_(first_mover=mover) for r in variants]
+        return rules if mover is None else rules.with_(first_mover=mover)
 
     def _settle_overlay(self, reading: Reading) -> None:
         """Forget pending differences the board no longer shows (men lifted, king stacked)."""
@@ -260,8 +263,7 @@ class GameTracker:
         return events + self._irregular(phase.game, h, time)
 
     def _start(self, rules: Rules, position: Position | None, time: float) -> list[GameEvent]:
-        if self.config.first_mover is not None:
-            rules = rules.with_(first_mover=self.config.first_mover)
+        rules = self._configured(rules)
         start = position or Position.start(rules)
         current = self.record.current
         number = current.number + 1 if current.set_up else current.number
