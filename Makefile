@@ -27,9 +27,9 @@ bench: $(BIN)/makhos
 	$(BIN)/python bench/perft.py
 
 # Regenerate the synthetic data, retrain the square classifier from scratch and evaluate it
-# (about 39 minutes on 2 cores, installs included: 3,600 scenes of 6 positions rendered in ~13, 10 epochs in ~24). Writes
-# models/square_classifier.onnx and models/evaluation.json. TRAIN_SCENES=7200 reads better and
-# takes about 70 minutes (bench/RESULTS.md, eighth stop); unset, models.dataset's recipe count.
+# (its time and figures: bench/RESULTS.md). Writes models/square_classifier.onnx and
+# models/evaluation.json. TRAIN_SCENES=N renders N training scenes; unset, the recipe's count
+# (models.dataset).
 model: $(BIN)/makhos
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m models.dataset --out data $(if $(TRAIN_SCENES),--train-scenes $(TRAIN_SCENES))

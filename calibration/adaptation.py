@@ -25,8 +25,7 @@ about half the network's man-to-king gap: the set's men fall below it and a king
 set, a gap above its men, above it. Only the threshold moves with the set, never the king
 evidence itself, and it only ever rises above even odds: the network already weighs each
 piece against the rest of its board (``models/net.py``), so for a set whose men it reads as
-men a lower threshold would only add false kings (held-out sets: 1.9 -> 3.9 % of men read
-as kings); it rises where the set's own men score near a king (thick turned men). The
+men a lower threshold would only add false kings (bench/RESULTS.md); it rises where the set's own men score near a king (thick turned men). The
 margin was chosen on the training palettes (``bench/calibration.py --choose-margin`` sweeps
 it; rerun it when the network changes); the held-out figures on kings are in
 ``bench/RESULTS.md``.

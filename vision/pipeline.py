@@ -12,9 +12,7 @@ mean of those classifications (sensor noise and a flickering square average out)
 board that stays settled re-uses it. The reads take turns among four views of the crops
 (``view``): as cut, mirrored left-right, and both of those moved by a pixel. The network
 was trained on such views and errs on each partly independently, so together they are
-right more often than any one (held-out synthetic boards: 1.10 % of squares wrong from one
-view, 0.89 % from a view and its mirror, 0.90 % from all four; with another initialisation of
-the network 1.29, 0.98 and 0.95 %), at no extra cost per frame.
+right more often than any one (bench/RESULTS.md), at no extra cost per frame.
 """
 
 from __future__ import annotations
