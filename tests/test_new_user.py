@@ -88,3 +88,21 @@ def test_the_held_out_boards_the_classifier_bench_renders_need_no_training_extra
 
     data = build(range(1), TEST, workers=1, progress=True)
     assert len(data["cls"]) == 32 * TEST.positions_per_scene
+
+
+def test_the_sample_game_shows_what_the_readme_says_to_look_at(tmp_path):
+    """Moves as the hand leaves, an irregularity closed when the board is put right, and a
+    late crowning: what `make demo` tells a new user to watch for."""
+    from cli.main import main
+    from events import GameEvent
+    from events.details import AlertEnding, AlertClosed, EventKind
+
+    events_file = tmp_path / "sample.jsonl"
+    assert main(["record", str(ROOT / "models" / "sample" / "sample.mp4"), "-o",
+                 str(tmp_path / "sample.pdn"), "--events", str(events_file)]) == 0
+    events = [GameEvent.from_json(line) for line in events_file.read_text().splitlines()]
+    kinds = [e.kind for e in events]
+    assert kinds.count(EventKind.MOVE) >= 10 and EventKind.CROWNING_PENDING in kinds
+    opened = kinds.index(EventKind.IRREGULARITY)
+    assert any(isinstance(e.detail, AlertClosed) and e.detail.how is AlertEnding.CORRECTED
+               for e in events[opened:])
