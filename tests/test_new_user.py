@@ -68,15 +68,17 @@ def test_every_command_the_readme_names_exists_and_explains_itself(capsys):
         assert "usage: makhos " + name in capsys.readouterr().out
 
 
-def benchmarks_of_the_readme() -> list[str]:
-    return sorted(set(re.findall(r"python (bench/\w+\.py)", readme())))
+def benchmarks_named() -> list[str]:
+    """The benchmarks the README and the docs tell a reader to run."""
+    text = readme() + "".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs").glob("*.md"))
+    return sorted(set(re.findall(r"python (bench/\w+\.py)", text)))
 
 
-def test_every_benchmark_the_readme_names_starts_in_the_demo_environment():
+def test_every_benchmark_named_starts_in_the_demo_environment():
     """Each parses its options, so every import it makes at start is there without extras
     (the train extra is the only one, and the README says make model installs it)."""
-    benches = benchmarks_of_the_readme()
-    assert len(benches) >= 6
+    benches = benchmarks_named()
+    assert len(benches) >= 8
     for bench in benches:
         result = subprocess.run([sys.executable, bench, "--help"], cwd=ROOT, capture_output=True,
                                 text=True, timeout=120)
