@@ -27,9 +27,14 @@ from .stories import OpenBoard, Story, StoryKind, game_stories, start_stories
 
 __all__ = ["GameTracker", "NoGame", "Over", "Playing", "TRACKER_KINDS", "TrackerConfig"]
 
-#: The kinds of event a tracker makes; others in a board's log (referee decisions, camera
-#: notices) come from elsewhere and are applied when read back.
-TRACKER_KINDS = frozenset(EventKind) - {EventKind.REFEREE, EventKind.CAMERA}
+#: The kinds of event a tracker makes. Every other kind in a board's log (referee
+#: decisions, camera notices, and any kind added later unless it is listed here) comes from
+#: elsewhere and is applied to the tracker's record when read back.
+TRACKER_KINDS = frozenset({
+    EventKind.GAME_STARTED, EventKind.MOVE, EventKind.IRREGULARITY, EventKind.ALERT_CLOSED,
+    EventKind.TAKEBACK, EventKind.CROWNING_PENDING, EventKind.BOARD_MISMATCH,
+    EventKind.BOARD_MATCHED, EventKind.CLOCK, EventKind.RESULT,
+})
 
 #: Probability at which a square shows what the game says, so a pending step is done.
 _SETTLED = 0.8
