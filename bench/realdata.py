@@ -13,10 +13,12 @@ and, where the photo's set-up has a start position, ``calibrated``: the one-shot
 fitted on that start position (``calibration.adaptation``), the others of the set-up read
 with the true corners (the start photo itself is left out of that figure).
 
-Scores (squares marked '?' are not scored): per-square error in occupancy and side (empty,
-light, dark; a man read as a king of its side is right here), man/king error over the pieces
-read with the right side (kings printed as symbols on stickers are not scored for it), and
-whole boards right (every square right in both).
+Scores, over the 32 squares in play of each photo (squares marked '?' are not scored): squares
+wrong in any way; of those, wrong in occupancy or side (empty, light, dark: a man read as a
+king of its side is right here); man/king error over the pieces read with the right side
+(kings printed as symbols on stickers are not scored for it); whole boards right (every
+square right); and the boards whose pieces were all found but whose sides were named the
+wrong way round (two sets of one lightness: only a profile or the start position names them).
 
     python bench/realdata.py [--model M] [--modes given,found] [--sheets DIR] [--errors]
 
@@ -128,49 +130,64 @@ def board_parity(image: np.ndarray, truth: TrueGeometry) -> int:
 
 @dataclass
 class Score:
-    """Counts over photos: scored squares, occupancy/side errors, man/king pairs, boards."""
+    """Counts over photos: the squares in play scored, those wrong in any way, in occupancy
+    or side, man/king pairs scored and wrong, whole boards right, and boards whose every
+    piece was found but whose two sides were named the wrong way round."""
 
     photos: int = 0
     boards_right: int = 0
     squares: int = 0
+    wrong: int = 0
     side_wrong: int = 0
     kinds: int = 0
     kind_wrong: int = 0
+    swapped: int = 0
     failures: list[str] = field(default_factory=list)
 
-    def add(self, photo: RealPhoto, read: np.ndarray) -> np.ndarray:
-        """Score one reading ((8, 8) labels, labelled frame); returns the (8, 8) error mask."""
+    def add(self, photo: RealPhoto, parity: int, read: np.ndarray) -> np.ndarray:
+        """Score one reading ((8, 8) labels, labelled frame) on the squares of ``parity``;
+        returns the (8, 8) mask of squares read wrong."""
         truth = photo.cells
-        scored = truth != "?"
+        rows, cols = np.mgrid[0:8, 0:8]
+        scored = (truth != "?") & ((rows + cols) % 2 == parity)
         side_bad = scored & (np.char.lower(truth) != np.char.lower(read))
         kind_scored = scored & ~side_bad & np.isin(truth, list("lLdD"))
         if not photo.stacked_kings:
             kind_scored &= np.isin(truth, list("ld"))
         kind_bad = kind_scored & (truth != read)
+        bad = side_bad | kind_bad
+        pieces = scored & np.isin(truth, list("lLdD"))
+        swap = {"l": "d", "d": "l", ".": ".", "x": "x"}
+        flipped = np.vectorize(lambda c: swap.get(c.lower(), c))(read)
         self.photos += 1
         self.squares += int(scored.sum())
+        self.wrong += int(bad.sum())
         self.side_wrong += int(side_bad.sum())
         self.kinds += int(kind_scored.sum())
         self.kind_wrong += int(kind_bad.sum())
-        bad = side_bad | kind_bad
         self.boards_right += int(not bad.any())
+        self.swapped += int(side_bad[pieces].all() and pieces.any()
+                            and not (scored & (np.char.lower(truth) != flipped)).any())
         if bad.any():
             self.failures.append(photo.path.name + ": " + ", ".join(
                 f"({r},{c}) {truth[r, c]}->{read[r, c]}" for r, c in zip(*np.nonzero(bad))))
         return bad
 
     def merge(self, other: Score) -> None:
-        for name in ("photos", "boards_right", "squares", "side_wrong", "kinds", "kind_wrong"):
+        for name in ("photos", "boards_right", "squares", "wrong", "side_wrong", "kinds",
+                     "kind_wrong", "swapped"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
     def line(self) -> str:
         if not self.photos:
             return "no photo"
-        return (f"{self.photos:4d} photos  squares wrong {100 * self.side_wrong / max(self.squares, 1):6.2f} %"
-                f" ({self.side_wrong:4d}/{self.squares:5d})  man/king wrong "
-                f"{100 * self.kind_wrong / max(self.kinds, 1):6.2f} % ({self.kind_wrong}/{self.kinds})"
-                f"  boards right {100 * self.boards_right / self.photos:6.1f} % "
-                f"({self.boards_right}/{self.photos})")
+        squares = max(self.squares, 1)
+        return (f"{self.photos:4d} photos  squares wrong {100 * self.wrong / squares:6.2f} % "
+                f"(occupancy/side {100 * self.side_wrong / squares:5.2f} %, "
+                f"{self.side_wrong}/{self.squares}; sides swapped on {self.swapped} boards)  "
+                f"man/king {100 * self.kind_wrong / max(self.kinds, 1):5.2f} % "
+                f"({self.kind_wrong}/{self.kinds})  boards right "
+                f"{100 * self.boards_right / self.photos:5.1f} % ({self.boards_right}/{self.photos})")
 
 
 # ----------------------------------------------------------------------------- reading
@@ -309,7 +326,7 @@ def evaluate(network: SquareClassifier, fingerprint: str, sets: dict[str, list[R
                     if adapted is None or start is photo:
                         continue
                     read = read_given(adapted.classify, image, truth, parity)
-                bad = scores[name][mode].add(photo, read.grid)
+                bad = scores[name][mode].add(photo, parity, read.grid)
                 if sheets is not None and mode == "given" and bad.any():
                     assert read.crops is not None and read.cells is not None
                     for k, (r, c) in enumerate(read.cells):
