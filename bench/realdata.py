@@ -13,12 +13,13 @@ and, where the photo's set-up has a start position, ``calibrated``: the one-shot
 fitted on that start position (``calibration.adaptation``), the others of the set-up read
 with the true corners (the start photo itself is left out of that figure).
 
-Scores, over the 32 squares in play of each photo (squares marked '?' are not scored): squares
-wrong in any way; of those, wrong in occupancy or side (empty, light, dark: a man read as a
-king of its side is right here); man/king error over the pieces read with the right side
-(kings printed as symbols on stickers are not scored for it); whole boards right (every
-square right); and the boards whose pieces were all found but whose sides were named the
-wrong way round (two sets of one lightness: only a profile or the start position names them).
+Scores, over the 32 squares in play of each photo (squares marked '?' are not scored):
+per-square error in occupancy and side (empty, light, dark: a man read as a king of its side
+is right here) and the boards right in it; the boards whose pieces were all found but whose
+sides were named the wrong way round (two sets of one lightness: only a profile or the start
+position names them); man/king error over the pieces read with the right side (kings printed
+as symbols on stickers are not scored for it); and with man/king counted too, squares wrong
+and whole boards right.
 
     python bench/realdata.py [--model M] [--modes given,found] [--sheets DIR] [--errors]
 
@@ -34,6 +35,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import argparse
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,86 +46,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from calibration.adaptation import AdaptedClassifier, fit_adaptation, model_fingerprint  # noqa: E402
-from calibration.intrinsics import calibrate_lens  # noqa: E402
-from models.realdata import ROOT, RealPhoto, collections  # noqa: E402
+from models.realdata import (ROOT, RealPhoto, TrueGeometry, board_parity, cells_of,  # noqa: E402
+                             collections, image_points, numbering_corners, to_labelled)
 from vision.classifier import LABELS, SquareClassifier, model_path  # noqa: E402
-from vision.geometry import homography_from_corners, project  # noqa: E402
-from vision.lens import Lens  # noqa: E402
-from vision.locate import INNER_CORNERS, locate_board  # noqa: E402
-from vision.orientation import orient  # noqa: E402
-from vision.rectify import SquareCrops, crop_squares, played_cells, square_centres  # noqa: E402
+from vision.geometry import location_from_corners  # noqa: E402
+from vision.locate import locate_board  # noqa: E402
+from vision.orientation import colour_in_play, orient  # noqa: E402
+from vision.rectify import SquareCrops, crop_squares  # noqa: E402
 
 MODES = ("given", "colour", "found", "calibrated")
-OUTER = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], float)
-
-
-@dataclass(frozen=True)
-class TrueGeometry:
-    """A photo's labelled board: corners in camera pixels and the lens (or None)."""
-
-    corners: np.ndarray
-    lens: Lens | None
-
-    @classmethod
-    def of(cls, photo: RealPhoto, size: tuple[int, int]) -> TrueGeometry:
-        """From the labels; with inner points, a one-view lens and corners refitted on all
-        53 measured points in the ideal image (a homography there is exact)."""
-        if photo.inner_points is None:
-            return cls(photo.corners, None)
-        lens = calibrate_lens([photo.inner_points], size).lens
-        board = np.concatenate([OUTER, INNER_CORNERS])
-        ideal = lens.undistort_points(np.concatenate([photo.corners, photo.inner_points]))
-        H, _ = cv2.findHomography(board, ideal)
-        return cls(lens.distort_points(project(H, OUTER).astype(float)), lens)
-
-    def centres(self) -> np.ndarray:
-        """(8, 8, 2) camera pixels of each labelled cell's centre."""
-        rc = np.stack(np.mgrid[0:8, 0:8], axis=-1).reshape(-1, 2)
-        return image_points(self.corners, self.lens, rc[:, ::-1] + 0.5).reshape(8, 8, 2)
-
-
-def ideal(corners: np.ndarray, lens: Lens | None) -> np.ndarray:
-    return np.asarray(corners, float) if lens is None else lens.undistort_points(corners)
-
-
-def image_points(corners: np.ndarray, lens: Lens | None, board_xy: np.ndarray) -> np.ndarray:
-    """Board points (x, y in squares) of a board with these camera corners, in camera pixels."""
-    points = project(homography_from_corners(ideal(corners, lens)), board_xy).astype(float)
-    return points if lens is None else lens.distort_points(points)
-
-
-def to_labelled(labels: str, corners: np.ndarray, played: str, lens: Lens | None,
-                truth: TrueGeometry) -> np.ndarray:
-    """(8, 8) labels in the photo's labelled frame of a reading in another frame (32 labels
-    in square order for a board with ``corners`` and ``played``): each labelled cell takes
-    the reading of the cell its centre falls in, '.' where that is not a square in play."""
-    points = truth.centres().reshape(-1, 2)
-    H = homography_from_corners(ideal(corners, lens))
-    board = project(np.linalg.inv(H), ideal(points, lens))
-    cells = np.floor(board[:, ::-1]).astype(int)  # (row, col)
-    where = {tuple(rc): k for k, rc in enumerate(played_cells(played))}
-    out = [labels[where[(r, c)]] if (r, c) in where else "." for r, c in cells]
-    return np.array(out).reshape(8, 8)
-
-
-def numbering_corners(corners: np.ndarray, parity: int) -> np.ndarray:
-    """Corners whose frame puts the squares in play at row + col odd (``played='dark'``
-    of ``vision.rectify``): a quarter turn changes the parity."""
-    return np.asarray(corners) if parity == 1 else np.roll(corners, -1, axis=0)
-
-
-def board_parity(image: np.ndarray, truth: TrueGeometry) -> int:
-    """The parity of the darker squares (every set plays on them), by the grey level at the
-    squares' corners, which pieces leave uncovered."""
-    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(float)
-    tone = np.zeros(2)
-    for r in range(8):
-        for c in range(8):
-            quarter = [[c + dx, r + dy] for dx in (0.15, 0.85) for dy in (0.15, 0.85)]
-            x, y = np.rint(image_points(truth.corners, truth.lens, np.array(quarter))).T.astype(int)
-            ok = (x >= 0) & (y >= 0) & (x < grey.shape[1]) & (y < grey.shape[0])
-            tone[(r + c) % 2] += grey[y[ok], x[ok]].mean() if ok.any() else 0
-    return int(np.argmin(tone))
 
 
 # ----------------------------------------------------------------------------- scoring
@@ -136,6 +67,7 @@ class Score:
 
     photos: int = 0
     boards_right: int = 0
+    boards_sides_right: int = 0
     squares: int = 0
     wrong: int = 0
     side_wrong: int = 0
@@ -166,6 +98,7 @@ class Score:
         self.kinds += int(kind_scored.sum())
         self.kind_wrong += int(kind_bad.sum())
         self.boards_right += int(not bad.any())
+        self.boards_sides_right += int(not side_bad.any())
         self.swapped += int(side_bad[pieces].all() and pieces.any()
                             and not (scored & (np.char.lower(truth) != flipped)).any())
         if bad.any():
@@ -174,7 +107,7 @@ class Score:
         return bad
 
     def merge(self, other: Score) -> None:
-        for name in ("photos", "boards_right", "squares", "wrong", "side_wrong", "kinds",
+        for name in ("photos", "boards_right", "boards_sides_right", "squares", "wrong", "side_wrong", "kinds",
                      "kind_wrong", "swapped"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
 
@@ -182,12 +115,11 @@ class Score:
         if not self.photos:
             return "no photo"
         squares = max(self.squares, 1)
-        return (f"{self.photos:4d} photos  squares wrong {100 * self.wrong / squares:6.2f} % "
-                f"(occupancy/side {100 * self.side_wrong / squares:5.2f} %, "
-                f"{self.side_wrong}/{self.squares}; sides swapped on {self.swapped} boards)  "
-                f"man/king {100 * self.kind_wrong / max(self.kinds, 1):5.2f} % "
-                f"({self.kind_wrong}/{self.kinds})  boards right "
-                f"{100 * self.boards_right / self.photos:5.1f} % ({self.boards_right}/{self.photos})")
+        return (f"{self.photos:4d} photos | occupancy/side wrong {100 * self.side_wrong / squares:5.2f} % "
+                f"({self.side_wrong}/{self.squares}), boards {self.boards_sides_right:3d} right, "
+                f"{self.swapped} swapped | man/king wrong {100 * self.kind_wrong / max(self.kinds, 1):5.2f} % "
+                f"({self.kind_wrong}/{self.kinds}) | all: squares wrong {100 * self.wrong / squares:5.2f} %, "
+                f"boards right {100 * self.boards_right / self.photos:5.1f} % ({self.boards_right})")
 
 
 # ----------------------------------------------------------------------------- reading
@@ -213,20 +145,10 @@ def read_given(classify: Classify, image: np.ndarray, truth: TrueGeometry, parit
     return Read(to_labelled(labels, corners, "dark", truth.lens, truth), crops, cells)
 
 
-def cells_of(corners: np.ndarray, played: str, truth: TrueGeometry) -> np.ndarray:
-    """(32, 2) labelled-frame (row, col) of squares 1..32 of a board with these corners."""
-    points = image_points(corners, truth.lens, square_centres(played))
-    H = homography_from_corners(ideal(truth.corners, truth.lens))
-    board = project(np.linalg.inv(H), ideal(points, truth.lens))
-    return np.clip(np.floor(board[:, ::-1]), 0, 7).astype(int)
-
-
 def read_colour(classify: Classify, image: np.ndarray, truth: TrueGeometry) -> Read:
-    from vision.geometry import location_from_corners
-
     corners = truth.corners
     location = location_from_corners(corners)
-    numbered = orient(image, location)
+    numbered = colour_in_play(classify, image, orient(image, location), truth.lens)
     crops = crop_squares(image, numbered.location.corners, numbered.played, lens=truth.lens)
     labels = "".join(LABELS[k] for k in classify(crops).argmax(1))
     return Read(to_labelled(labels, numbered.location.corners, numbered.played, truth.lens, truth))
@@ -236,7 +158,7 @@ def read_found(classify: Classify, image: np.ndarray, truth: TrueGeometry) -> Re
     location = locate_board(image)
     if location is None:
         return Read(np.full((8, 8), "x"))  # no board: every square with a piece is wrong
-    numbered = orient(image, location)
+    numbered = colour_in_play(classify, image, orient(image, location))
     crops = crop_squares(image, numbered.location.corners, numbered.played)
     labels = "".join(LABELS[k] for k in classify(crops).argmax(1))
     return Read(to_labelled(labels, numbered.location.corners, numbered.played, None, truth))
@@ -300,11 +222,12 @@ def adaptations(network: SquareClassifier, photos: list[RealPhoto], fingerprint:
     return fitted
 
 
-def evaluate(network: SquareClassifier, fingerprint: str, sets: dict[str, list[RealPhoto]],
-             modes: tuple[str, ...], sheets: Path | None = None
-             ) -> dict[str, dict[str, Score]]:
+def evaluate(models: dict[str, Path], sets: dict[str, list[RealPhoto]], modes: tuple[str, ...],
+             sheets: Path | None = None) -> dict[str, dict[str, Score]]:
+    """Scores per set and mode, each set read with its own network (``models``)."""
     scores: dict[str, dict[str, Score]] = {}
     for name, photos in sets.items():
+        network, fingerprint = SquareClassifier(models[name]), model_fingerprint(models[name])
         scores[name] = {mode: Score() for mode in modes}
         calibrated = adaptations(network, photos, fingerprint) if "calibrated" in modes else {}
         tiles: list[np.ndarray] = []
@@ -344,6 +267,32 @@ def evaluate(network: SquareClassifier, fingerprint: str, sets: dict[str, list[R
     return scores
 
 
+def leave_one_out(base: Path, fit_data: Path, sets: dict[str, list[RealPhoto]], folder: Path
+                  ) -> dict[str, Path]:
+    """One network per set: ``base`` with its head refitted on the synthetic split and on
+    every other real set (``models.head``), so no set is read by a network that saw it."""
+    import torch
+
+    from models import head
+
+    torch.set_num_threads(2)
+    convolutions = head.Convolutions(base)
+    synthetic = head.split_data(convolutions, dict(np.load(fit_data)))
+    first = int(synthetic.board.max()) + 1
+    real = {}
+    for name, photos in sets.items():
+        real[name] = head.real_data(convolutions, {name: photos}, first)
+        first = int(real[name].board.max()) + 1
+    models = {}
+    for name in sets:
+        others = head.HeadData.join(d for other, d in real.items() if other != name)
+        models[name] = folder / f"{name}.onnx"
+        head.write(base, head.fit(head.base_head(base), synthetic, others, progress=False),
+                   models[name])
+        print(f"  head refitted without {name}: {len(np.unique(others.board)) // 2} real boards")
+    return models
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -352,6 +301,11 @@ def main() -> int:
     parser.add_argument("--sets", default="", help="comma-separated folder names (default all)")
     parser.add_argument("--sheets", type=Path, default=None)
     parser.add_argument("--errors", action="store_true", help="print every misread board")
+    parser.add_argument("--leave-one-out", action="store_true",
+                        help="read each set with a head refitted without it (models.head; "
+                             "--model is then the base network)")
+    parser.add_argument("--fit-data", type=Path, default=Path("data/fit.npz"),
+                        help="the synthetic split of the refit (models.dataset)")
     args = parser.parse_args()
     sets = collections()
     if not sets:
@@ -360,8 +314,12 @@ def main() -> int:
     if args.sets:
         sets = {k: v for k, v in sets.items() if k in args.sets.split(",")}
     modes = tuple(m for m in args.modes.split(",") if m)
-    model = model_path(args.model)
-    scores = evaluate(SquareClassifier(model), model_fingerprint(model), sets, modes, args.sheets)
+    if args.leave_one_out:
+        tmp = tempfile.TemporaryDirectory()
+        models = leave_one_out(model_path(args.model), args.fit_data, sets, Path(tmp.name))
+    else:
+        models = {name: model_path(args.model) for name in sets}
+    scores = evaluate(models, sets, modes, args.sheets)
     for mode in modes:
         print(f"== {mode}")
         total = Score()

@@ -21,8 +21,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from calibration.intrinsics import calibrate_lens
 from engine.squares import square_at
-from vision.rectify import played_cells
+from vision.geometry import homography_from_corners, project
+from vision.lens import Lens
+from vision.locate import INNER_CORNERS
+from vision.rectify import SquareCrops, crop_squares, played_cells, square_centres
 
 ROOT = Path(__file__).resolve().parents[2] / "shared" / "realdata"
 JULIE = "julie-robot-webcam"
@@ -30,6 +34,7 @@ JULIE_CORNERS = Path(__file__).resolve().parents[1] / "bench" / "realdata_corner
 #: Sets whose kings are printed symbols on flat stickers, not two men stacked: their kings
 #: are scored for occupancy and side only.
 SYMBOL_KINGS = frozenset({"soon-jynn-chu-checkers-piece-detection"})
+OUTER = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], float)
 
 
 @dataclass(frozen=True)
@@ -174,3 +179,93 @@ def collections(root: Path = ROOT) -> dict[str, list[RealPhoto]]:
     for folder in sorted(p for p in root.iterdir() if (p / "labels.json").is_file()):
         found[folder.name] = labelled_photos(folder)
     return found
+
+
+@dataclass(frozen=True)
+class TrueGeometry:
+    """A photo's labelled board: corners in camera pixels and the lens (or None)."""
+
+    corners: np.ndarray
+    lens: Lens | None
+
+    @classmethod
+    def of(cls, photo: RealPhoto, size: tuple[int, int]) -> TrueGeometry:
+        """From the labels; with inner points, a one-view lens and corners refitted on all
+        53 measured points in the ideal image (a homography there is exact)."""
+        if photo.inner_points is None:
+            return cls(photo.corners, None)
+        lens = calibrate_lens([photo.inner_points], size).lens
+        board = np.concatenate([OUTER, INNER_CORNERS])
+        ideal = lens.undistort_points(np.concatenate([photo.corners, photo.inner_points]))
+        H, _ = cv2.findHomography(board, ideal)
+        return cls(lens.distort_points(project(H, OUTER).astype(float)), lens)
+
+    def centres(self) -> np.ndarray:
+        """(8, 8, 2) camera pixels of each labelled cell's centre."""
+        rc = np.stack(np.mgrid[0:8, 0:8], axis=-1).reshape(-1, 2)
+        return image_points(self.corners, self.lens, rc[:, ::-1] + 0.5).reshape(8, 8, 2)
+
+
+def ideal(corners: np.ndarray, lens: Lens | None) -> np.ndarray:
+    return np.asarray(corners, float) if lens is None else lens.undistort_points(corners)
+
+
+def image_points(corners: np.ndarray, lens: Lens | None, board_xy: np.ndarray) -> np.ndarray:
+    """Board points (x, y in squares) of a board with these camera corners, in camera pixels."""
+    points = project(homography_from_corners(ideal(corners, lens)), board_xy).astype(float)
+    return points if lens is None else lens.distort_points(points)
+
+
+def to_labelled(labels: str, corners: np.ndarray, played: str, lens: Lens | None,
+                truth: TrueGeometry) -> np.ndarray:
+    """(8, 8) labels in the photo's labelled frame of a reading in another frame (32 labels
+    in square order for a board with ``corners`` and ``played``): each labelled cell takes
+    the reading of the cell its centre falls in, '.' where that is not a square in play."""
+    points = truth.centres().reshape(-1, 2)
+    H = homography_from_corners(ideal(corners, lens))
+    board = project(np.linalg.inv(H), ideal(points, lens))
+    cells = np.floor(board[:, ::-1]).astype(int)  # (row, col)
+    where = {tuple(rc): k for k, rc in enumerate(played_cells(played))}
+    out = [labels[where[(r, c)]] if (r, c) in where else "." for r, c in cells]
+    return np.array(out).reshape(8, 8)
+
+
+def numbering_corners(corners: np.ndarray, parity: int) -> np.ndarray:
+    """Corners whose frame puts the squares in play at row + col odd (``played='dark'``
+    of ``vision.rectify``): a quarter turn changes the parity."""
+    return np.asarray(corners) if parity == 1 else np.roll(corners, -1, axis=0)
+
+
+def board_parity(image: np.ndarray, truth: TrueGeometry) -> int:
+    """The parity of the darker squares (every set plays on them), by the grey level at the
+    squares' corners, which pieces leave uncovered."""
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(float)
+    tone = np.zeros(2)
+    for r in range(8):
+        for c in range(8):
+            quarter = [[c + dx, r + dy] for dx in (0.15, 0.85) for dy in (0.15, 0.85)]
+            x, y = np.rint(image_points(truth.corners, truth.lens, np.array(quarter))).T.astype(int)
+            ok = (x >= 0) & (y >= 0) & (x < grey.shape[1]) & (y < grey.shape[0])
+            tone[(r + c) % 2] += grey[y[ok], x[ok]].mean() if ok.any() else 0
+    return int(np.argmin(tone))
+
+
+def cells_of(corners: np.ndarray, played: str, truth: TrueGeometry) -> np.ndarray:
+    """(32, 2) labelled-frame (row, col) of squares 1..32 of a board with these corners."""
+    points = image_points(corners, truth.lens, square_centres(played))
+    H = homography_from_corners(ideal(truth.corners, truth.lens))
+    board = project(np.linalg.inv(H), ideal(points, truth.lens))
+    return np.clip(np.floor(board[:, ::-1]), 0, 7).astype(int)
+
+
+def true_crops(photo: RealPhoto, image: np.ndarray) -> tuple[SquareCrops, str]:
+    """The 32 crops of a photo cut with its true corners and lens, numbered so that the
+    squares in play are those of ``played='dark'``, and their 32 true labels."""
+    truth = TrueGeometry.of(photo, (image.shape[1], image.shape[0]))
+    parity = photo.played_parity()
+    if parity is None:
+        parity = board_parity(image, truth)
+    corners = numbering_corners(truth.corners, parity)
+    cells = cells_of(corners, "dark", truth)
+    return (crop_squares(image, corners, "dark", lens=truth.lens),
+            "".join(photo.cells[r, c] for r, c in cells))
