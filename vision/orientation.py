@@ -175,9 +175,10 @@ def orient(
     return Orientation(turned, played, confidence, k)
 
 
-#: How much more piece evidence (see :func:`colour_in_play`) the other colour's squares must
-#: show before the cheap cue's choice of the colour in play is overturned.
-PLAYED_MARGIN = 0.25
+#: How much more piece evidence (the mean piece probability of a colour's 32 squares, see
+#: :func:`colour_in_play`) the other colour's squares must show before the cheap cue's
+#: choice of the colour in play is overturned: three more men's worth.
+PLAYED_MARGIN = 0.1
 
 
 def colour_in_play(classify: Callable[[SquareCrops], np.ndarray], frame: np.ndarray,
@@ -189,8 +190,7 @@ def colour_in_play(classify: Callable[[SquareCrops], np.ndarray], frame: np.ndar
     dark men on dark squares barely show, so it can take the wrong colour for the one in
     play. The network reads a crop the way pieces stand: the base on its square, the stack
     spilling away from the camera. So both colours' squares are cut and read, and the colour
-    whose squares hold more pieces (the mean piece probability plus that of its six surest
-    pieces) is the one in play. Only squares inside the 8x8 area are read: markers and men
+    whose squares hold clearly more pieces (by the mean piece probability) is the one in play. Only squares inside the 8x8 area are read: markers and men
     beside the board never count. ``classify`` is a square classifier's ``classify``.
     """
     corners = orientation.location.corners
@@ -198,7 +198,7 @@ def colour_in_play(classify: Callable[[SquareCrops], np.ndarray], frame: np.ndar
     evidence = []
     for played in (orientation.played, other):
         piece = 1.0 - classify(crop_squares(frame, corners, played, lens=lens))[:, 0]
-        evidence.append(float(np.sort(piece)[-6:].mean() + piece.mean()))
+        evidence.append(float(piece.mean()))
     if evidence[1] <= evidence[0] + PLAYED_MARGIN:
         return orientation
     # In the numbering frame the squares in play are row + col odd for 'dark' (rectify).
