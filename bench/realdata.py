@@ -275,7 +275,7 @@ def leave_one_out(base: Path, fit_data: Path, sets: dict[str, list[RealPhoto]], 
 
     from models import head
 
-    torch.set_num_threads(2)
+    torch.set_num_threads(1)
     convolutions = head.Convolutions(base)
     synthetic = head.split_data(convolutions, dict(np.load(fit_data)))
     first = int(synthetic.board.max()) + 1
@@ -289,7 +289,8 @@ def leave_one_out(base: Path, fit_data: Path, sets: dict[str, list[RealPhoto]], 
         models[name] = folder / f"{name}.onnx"
         head.write(base, head.fit(head.base_head(base), synthetic, others, progress=False),
                    models[name])
-        print(f"  head refitted without {name}: {len(np.unique(others.board)) // 2} real boards")
+        print(f"  head refitted without {name}: {len(np.unique(others.board)) // 2} real boards",
+              flush=True)
     return models
 
 

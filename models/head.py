@@ -92,17 +92,17 @@ def views(crops: SquareCrops) -> list[SquareCrops]:
 
 def split_data(convolutions: Convolutions, data: dict[str, np.ndarray], first_board: int = 0
                ) -> HeadData:
-    """Head data of a rendered split (``models.dataset``), each board as cut and mirrored."""
+    """Head data of a rendered split (``models.dataset``), each board as cut (its scenes
+    are many; the real boards, few, are also taken mirrored)."""
     boards = data["board"]
     starts = np.flatnonzero(np.r_[True, boards[1:] != boards[:-1]])
     ends = np.r_[starts[1:], len(boards)]
     parts = []
     for k, (a, b) in enumerate(zip(starts, ends)):
         crops = SquareCrops(np.asarray(data["crops"][a:b]), np.asarray(data["sight"][a:b]))
-        for v, view in enumerate(views(crops)):
-            parts.append(HeadData(convolutions(view), view.sight, data["cls"][a:b],
-                                  data["light"][a:b].astype(bool), data["colour"][a:b],
-                                  np.full(b - a, first_board + 2 * k + v)))
+        parts.append(HeadData(convolutions(crops), crops.sight, data["cls"][a:b],
+                              data["light"][a:b].astype(bool), data["colour"][a:b],
+                              np.full(b - a, first_board + k)))
     return HeadData.join(parts)
 
 
@@ -149,8 +149,8 @@ def base_head(path: Path | str) -> SquareNet:
     return net
 
 
-def fit(net: SquareNet, synthetic: HeadData, real: HeadData | None, epochs: int = 6,
-        boards_per_batch: int = 8, seed: int = 0, progress: bool = True) -> SquareNet:
+def fit(net: SquareNet, synthetic: HeadData, real: HeadData | None, epochs: int = 2,
+        boards_per_batch: int = 16, seed: int = 0, progress: bool = True) -> SquareNet:
     """Refit the head: the recipe's losses (``models.train``), each batch drawn from the
     synthetic boards and, when given, as many real boards weighted to ``REAL_SHARE``."""
     torch.manual_seed(seed)
@@ -212,7 +212,8 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=Path("data/fit.npz"))
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--no-real", action="store_true", help="synthetic crops only")
-    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="one: the refit is small, and a shared machine's second core waits")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
     from models.realdata import ROOT, collections
@@ -221,7 +222,7 @@ def main() -> None:
     synthetic = split_data(convolutions, dict(np.load(args.data)))
     sets = {} if args.no_real else collections()
     real = real_data(convolutions, sets, int(synthetic.board.max()) + 1) if sets else None
-    used = (f"{len(np.unique(synthetic.board)) // 2} synthetic boards of {args.data} and "
+    used = (f"{len(np.unique(synthetic.board))} synthetic boards of {args.data} and "
             + (f"{sum(len(p) for p in sets.values())} real photos of {len(sets)} sets in {ROOT}"
                if sets else f"no real photo ({ROOT} absent or --no-real)"))
     print(f"refitting the head on {used}")
