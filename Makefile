@@ -23,13 +23,16 @@ bench: $(BIN)/makhos
 	$(BIN)/python bench/perft.py
 
 # Regenerate the synthetic data, retrain the square classifier from scratch and evaluate it
-# (about 39 minutes on 2 cores, installs included: 3,600 scenes of 6 positions rendered in ~13, 10 epochs in ~24). Writes
+# (about 39 minutes on 2 cores, installs included: 3,600 scenes of 6 positions rendered in ~13, 10 epochs in ~24),
+# then refit its head (models/head.py: 240 scenes of the widened renderer, a few minutes, and
+# the real photos of ../shared/realdata where present; it says what it used). Writes
 # models/square_classifier.onnx and models/evaluation.json. TRAIN_SCENES=7200 reads better and
 # takes about 70 minutes (bench/RESULTS.md, eighth stop); unset, models.dataset's recipe count.
 model: $(BIN)/makhos
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m models.dataset --out data $(if $(TRAIN_SCENES),--train-scenes $(TRAIN_SCENES))
-	$(BIN)/python -m models.train --data data/train.npz
+	$(BIN)/python -m models.train --data data/train.npz --out data/base.onnx
+	$(BIN)/python -m models.head --base data/base.onnx --data data/fit.npz --out models/square_classifier.onnx
 	$(BIN)/python -m models.evaluate --data data/test.npz
 
 clean:

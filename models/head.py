@@ -45,7 +45,7 @@ FEATURES = "/net/Flatten_output_0"
 #: The head's layers, by their names in ``SquareNet`` and in the ONNX initialisers.
 HEAD = ("hidden.0", "square_kind", "kind.0", "kind.2", "colour", "light")
 #: Share of the loss that the real photos carry (the rest: the synthetic split).
-REAL_SHARE = 0.5
+REAL_SHARE = 0.25
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ frame, and for fisheye photos the 7x7 measured inner grid points). Everything he
 the *labelled frame*: row 0 of ``grid`` runs from ``corners[0]`` to ``corners[1]``.
 
 The benchmark (``bench/realdata.py``) reads them; the leave-one-set-out fit of the reading
-stage on top of the network (``models.board_head``) learns from all sets but the one it is
-scored on (``bench/realdata.py --fit``). Nothing is copied into the repository.
+head of the network (``models.head``) learns from all sets but the one it is
+scored on (``bench/realdata.py --leave-one-out``). Nothing is copied into the repository.
 """
 
 from __future__ import annotations
@@ -80,20 +80,19 @@ class RealPhoto:
         return int(np.bincount((rows + cols) % 2, minlength=2).argmax())
 
     def start_side(self) -> bool:
-        """Whether this is a start position (8 or 12 men a side, each side on its own end)."""
-        parity = self.played_parity()
-        if parity is None:
-            return False
-        for turned in (self.cells, self.cells[::-1]):
+        """Whether this is a start position (8 or 12 men a side, each side on its own end,
+        whichever edge of the photo's frame that is)."""
+        rows, cols = np.mgrid[0:8, 0:8]
+        for turned in (self.cells, self.cells[::-1], self.cells.T, self.cells.T[::-1]):
+            pieces = np.isin(turned, list("lLdD"))
+            if not pieces.any():
+                return False
+            play = (rows + cols) % 2 == (rows + cols)[pieces][0] % 2
             for men in (2, 3):
-                want = np.full((8, 8), ".")
-                rr, cc = np.mgrid[0:8, 0:8]
-                play = (rr + cc) % 2 == parity
-                want[play & (rr < men)] = "l"
-                want[play & (rr >= 8 - men)] = "d"
-                for a, b in (("l", "d"), ("d", "l")):
-                    w = np.where(want == "l", a, np.where(want == "d", b, "."))
-                    if np.array_equal(w, turned):
+                for near, far in (("l", "d"), ("d", "l")):
+                    want = np.where(play & (rows < men), near,
+                                    np.where(play & (rows >= 8 - men), far, "."))
+                    if np.array_equal(want, turned):
                         return True
         return False
 
@@ -113,7 +112,9 @@ def julie_labels(name: str) -> str:
         for bit in range(32):
             if mask >> bit & 1:
                 j, i = divmod(bit, 4)
-                out[square_at(7 - j, 2 * i + j % 2) - 1] = label
+                square = square_at(7 - j, 2 * i + j % 2)
+                assert square is not None  # a dark square of the board
+                out[square - 1] = label
     return "".join(out)
 
 
@@ -202,7 +203,7 @@ class TrueGeometry:
 
     def centres(self) -> np.ndarray:
         """(8, 8, 2) camera pixels of each labelled cell's centre."""
-        rc = np.stack(np.mgrid[0:8, 0:8], axis=-1).reshape(-1, 2)
+        rc = np.indices((8, 8)).reshape(2, -1).T
         return image_points(self.corners, self.lens, rc[:, ::-1] + 0.5).reshape(8, 8, 2)
 
 

@@ -268,5 +268,6 @@ def hue_piece_set(rng: np.random.Generator) -> PieceSet:
                          [lightness - gap / 2, 128 + c * np.cos(turn), 128 + c * np.sin(turn)]]])
         if (lab >= 0).all() and (lab <= 255).all():
             break
-    light, dark = cv2.cvtColor(lab.astype(np.uint8), cv2.COLOR_LAB2BGR)[0]
-    return PieceSet("hue", tuple(int(v) for v in light), tuple(int(v) for v in dark))
+    light, dark = (tuple(int(v) for v in c) for c in cv2.cvtColor(lab.astype(np.uint8),
+                                                                    cv2.COLOR_LAB2BGR)[0])
+    return PieceSet("hue", (light[0], light[1], light[2]), (dark[0], dark[1], dark[2]))
