@@ -53,11 +53,11 @@ def run(args: argparse.Namespace) -> int:
         location, probabilities = read_photograph(profile, args.profile, image, model)
         played = profile.played
     else:
-        location = locate_board(image)
-        if location is None:
+        found = locate_board(image)
+        if found is None:
             raise ValueError(f"no board found in {args.image}: is the whole board in view?")
         classifier = SquareClassifier(model)
-        orientation = colour_in_play(classifier.classify, image, orient(image, location))
+        orientation = colour_in_play(classifier.classify, image, orient(image, found))
         location, played = orientation.location, orientation.played
         probabilities = classifier.read(image, location.corners, played)
     labels = probabilities.argmax(axis=1)
