@@ -3,12 +3,14 @@
 The ONNX network answers two questions per square that do not depend on the piece colours:
 what stands there (empty / man / king) and what colour the piece's top is (Lab). Which
 side is "light" is then decided across the whole board: the pieces' colours fall into two
-groups and the lighter group is the light side. That holds for any pair of piece colours
-(white/black, red/black, yellow/blue, wood/dark wood, or a set never seen in training),
-and for any lighting that falls on both sides alike, where a per-square colour decision
-would have to learn every pair. With one colour group on the board (a single piece, or
-one side left), the network's own per-square light/dark guess decides, unless reference
-colours from calibration are given.
+groups, along whichever colour direction separates them (lightness for white/black or
+wood/dark wood, hue for green/red stickers or orange/blue discs of one grey), and the
+lighter group is the light side where lightness differs; where it hardly does, lightness
+and the network's own light/dark guess decide together. That holds for any pair of piece
+colours and any lighting that falls on both sides alike, where a per-square colour decision
+would have to learn every pair. With one colour group on the board (a single piece, or one
+side left), the network's own per-square guess decides, unless reference colours from
+calibration are given (they also name two sets of one grey).
 """
 
 from __future__ import annotations
