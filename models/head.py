@@ -160,6 +160,8 @@ def fit(net: SquareNet, synthetic: HeadData, real: HeadData | None, epochs: int 
     shares = [1.0] if real is None else [1 - REAL_SHARE, REAL_SHARE]
     tensors = [{f: torch.from_numpy(np.ascontiguousarray(getattr(d, f))) for f in
                 ("features", "sight", "cls", "light", "colour")} for d in sources]
+    # A small split (a test, a trial run) still makes whole batches.
+    boards_per_batch = max(1, min([boards_per_batch] + [len(np.unique(d.board)) for d in sources]))
     steps = epochs * (len(np.unique(synthetic.board)) // boards_per_batch)
     opt = torch.optim.AdamW(params, lr=1e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1e-3, total_steps=steps, pct_start=0.1)
