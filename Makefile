@@ -27,13 +27,15 @@ bench: $(BIN)/makhos
 	$(BIN)/python bench/perft.py
 
 # Regenerate the synthetic data, retrain the square classifier from scratch and evaluate it
-# (its time and figures: bench/RESULTS.md). Writes models/square_classifier.onnx and
-# models/evaluation.json. TRAIN_SCENES=N renders N training scenes; unset, the recipe's count
-# (models.dataset).
+# (its time and figures: bench/RESULTS.md), then refit its head (models/head.py: scenes of the
+# widened renderer, and the real photos of ../shared/realdata where present; it says what it
+# used). Writes models/square_classifier.onnx and models/evaluation.json. TRAIN_SCENES=N
+# renders N training scenes; unset, the recipe's count (models.dataset).
 model: $(BIN)/makhos
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m models.dataset --out data $(if $(TRAIN_SCENES),--train-scenes $(TRAIN_SCENES))
-	$(BIN)/python -m models.train --data data/train.npz
+	$(BIN)/python -m models.train --data data/train.npz --out data/base.onnx
+	$(BIN)/python -m models.head --base data/base.onnx --data data/fit.npz --out models/square_classifier.onnx
 	$(BIN)/python -m models.evaluate --data data/test.npz
 
 clean:

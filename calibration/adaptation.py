@@ -41,7 +41,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.classifier import light_probability
+from vision.classifier import centre_tone, light_probability
 from vision.lens import Lens
 from vision.rectify import SquareCrops, crop_squares
 
@@ -100,7 +100,8 @@ class AdaptedClassifier:
     def classify(self, crops: SquareCrops) -> np.ndarray:
         kind, colour, light_logit = self.network.outputs(crops)
         kind = self.adaptation.correct(kind)
-        light = light_probability(kind, colour, light_logit, self.adaptation.reference_colours)
+        light = light_probability(kind, colour, light_logit, self.adaptation.reference_colours,
+                                  centre_tone(crops.images))
         man, king = kind[:, 1], kind[:, 2]
         return np.stack([kind[:, 0], man * light, man * (1 - light), king * light,
                          king * (1 - light)], axis=1)

@@ -20,7 +20,7 @@ import numpy as np
 from engine import Colour, Rules
 from vision.classifier import DEFAULT_MODEL, SquareClassifier
 from vision.locate import locate_board
-from vision.orientation import Orientation, orient
+from vision.orientation import Orientation, colour_in_play, orient
 from vision.rectify import crop_squares
 
 from .adaptation import SetAdaptation, fit_adaptation, model_fingerprint
@@ -80,7 +80,7 @@ class Calibrator:
         location = locate_board(frame)
         if location is None:
             return FrameKind.NO_BOARD
-        orientation = orient(frame, location)
+        orientation = colour_in_play(self.network.classify, frame, orient(frame, location))
         corners = orientation.location.corners
         probabilities = self.network.classify(crop_squares(frame, corners, orientation.played))
         if not (probabilities[:, 0] > 0.5).all():

@@ -15,7 +15,8 @@ import numpy as np
 from vision.reading import Reading
 
 from .config import TrackerConfig
-from .scoring import SIDE_OF_CLASS, board_classes, log_probabilities, score_boards, worst_square_gap
+from .scoring import (KING_CLASSES, MAN_CLASSES, SIDE_OF_CLASS, board_classes, log_probabilities,
+                      score_boards, worst_square_gap)
 from .stories import Story, StoryKind
 
 
@@ -54,9 +55,20 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig) 
 
 def _set_up(reading: Reading, classes: np.ndarray, candidates: np.ndarray, margin: float) -> int:
     """Among starts with the same pieces on the same squares (set-ups that differ only in
-    their kings), the configured one, unless the camera is sure of another's kings."""
+    their kings), the configured one, unless the camera is sure of another's kings and calls
+    none of that set-up's men a king.
+
+    A king appears only by crowning or in a set-up, and real men read as kings far more
+    often than kings as men (thick turned men, wide discs seen from above): a set-up with
+    kings is taken only where it explains every king the camera sees, so men that look
+    tall never turn the standard start into another (#22).
+    """
     sharp = score_boards(log_probabilities(reading, king_doubt=0.0), classes[candidates])
-    leader = int(np.argmax(sharp))
-    if sharp[leader] - sharp[0] >= margin:
+    p = reading.probabilities
+    read_king = p[:, list(KING_CLASSES)].sum(1) > p[:, list(MAN_CLASSES)].sum(1)
+    is_man = np.isin(classes[candidates], MAN_CLASSES)
+    explains = ~(is_man & read_king[None, :]).any(axis=1)
+    leader = int(np.argmax(np.where(explains, sharp, -np.inf)))
+    if explains[leader] and sharp[leader] - sharp[0] >= margin:
         return int(candidates[leader])
     return int(candidates[0])  # the configured rules' start is listed first

@@ -2,7 +2,7 @@
 
     frame -> BoardTracker (cheap check, re-localise when bumped)
           -> OcclusionGate (hands, arms, motion)
-          -> orientation (once, from the pieces)
+          -> orientation (once, from the pieces; the colour in play checked by the network)
           -> SquareClassifier (only on settled frames that differ from the last read)
           -> Reading
 
@@ -26,7 +26,7 @@ from .board_tracker import BoardTracker
 from .geometry import BoardLocation
 from .lens import Lens
 from .occlusion import GateState, GateStatus, OcclusionGate
-from .orientation import orient
+from .orientation import colour_in_play, orient
 from .rectify import SquareCrops, crop_squares
 from .reading import Reading
 
@@ -101,7 +101,8 @@ class BoardReader:
             self._still_since = None
             return FrameResult(time, location, status, None, self.played)
         if self.played is None or self.quarter_turns is None:  # not oriented yet
-            orientation = orient(image, location)
+            orientation = colour_in_play(self.classifier.classify, image, orient(image, location),
+                                         self.lens)
             if orientation.confidence < MIN_ORIENTATION:
                 return FrameResult(time, location, status, None, None)
             self.played, self.quarter_turns = orientation.played, orientation.quarter_turns

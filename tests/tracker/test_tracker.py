@@ -319,3 +319,22 @@ def test_standard_start_with_men_misread_as_kings_is_still_the_standard_start():
     for k in range(5):
         tracker.observe(k / 30, Reading(k / 30, probabilities))
     assert tracker.game is not None and tracker.game.start == start
+
+
+@pytest.mark.parametrize("men", [8, 12])
+def test_a_start_whose_men_look_like_kings_is_still_the_start(men):
+    # Real thick men read as kings (#22): the standard start, not a set-up with kings that
+    # explains only some of them (the 8-man game's one-, two- and three-king set-ups).
+    start = Position.start(Rules(men_per_side=men))
+    reading = Reading.certain(start)
+    p = reading.probabilities.copy()
+    for square in (1, 2, 3, 4):  # four light men read as kings, surely
+        man = int(np.argmax(p[square - 1]))
+        p[square - 1, man], p[square - 1, man + 2] = 0.0007, 0.999
+    feed = Feed(GameTracker("b1"))
+    for _ in range(5):
+        feed.time += 1 / 30
+        feed.events += feed.log(feed.tracker.observe(feed.time, Reading(feed.time, p)))
+    assert kinds(feed.events) == ["game_started"]
+    assert feed.tracker.game.rules.men_per_side == men
+    assert feed.tracker.game.position == start
