@@ -102,8 +102,13 @@ def write_games(games: list[PdnGame], short: bool = False) -> str:
     return "\n".join(write_game(g.game, g.tags, short) for g in games)
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    """A tag value as one line of text: control characters (a newline, NUL, ESC) become spaces,
+    whatever a name came through."""
+    return _CONTROL.sub(" ", value.replace("\\", "\\\\").replace('"', '\\"'))
 
 
 def _wrap(tokens: list[str], width: int = 79) -> str:

@@ -8,6 +8,7 @@ from flask import Response, abort, current_app, redirect, request, url_for
 
 from .config import BoardInfo
 from .hall import Hall
+from .headers import PRIVATE_FRAMING, content_security_policy
 
 COOKIE = "makhos_referee"
 
@@ -36,6 +37,7 @@ def private(response: Response) -> Response:
     """Referee pages (decisions, camera frames showing hands and faces) are never framed by
     another site, cached, or named in a Referer."""
     response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Content-Security-Policy"] = content_security_policy(PRIVATE_FRAMING)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response

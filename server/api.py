@@ -72,18 +72,11 @@ def event_pdn():
     return _pdn_response("\n".join(t for t in texts if t), "event.pdn")
 
 
-def _resume_point() -> int:
-    after = sse.last_event_id()
-    if after < 0:
-        abort(400, description="Last-Event-ID (or ?after=) must be a whole number >= 0")
-    return after
-
-
 @bp.get("/board/<board>/events")
 def board_events(board: str):
     board_or_404(board)
     the_hall = hall()
-    after = _resume_point()
+    after = sse.resume_point()
     return sse.response(sse.stream(the_hall, board, after, PUBLIC,
                                    lambda b: the_hall.state_json(b, PUBLIC)))
 
@@ -91,6 +84,6 @@ def board_events(board: str):
 @bp.get("/hall/events")
 def hall_events():
     the_hall = hall()
-    after = _resume_point()
+    after = sse.resume_point()
     return sse.response(sse.stream(the_hall, None, after, PUBLIC,
                                    lambda b: sse.dumps(the_hall.summary(b, PUBLIC))))

@@ -124,5 +124,6 @@ class Hall:
     def _decorate(self, data: dict[str, Any], board: str, audience: Audience) -> dict[str, Any]:
         info = self.info(board) or BoardInfo(board)
         data["title"] = info.title
+        data["label"] = info.label
         data["delay"] = self.delay(audience)
         return data

@@ -31,7 +31,7 @@
       c.querySelector(".card-board").appendChild(svg);
     }
     Makhos.drawBoard(svg, {fen: board.fen, last: board.last_move});
-    c.querySelector(".title").textContent = board.title;
+    c.querySelector(".title").textContent = Makhos.boardTitle(board, T);
     const match = board.match;
     for (const side of ["dark", "light"]) {
       const name = board.players[side];
@@ -51,6 +51,7 @@
 
   for (const board of Makhos.readJson("initial").boards) update(board);
   Makhos.connect("/api/hall/events", (message) => {
-    if (message.state) update(message.state);
+    if (message.reset) location.reload(); // another log: the boards themselves may differ
+    else if (message.state) update(message.state);
   });
 })();

@@ -37,7 +37,7 @@ def test_thai_labels_by_query_or_cookie(client):
 def test_embed_and_overlay_with_transparent_background(client):
     assert client.get("/board/1/embed").status_code == 200
     html = client.get("/board/1/overlay?bg=transparent").get_data(as_text=True)
-    assert "page-overlay transparent" in html and "overlay-stage" in html
+    assert re.search(r"<html [^>]*class=\"[^\"]*\btransparent\b", html) and "overlay-stage" in html
 
 
 def test_unknown_page_is_an_html_404(client):
