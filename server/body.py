@@ -15,7 +15,7 @@ from typing import Any
 from flask import abort, request
 
 MAX_BODY_BYTES = 64 * 1024  # the largest action (a new game's rules) is well under 1 KiB
-MAX_DEPTH = 8  # {"action": "new_game", "rules": {...}} is 2
+MAX_DEPTH = 8  # a new game with a forced opening, {"rules": {"forced_opening": [[...]]}}, is 4
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")

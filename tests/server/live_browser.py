@@ -37,11 +37,11 @@ def require_browser():
 
 
 @contextmanager
-def served(app) -> Iterator[str]:
-    """Serve ``app`` on 127.0.0.1 and a free port; yields its base URL."""
+def served(app, port: int = 0) -> Iterator[str]:
+    """Serve ``app`` on 127.0.0.1 and ``port`` (0: a free one); yields its base URL."""
     import waitress
 
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
+    server = waitress.create_server(app, host="127.0.0.1", port=port, threads=16)
     stop = threading.Event()
 
     def serve() -> None:  # waitress's run() has no stop; turn its loop until told to
@@ -57,7 +57,9 @@ def served(app) -> Iterator[str]:
         server.task_dispatcher.shutdown()  # waits for the worker threads
         stop.set()
         thread.join(timeout=5)
-        server.close()
+        # Every socket, as when a server process ends: a client that connected meanwhile
+        # (an EventSource reconnecting) sees the connection drop and tries again later.
+        server.asyncore.close_all(server._map)
 
 
 @contextmanager
