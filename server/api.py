@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort
 
-from . import sse
+from . import sse, standings
 from .access import board_or_404, hall
 from .hall import PUBLIC
 
@@ -25,6 +25,18 @@ def hall_json(audience=PUBLIC) -> dict:
 @bp.get("/hall")
 def hall_state():
     return hall_json()
+
+
+def standings_json(audience=PUBLIC) -> dict:
+    the_hall = hall()
+    return {"event": the_hall.config.event_name,
+            **standings.to_json(the_hall.matches(audience), the_hall.config.scoring)}
+
+
+@bp.get("/standings")
+def event_standings():
+    """The matches by round and the players' standings under the event's scoring."""
+    return standings_json()
 
 
 @bp.get("/board/<board>")

@@ -28,6 +28,10 @@ class Scoring:
     draw: int = 1
     loss: int = 0
 
+    def points(self, outcome: str) -> int:
+        """A player's points for one game they ``"won"``, ``"drawn"`` or ``"lost"``."""
+        return {"won": self.win, "drawn": self.draw, "lost": self.loss}[outcome]
+
 
 class FrameProvider(Protocol):
     """Where the camera view comes from (the vision pipeline plugs in here later).

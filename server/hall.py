@@ -19,6 +19,7 @@ from events import GameEvent
 
 from .config import BoardInfo, ServerConfig
 from .feed import EventFeed
+from .standings import MatchLine, match_line
 from .state import BoardState
 
 
@@ -113,6 +114,16 @@ class Hall:
         with cache.lock:
             self._advance(cache, board, audience)
             return self._decorate(cache.state.summary(), board, audience)
+
+    def matches(self, audience: Audience) -> list[MatchLine]:
+        """The match of every board whose players are named, in the hall's order."""
+        lines = []
+        for info in self.infos():
+            match = self.with_state(info.id, audience, lambda s: s.to_json()["match"])
+            line = match_line(info.id, info.label, match)
+            if line is not None:
+                lines.append(line)
+        return lines
 
     def with_state(self, board: str, audience: Audience, use):
         """Run ``use(state)`` on the up-to-date state under its lock (PDN, checks)."""

@@ -15,10 +15,11 @@ from flask import Blueprint, abort, current_app, render_template, request, url_f
 from markupsafe import Markup
 
 from .access import board_or_404, hall
-from .api import hall_json
+from .api import hall_json, standings_json
 from .config import BoardInfo
 from .hall import PUBLIC
 from .i18n import page_language
+from .standings import by_round
 
 bp = Blueprint("pages", __name__)
 
@@ -96,8 +97,18 @@ def favicon():
 @bp.get("/")
 def hall_page():
     lang, strings = page_language()
-    return render_template("hall.html", lang=lang, strings=strings, hall=hall_json(),
+    the_hall = hall_json()
+    rounds = by_round(the_hall["boards"], lambda board: board["match"]["round"])
+    return render_template("hall.html", lang=lang, strings=strings, hall=the_hall, rounds=rounds,
                            event_name=hall().config.event_name)
+
+
+@bp.get("/standings")
+def standings_page():
+    """The event's matches round by round, and the players' standings."""
+    lang, strings = page_language()
+    return render_template("standings.html", lang=lang, strings=strings,
+                           standings=standings_json(), event_name=hall().config.event_name)
 
 
 def _board_page(board: str, template: str, **page: Any):

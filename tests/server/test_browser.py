@@ -286,12 +286,29 @@ def test_a_browser_reconnecting_to_a_restarted_server_with_a_fresh_log_misses_no
     new_log.close()
 
 
+def test_the_standings_page_follows_the_results_live(site, page):
+    url, log = site
+    page.goto(url + "/standings")
+    rows = page.locator("table.standings tbody tr")
+    sync_api.expect(rows).to_have_count(8)  # every named player of the four matches
+    sync_api.expect(rows.first.locator(".player")).to_have_text("Somsak T.")  # board 3's win
+    sync_api.expect(page.locator(".round-head")).to_have_text(["Round 2", "Round 1"])
+    # Board 4: Wichai moves first (light) in game 1 and wins it.
+    log.append(referee("4", ra.SetResult("light wins", "resignation"), time.time()))
+    wichai = page.locator("table.standings tr", has_text="Wichai")
+    sync_api.expect(wichai.locator(".points")).to_have_text("2", timeout=5000)
+    sync_api.expect(page.locator('.match-line[data-board="4"] .match-score')).to_have_text("2 – 0")
+    page.locator('.match-line[data-board="4"] a').click()
+    sync_api.expect(page.locator("#result strong")).to_have_text("Light wins")
+
+
 PAGES = {  # screenshot name: (address, what must be on it)
     "hall": ("/", ".card"),
     "board": ("/board/1", "#moves .mv"),
     "board-finished": ("/board/3", "#result strong"),
     "board-thai": ("/board/3?lang=th", "#result strong"),
     "embed": ("/board/1/embed", "#moves .mv"),
+    "standings": ("/standings", "table.standings"),
     "referee": (f"/referee/2?token={TOKEN}", "#alerts .alert"),
 }
 
