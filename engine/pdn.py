@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .game import Game, IllegalMove, Outcome, Result
+from .game import Game, IllegalMove, Outcome, Ply, Result
 from .move import MoveText
 from .position import Position
 from .rules import Rules
@@ -92,7 +92,7 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
             tokens.append(ply.move.short())
         else:
             tokens.append(str(ply.move))
-        if ply.is_irregular:
+        if ply.irregularity is not None:
             reason = ply.irregularity.replace("{", "(").replace("}", ")").replace(";", ",")
             tokens.append(f"{{irregular: {reason}; FEN {ply.after.fen()}}}")
         seconds = move_seconds[index] if index < len(move_seconds) else None
@@ -108,8 +108,9 @@ def _clock_text(seconds: float) -> str:
     return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
-def _short_is_unambiguous(ply, rules: Rules) -> bool:
+def _short_is_unambiguous(ply: Ply, rules: Rules) -> bool:
     """The Thai short form names one move only when no other legal move shares its ends."""
+    assert ply.move is not None
     wanted = MoveText.parse(ply.move.short())
     return sum(wanted.matches(m) for m in ply.before.legal_moves(rules)) == 1
 
@@ -151,7 +152,7 @@ def _rules_text(rules: Rules) -> str:
 
 
 def _parse_rules(text: str) -> Rules:
-    settings: dict = {}
+    settings: dict[str, object] = {}
     for part in filter(None, (p.strip() for p in text.split(";"))):
         key, _, value = part.partition("=")
         key = key.strip()
@@ -199,7 +200,7 @@ class _Reader:
     def _error(self, message: str, offset: int) -> PdnError:
         return PdnError(message, *self._where(offset))
 
-    def _next(self):
+    def _next(self) -> re.Match[str] | None:
         while self.at < len(self.text):
             match = _TOKEN.match(self.text, self.at)
             if not match:
@@ -210,7 +211,7 @@ class _Reader:
                 return match
         return None
 
-    def _peek(self):
+    def _peek(self) -> re.Match[str] | None:
         saved = self.at
         token = self._next()
         self.at = saved
@@ -262,7 +263,7 @@ class _Reader:
             seconds += [None] * (len(game.plies) - len(seconds))
         return PdnGame(game, tags, seconds)
 
-    def _play(self, game: Game, token) -> None:
+    def _play(self, game: Game, token: re.Match[str]) -> None:
         text = token.group("move")
         comment = self._peek()
         irregular = None
@@ -277,8 +278,9 @@ class _Reader:
                     parsed = MoveText.parse(text)
                     move = next((m for m in game.position.legal_moves(game.rules)
                                  if parsed.matches(m)), None)
-                    move = move or _described(parsed)
+                    move = move or parsed.path()
             except ValueError as error:
+                assert comment is not None
                 raise self._error(str(error), comment.start()) from None
             game.play_irregular(after, irregular.group("reason"), move)
             return
@@ -292,15 +294,15 @@ class _Reader:
         except ValueError as error:
             raise self._error(str(error), token.start()) from None
 
-    def _skip_variation(self, opening) -> None:
+    def _skip_variation(self, opening: re.Match[str]) -> None:
         depth = 1
         while depth:
             token = self._next()
             if token is None:
                 raise self._error("variation '(' never closed", opening.start())
-            depth += {"open": 1, "close": -1}.get(token.lastgroup, 0)
+            depth += {"open": 1, "close": -1}.get(token.lastgroup or "", 0)
 
-    def _finish(self, game: Game, tags: dict[str, str], token) -> None:
+    def _finish(self, game: Game, tags: dict[str, str], token: re.Match[str]) -> None:
         text = token.group("result")
         if text == "*":
             return
@@ -311,11 +313,3 @@ class _Reader:
         elif found.outcome is not outcome:
             raise self._error(f"result {text} contradicts the game ({found.reason})", token.start())
 
-
-def _described(parsed: MoveText):
-    """A Move for the path of an irregular ply (not checked against the rules)."""
-    from .move import Move
-
-    if parsed.capture:
-        return Move(parsed.squares, captured=())
-    return Move(parsed.squares)

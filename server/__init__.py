@@ -7,6 +7,7 @@ imports OpenCV. :func:`create_app` is the application factory, as in Flask's tut
 from __future__ import annotations
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from .body import MAX_BODY_BYTES
@@ -20,7 +21,8 @@ def create_app(config: ServerConfig) -> Flask:
     from . import api, calibration, errors, headers, pages, referee
 
     app = Flask(__name__)
-    app.json.ensure_ascii = False  # Thai names stay readable in the JSON
+    if isinstance(app.json, DefaultJSONProvider):
+        app.json.ensure_ascii = False  # Thai names stay readable in the JSON
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     if config.trusted_proxies:
         # Only the scheme: the host and the client's address are not ours to take on trust.

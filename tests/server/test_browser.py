@@ -15,9 +15,10 @@ import cv2
 import numpy as np
 import pytest
 
-from engine import Position
+from engine import Colour, Position
+from engine.game import Outcome
 from events import EventKind, GameEvent, SQLiteLog
-from events import referee as ra
+from events import decisions as ra
 from server import create_app
 from server.config import BoardInfo, ServerConfig
 
@@ -44,12 +45,12 @@ def fill_hall(log: SQLiteLog, now: float) -> None:
     log.append(referee("2", ra.SetPlayers("Anan K.", "ประยุทธ ศรี", "2", 6), now))
     for event in game_events("2", MOVES[:6], t0=now - 100):
         log.append(event)
-    log.append(GameEvent("2", EventKind.IRREGULARITY, now, side="light",
+    log.append(GameEvent("2", EventKind.IRREGULARITY, now, side=Colour.LIGHT,
                          reason="missed capture: 16x23 was compulsory"))
     log.append(referee("3", ra.SetPlayers("Niran P.", "Somsak T.", "1", 6), now))
     for event in game_events("3", MOVES, t0=now - 400):
         log.append(event)
-    log.append(referee("3", ra.SetResult("light wins", "resignation"), now))
+    log.append(referee("3", ra.SetResult(Outcome.LIGHT_WINS, "resignation"), now))
     log.append(referee("4", ra.SetPlayers("Wichai", "Dao", "1", 2), now))
     log.append(referee("4", ra.NewGame({"setup": "golden", "golden_board": 2,  # kings
                                         "first_mover": "light"}), now))
@@ -294,7 +295,7 @@ def test_the_standings_page_follows_the_results_live(site, page):
     sync_api.expect(rows.first.locator(".player")).to_have_text("Somsak T.")  # board 3's win
     sync_api.expect(page.locator(".round-head")).to_have_text(["Round 2", "Round 1"])
     # Board 4: Wichai moves first (light) in game 1 and wins it.
-    log.append(referee("4", ra.SetResult("light wins", "resignation"), time.time()))
+    log.append(referee("4", ra.SetResult(Outcome.LIGHT_WINS, "resignation"), time.time()))
     wichai = page.locator("table.standings tr", has_text="Wichai")
     sync_api.expect(wichai.locator(".points")).to_have_text("2", timeout=5000)
     sync_api.expect(page.locator('.match-line[data-board="4"] .match-score')).to_have_text("2 – 0")

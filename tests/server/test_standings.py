@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from events import referee as ra
+from engine.game import Outcome
+from events import decisions as ra
 from server.config import BoardInfo, Scoring
 from server.standings import by_round, round_key
 
@@ -15,7 +16,7 @@ def decide(log, board: str, action: ra.RefereeAction, game: int = 1) -> None:
     log.append(action.to_event(board, game, T0 + 1000))
 
 
-def play_match(log, board: str, first: str, second: str, round_: str, outcomes: list[str]) -> None:
+def play_match(log, board: str, first: str, second: str, round_: str, outcomes: list[Outcome]) -> None:
     """A match of len(outcomes) games, each a few moves then the referee's result."""
     decide(log, board, ra.SetPlayers(first, second, round_, 4))
     for number, outcome in enumerate(outcomes, start=1):
@@ -28,10 +29,10 @@ def play_match(log, board: str, first: str, second: str, round_: str, outcomes: 
 
 def hall_of_two_rounds(log) -> None:
     # Round 1: Somchai and Malee win a game each (each as dark); Anan and Dao draw.
-    play_match(log, "1", "Somchai", "Malee", "1", ["dark wins", "dark wins"])
-    play_match(log, "2", "Anan", "Dao", "1", ["draw"])
+    play_match(log, "1", "Somchai", "Malee", "1", [Outcome.DARK_WINS, Outcome.DARK_WINS])
+    play_match(log, "2", "Anan", "Dao", "1", [Outcome.DRAW])
     # Round 2 is being played on board 3: Malee won game 1 as dark.
-    play_match(log, "3", "Malee", "Anan", "2", ["dark wins"])
+    play_match(log, "3", "Malee", "Anan", "2", [Outcome.DARK_WINS])
     decide(log, "3", ra.NewGame({}), game=2)
     for event in game_events("3", MOVES[:2], game=2)[1:]:
         log.append(event)
@@ -71,7 +72,7 @@ def test_matches_are_grouped_by_round_the_latest_first(make_app, log):
 
 
 def test_equal_points_and_wins_share_a_rank(make_app, log):
-    play_match(log, "2", "Anan", "Dao", "1", ["draw"])
+    play_match(log, "2", "Anan", "Dao", "1", [Outcome.DRAW])
     standings = make_app(boards=BOARDS).test_client().get("/api/standings").get_json()["standings"]
     assert [(s["player"], s["rank"]) for s in standings] == [("Anan", 1), ("Dao", 1)]
 
