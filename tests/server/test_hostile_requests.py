@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.pdn import read_game
-from events import EventKind, GameEvent
+from engine.game import Game
+from engine.pdn import read_game, write_game
+from events.decisions import SetPlayers
 from server.body import MAX_BODY_BYTES, MAX_DEPTH, nesting_depth
+from worker.profile import BoardPlan
 
 from server_sample import MOVES, T0, TOKEN, game_events
 from test_server_api import fill, sse_blocks
@@ -86,16 +88,27 @@ def test_thai_names_and_punctuation_pass(client):
     assert set(players.values()) == {"สมชาย ใจดี", "O'Brien-Wong (TH)"}
 
 
-def test_names_already_in_the_log_never_reach_pdn_tags_raw(log, client):
-    """A name that came another way (an older log, a hall profile) is still one line in PDN."""
-    log.append(GameEvent("1", EventKind.REFEREE, T0, detail={
-        "action": "set_players", "first": "A\x00B", "second": "C\x1b[31mD", "round": "1\n2"}))
+def test_names_that_came_another_way_never_reach_pdn_tags_raw(log, client):
+    """An event name or a board label from the hall profile, or a name written straight
+    into the log, is still one line of text in PDN."""
+    log.append(SetPlayers("A\x00B", "C\x1b[31mD", "1\n2").to_event("1", 1, T0))
     fill(log, game_events("1", MOVES[:2]))
     text = client.get("/api/board/1/pdn").get_data(as_text=True)
     header = text.split("\n\n")[0]
     assert not any(ord(c) < 32 and c != "\n" for c in header)
-    assert '[Round "' in header and "\x1b" not in text and "\x00" not in text
+    assert "\x1b" not in text and "\x00" not in text
     assert len(read_game(text).game.plies) == 2
+
+
+def test_a_hall_profile_with_a_control_character_in_a_name_is_refused_at_start():
+    with pytest.raises(ValueError, match="board 3: players: first holds a control character"):
+        BoardPlan.from_json({"id": 3, "players": ["Som\x1bchai", "Malee"]})
+
+
+def test_pdn_tags_replace_control_characters_with_spaces():
+    game = Game()
+    text = write_game(game, {"Event": "PEA\x00Open", "White": "A\x1b[2JB", "Round": "1\u20282"})
+    assert '[Event "PEA Open"]' in text and '[White "A [2JB"]' in text and '[Round "1 2"]' in text
 
 
 # ------------------------------------------------------------ Last-Event-ID (defect 6)
