@@ -15,13 +15,14 @@ from engine import Colour
 from engine.game import Outcome
 from engine.pdn import write_game
 from events import decisions as ra
-from events.record import Alert, BoardRecord, GameRecord, MoveEntry
+from events.record import MOVE_SECONDS, Alert, BoardRecord, GameRecord, MoveEntry
 
 from .config import Scoring
 
 __all__ = ["BoardState", "EXTRA_MINUTES_PER_GAME"]
 
 EXTRA_MINUTES_PER_GAME = 10  # two of 5 or one of 10, per side per game
+OPPOSITE = {"won": "lost", "drawn": "drawn", "lost": "won"}  # the other player's game
 
 
 class BoardState(BoardRecord):
@@ -86,15 +87,10 @@ class BoardState(BoardRecord):
                 continue
             mover = record.rules.first_mover
             first_side = mover if record.first_mover_is_first_player() else mover.opponent
-            if result.outcome is Outcome.DRAW:
-                points["first"] += self.scoring.draw
-                points["second"] += self.scoring.draw
-            elif result.outcome is Outcome.win_for(first_side):
-                points["first"] += self.scoring.win
-                points["second"] += self.scoring.loss
-            else:
-                points["first"] += self.scoring.loss
-                points["second"] += self.scoring.win
+            first = ("drawn" if result.outcome is Outcome.DRAW
+                     else "won" if result.outcome is Outcome.win_for(first_side) else "lost")
+            points["first"] += self.scoring.points(first)
+            points["second"] += self.scoring.points(OPPOSITE[first])
         return points
 
     def game_json(self, record: GameRecord) -> dict[str, Any]:
@@ -123,6 +119,7 @@ class BoardState(BoardRecord):
             "seq": self.seq,
             "game": self.game_json(record),
             "clock": {"side": self.clock.side.value, "started": self.clock.started,
+                      "stopped": self.clock.stopped,
                       "extra_seconds": self.clock.extra_seconds,
                       "limit_seconds": self.clock.limit_seconds,
                       "level": None if self.clock.level is None else self.clock.level.value},
@@ -163,8 +160,9 @@ class BoardState(BoardRecord):
         players = self.players_of(record)
         tags = {"Event": event_name, "Round": self.match.round or "?",
                 "White": players["light"] or "?", "Black": players["dark"] or "?",
-                "Board": self.board, "Game": str(record.number)}
-        return write_game(record.game, tags)
+                "Board": self.board, "Game": str(record.number),
+                "TimeControl": f"1/{MOVE_SECONDS}"}  # PGN's form: one move in 120 seconds
+        return write_game(record.game, tags, move_seconds=[m.spent for m in record.moves])
 
     def game(self, number: int) -> GameRecord | None:
         return next((r for r in self.games if r.number == number), None)
@@ -177,7 +175,7 @@ def _path(text: str | None) -> list[int]:
 def _move_json(m: MoveEntry) -> dict[str, Any]:
     return {"ply": m.ply, "number": m.number, "side": m.side.value, "move": m.move, "fen": m.fen,
             "path": _path(m.move), "captured": m.captured, "irregular": m.irregular,
-            "time": m.time}
+            "time": m.time, "spent": m.spent}
 
 
 def _alert_json(a: Alert) -> dict[str, Any]:

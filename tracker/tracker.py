@@ -18,7 +18,7 @@ from engine.game import Game
 from engine.referee import Hypothesis, Pending, Verdict, describe, describe_change
 from events import EventKind, GameEvent
 from events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
-                            CrowningPending, GameOver, GameStarted, Irregularity,
+                            Crowned, CrowningPending, GameOver, GameStarted, Irregularity,
                             IrregularityKind, MovePlayed, Takeback)
 from events.record import Alert, BoardRecord
 from vision.reading import CLASS_INDEX, Reading
@@ -131,7 +131,7 @@ class GameTracker:
             streak.acted = True
             events += self._act(story, time)
         events += self._patience(time)
-        self._settle_overlay(reading)
+        events += self._settle_overlay(reading, time)
         return events
 
     def start_from(self, position: Position, time: float) -> list[GameEvent]:
@@ -171,6 +171,8 @@ class GameTracker:
         if isinstance(event.detail, CrowningPending) and event.side is not None:
             # The new king still shows as a man until the opponent stacks it.
             self.overlay[event.detail.square] = Piece.of(event.side, False)
+        elif isinstance(event.detail, Crowned):
+            self.overlay.pop(event.detail.square, None)
 
     def _emit(self, kind: EventKind, time: float, game: int | None = None,
               **fields: Any) -> GameEvent:
@@ -213,15 +215,21 @@ class GameTracker:
         mover = self.config.first_mover
         return rules if mover is None else rules.with_(first_mover=mover)
 
-    def _settle_overlay(self, reading: Reading) -> None:
-        """Forget pending differences the board no longer shows (men lifted, king stacked)."""
+    def _settle_overlay(self, reading: Reading, time: float) -> list[GameEvent]:
+        """Forget pending differences the board no longer shows (men lifted, king stacked);
+        a king stacked is said (``crowned``), so the pages stop saying it is pending."""
         game = self.game
         if game is None:
-            return
+            return []
+        events = []
         for square in list(self.overlay):
-            wanted = CLASS_INDEX[game.position.piece_at(square)]
-            if reading.probabilities[square - 1, wanted] > _SETTLED:
+            piece = game.position.piece_at(square)
+            if reading.probabilities[square - 1, CLASS_INDEX[piece]] > _SETTLED:
                 del self.overlay[square]
+                if piece is not None and piece.is_king:
+                    events.append(self._emit(EventKind.CROWNED, time, side=piece.colour,
+                                             detail=Crowned(square)))
+        return events
 
     # ------------------------------------------------------------ acting
 

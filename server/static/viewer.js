@@ -105,7 +105,13 @@ Makhos.viewer = function (options) {
       const row = Makhos.el("li", "move-row");
       row.appendChild(Makhos.el("span", "move-no", `${i / 2 + 1}.`));
       for (const entry of all.slice(i, i + 2)) {
-        const b = Makhos.el("button", "mv", entry.move || "—");
+        const b = Makhos.el("button", "mv");
+        b.appendChild(Makhos.el("span", "mv-text", entry.move || "—"));
+        if (entry.spent !== null && entry.spent !== undefined) {
+          const spent = Makhos.el("span", "mv-time", Makhos.clockText(entry.spent));
+          spent.title = T.time_spent;
+          b.appendChild(spent);
+        }
         b.type = "button";
         b.dataset.ply = entry.ply;
         if (entry.irregular) {
@@ -151,6 +157,12 @@ Makhos.viewer = function (options) {
     if (view.state.crowning_pending) {
       box.appendChild(Makhos.el("div", "alert notice", `${T.crowning} ${view.state.crowning_pending}`));
     }
+    if (view.state.camera === "ended" && !view.state.game.result) {
+      const note = Makhos.el("div", "alert notice camera-ended");
+      note.appendChild(Makhos.el("strong", null, T.camera_ended));
+      note.appendChild(Makhos.el("span", "reason", T.camera_ended_note));
+      box.appendChild(note);
+    }
   }
 
   // One link per game of the match, with its result: the PDN of each game.
@@ -178,7 +190,8 @@ Makhos.viewer = function (options) {
       const over = !!view.state.game.result;
       const [text, kind] = view.ply !== null ? [`${shownPly()} / ${n}`, "history"]
         : !view.connected ? [T.connection_lost, "offline"]
-        : over ? [T.finished, "finished"] : [T.live, ""];
+        : over ? [T.finished, "finished"]
+        : view.state.camera === "ended" ? [T.camera_ended, "finished"] : [T.live, ""];
       badge.textContent = text;
       badge.className = `live-badge${kind ? ` ${kind}` : ""}`;
     }
@@ -200,8 +213,10 @@ Makhos.viewer = function (options) {
       box.dataset.level = "";
       return;
     }
-    const now = Date.now() / 1000 + view.clockOffset - (view.state.delay || 0);
+    // A stopped clock (the camera ended) shows the time the move had taken when it stopped.
+    const now = clock.stopped ?? Date.now() / 1000 + view.clockOffset - (view.state.delay || 0);
     const elapsed = now - clock.started;
+    box.classList.toggle("stopped", clock.stopped !== null && clock.stopped !== undefined);
     const limit = clock.limit_seconds;
     timeEl.textContent = Makhos.clockText(elapsed);
     box.querySelector(".clock-limit").textContent = `/ ${Makhos.clockText(limit)}` +

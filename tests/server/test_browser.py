@@ -19,6 +19,7 @@ from engine import Colour, Position
 from engine.game import Outcome
 from events import EventKind, GameEvent, SQLiteLog
 from events import decisions as ra
+from events.details import CameraNotice, CameraStatus, Crowned, CrowningPending
 from server import create_app
 from server.config import BoardInfo, ServerConfig
 
@@ -105,7 +106,7 @@ def test_a_move_appended_to_the_log_shows_within_a_second(site, page):
     # played 95 s ago: the clock of the next move shows its first yellow warning
     next_move = game_events("1", MOVES[:14], t0=time.time() - 95 - 140)[-1]
     log.append(next_move)  # as the recorder would, from another writer
-    sync_api.expect(page.locator("#moves .mv").nth(13)).to_have_text(MOVES[13], timeout=1000)
+    sync_api.expect(page.locator("#moves .mv .mv-text").nth(13)).to_have_text(MOVES[13], timeout=1000)
     sync_api.expect(page.locator("#moves .mv.active")).to_have_attribute("data-ply", "14")
     sync_api.expect(page.locator("#clock")).to_have_attribute("data-level", "yellow")  # past 1:30
 
@@ -168,6 +169,16 @@ def test_the_move_list_names_the_side_of_each_column(site, page):
     sync_api.expect(heads).to_have_text(["Dark", "Light"])
     page.goto(url + "/board/4?lang=th")  # light moves first in this game: its column comes first
     sync_api.expect(heads).to_have_text(["ฝ่ายขาว", "ฝ่ายดำ"])
+
+
+def test_the_move_list_shows_the_time_spent_on_each_move(site, page):
+    url, _ = site
+    page.goto(url + "/board/3")  # the sample game: a move every 10 s
+    times = page.locator("#moves .mv .mv-time")
+    sync_api.expect(times).to_have_count(len(MOVES))
+    sync_api.expect(times.first).to_have_text("0:10")
+    pdn = page.request.get(url + "/api/board/3/pdn").text()
+    assert '[TimeControl "1/120"]' in pdn and pdn.count("{[%emt 0:00:10]}") == len(MOVES)
 
 
 def test_referee_console_needs_the_token_and_shows_alerts(site, page):
@@ -301,6 +312,64 @@ def test_the_standings_page_follows_the_results_live(site, page):
     sync_api.expect(page.locator('.match-line[data-board="4"] .match-score')).to_have_text("2 – 0")
     page.locator('.match-line[data-board="4"] a').click()
     sync_api.expect(page.locator("#result strong")).to_have_text("Light wins")
+
+
+@pytest.fixture
+def one_board(tmp_path):
+    """A board of its own, its game under way with wall-clock times: (url, log)."""
+    log = SQLiteLog(tmp_path / "events.db")
+    log.append(referee("1", ra.SetPlayers("Somchai", "Malee", "1", 2), time.time()))
+    for event in game_events("1", MOVES[:8], t0=time.time() - 85):
+        log.append(event)
+    with served(create_app(ServerConfig(events=log, boards=(BoardInfo("1"),)))) as url:
+        yield url, log
+    log.close()
+
+
+def crowning(square: int) -> GameEvent:
+    return GameEvent("1", EventKind.CROWNING_PENDING, time.time(), side=Colour.DARK,
+                     detail=CrowningPending(square))
+
+
+def test_a_game_that_ends_looks_ended_on_the_board_page_the_embed_and_the_overlay(one_board, browser):
+    url, log = one_board
+    log.append(crowning(31))
+    pages = []
+    for path, viewport in (("/board/1", DESKTOP), ("/board/1/embed", PHONE),
+                           ("/board/1/overlay", {"width": 1920, "height": 1080})):
+        context = browser.new_context(viewport=viewport)
+        pages.append(context.new_page())
+        pages[-1].goto(url + path)
+    board = pages[0]
+    notice = board.locator("#alerts .alert.notice")
+    sync_api.expect(notice).to_have_text("Crowning pending on 31")
+    log.append(GameEvent("1", EventKind.CROWNED, time.time(), side=Colour.DARK, detail=Crowned(31)))
+    sync_api.expect(notice).to_have_count(0)  # stacked on the camera: no longer pending
+    log.append(crowning(30))
+    sync_api.expect(notice).to_have_count(1)
+    log.append(referee("1", ra.SetResult(Outcome.DARK_WINS, "resignation"), time.time()))
+    for page in pages:  # the result ends the notice, the clock and LIVE everywhere
+        sync_api.expect(page.locator("#result strong")).to_have_text("Dark wins")
+        sync_api.expect(page.locator("#live-badge")).to_have_text("Finished")
+        sync_api.expect(page.locator("#alerts .alert")).to_have_count(0)
+        sync_api.expect(page.locator("#clock")).to_be_hidden()
+    shot(board, "board-ended.png")
+    for page in pages:
+        page.context.close()
+
+
+def test_when_the_recording_ends_the_clock_stops_and_the_page_says_so(one_board, page):
+    url, log = one_board
+    page.goto(url + "/board/1")
+    sync_api.expect(page.locator("#live-badge")).to_have_text("Live")
+    log.append(GameEvent("1", EventKind.CAMERA, time.time(), detail=CameraNotice(CameraStatus.ENDED)))
+    sync_api.expect(page.locator("#live-badge")).to_have_text("Camera ended")
+    sync_api.expect(page.locator("#alerts .camera-ended")).to_contain_text("no more moves are recorded")
+    clock = page.locator("#clock .clock-time")
+    stopped = clock.text_content()
+    page.wait_for_timeout(1500)
+    assert clock.text_content() == stopped  # it runs no more
+    assert stopped not in ("—", "0:00")
 
 
 PAGES = {  # screenshot name: (address, what must be on it)
