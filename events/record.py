@@ -113,12 +113,21 @@ class MoveEntry:
 
 @dataclass(slots=True)
 class Match:
-    """Two players over several games; ``first`` moves first in game 1, then they alternate."""
+    """Two players over several games; ``first`` moves first in game 1, then they alternate.
+
+    A board hosts one match per round: ``first_game`` is the board's number of the match's
+    game 1 (the board's games are numbered on across rounds).
+    """
 
     first: str = ""
     second: str = ""
     round: str = ""
     games: int = 4
+    first_game: int = 1
+
+    def moves_first(self, record: "GameRecord") -> bool:
+        """Whether ``first`` moves first in this game of the match: games 1, 3, 5..."""
+        return (record.number - self.first_game) % 2 == 0
 
 
 @dataclass(slots=True)
@@ -172,9 +181,6 @@ class GameRecord:
     @property
     def result(self) -> Result | None:
         return self.game.result()
-
-    def first_mover_is_first_player(self) -> bool:
-        return self.number % 2 == 1
 
     # The first move decides the first mover: these three are the whole rule.
 
@@ -250,7 +256,7 @@ class BoardRecord:
         # has a position to draw, and a log may begin with moves.
         self.games = [GameRecord(1, self.rules, Game(self.rules))]
         self.alerts: dict[int, Alert] = {}  # by the raising event's seq (negative: not logged)
-        self.match = Match()
+        self.matches = [Match()]  # the board's matches, one per round, oldest first
         self.clock = Clock()
         self.camera: CameraStatus | None = None
         self.crowning_pending: int | None = None  # a new king not stacked, until the next ply
@@ -259,6 +265,32 @@ class BoardRecord:
     @property
     def current(self) -> GameRecord:
         return self.games[-1]
+
+    @property
+    def match(self) -> Match:
+        """The match being played (the last one the referee named)."""
+        return self.matches[-1]
+
+    def match_of(self, record: GameRecord) -> Match:
+        """The match a game of the board belongs to."""
+        return next((m for m in reversed(self.matches) if m.first_game <= record.number),
+                    self.matches[0])
+
+    def games_of(self, match: Match) -> list[GameRecord]:
+        return [g for g in self.games if self.match_of(g) is match]
+
+    def _name_players(self, named: Match) -> None:
+        """A new pairing in a new round, after the match on the board has begun, is the
+        next match (from the next game); anything else corrects the match being played."""
+        match = self.match
+        begun = any(g.moves or g.result for g in self.games_of(match))
+        if begun and named.round != match.round and {named.first, named.second} != {match.first, match.second}:
+            current = self.current
+            named.first_game = current.number + (1 if current.moves or current.result else 0)
+            self.matches.append(named)
+        else:
+            named.first_game = match.first_game
+            self.matches[-1] = named
 
     # ------------------------------------------------------------ what the tracker asks
 
@@ -449,7 +481,7 @@ class BoardRecord:
                 self._start_game(event.game, self.rules, Position.start(self.rules), event.time,
                                  set_up=False)
             case SetPlayers(first=first, second=second, round=round_, games=games):
-                self.match = Match(first.strip(), second.strip(), round_.strip(), games)
+                self._name_players(Match(first.strip(), second.strip(), round_.strip(), games))
             case GrantExtraTime(side=side, minutes=minutes):
                 record.extra_used[side].append(minutes)
                 if self.clock.side is side:

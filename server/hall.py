@@ -116,13 +116,12 @@ class Hall:
             return self._decorate(cache.state.summary(), board, audience)
 
     def matches(self, audience: Audience) -> list[MatchLine]:
-        """The match of every board whose players are named, in the hall's order."""
+        """Every match of every board (one per round) whose players are named."""
         lines = []
         for info in self.infos():
-            match = self.with_state(info.id, audience, lambda s: s.to_json()["match"])
-            line = match_line(info.id, info.label, match)
-            if line is not None:
-                lines.append(line)
+            matches = self.with_state(info.id, audience,
+                                      lambda s: [s.match_json(m) for m in s.matches])
+            lines += [line for m in matches if (line := match_line(info.id, info.label, m))]
         return lines
 
     def with_state(self, board: str, audience: Audience, use):

@@ -15,7 +15,7 @@ from engine import Colour
 from engine.game import Outcome
 from engine.pdn import write_game
 from events import decisions as ra
-from events.record import MOVE_SECONDS, Alert, BoardRecord, GameRecord, MoveEntry
+from events.record import MOVE_SECONDS, Alert, BoardRecord, GameRecord, Match, MoveEntry
 
 from .config import Scoring
 
@@ -71,22 +71,25 @@ class BoardState(BoardRecord):
 
     def players_of(self, record: GameRecord) -> dict[str, str]:
         """Which player has dark and light in a game: the first mover alternates."""
-        mover, other = self.match.first, self.match.second
-        if not record.first_mover_is_first_player():
+        match = self.match_of(record)
+        mover, other = match.first, match.second
+        if not match.moves_first(record):
             mover, other = other, mover
         if record.rules.first_mover is Colour.DARK:
             return {"dark": mover, "light": other}
         return {"dark": other, "light": mover}
 
-    def score(self) -> dict[str, int]:
-        """Match points of the two players under the event's scoring."""
+    def score(self, match: Match | None = None) -> dict[str, int]:
+        """Match points of the two players (of the match being played, by default) under the
+        event's scoring."""
+        match = match or self.match
         points = {"first": 0, "second": 0}
-        for record in self.games:
+        for record in self.games_of(match):
             result = record.result
             if result is None:
                 continue
             mover = record.rules.first_mover
-            first_side = mover if record.first_mover_is_first_player() else mover.opponent
+            first_side = mover if match.moves_first(record) else mover.opponent
             first = ("drawn" if result.outcome is Outcome.DRAW
                      else "won" if result.outcome is Outcome.win_for(first_side) else "lost")
             points["first"] += self.scoring.points(first)
@@ -124,15 +127,18 @@ class BoardState(BoardRecord):
                       "limit_seconds": self.clock.limit_seconds,
                       "level": None if self.clock.level is None else self.clock.level.value},
             "alerts": [_alert_json(a) for a in self.alerts.values()],  # in log order
-            "match": {"first": self.match.first, "second": self.match.second,
-                      "round": self.match.round, "games": self.match.games,
-                      "score": self.score(),
-                      "results": [{"game": r.number, "players": self.players_of(r),
-                                   "outcome": r.result.outcome.value if r.result else None}
-                                  for r in self.games]},
+            "match": self.match_json(self.match),
             "camera": None if self.camera is None else self.camera.value,
             "crowning_pending": self.crowning_pending,
         }
+
+    def match_json(self, match: Match) -> dict[str, Any]:
+        """A match with its score and each game's players and outcome (the standings' input)."""
+        return {"first": match.first, "second": match.second, "round": match.round,
+                "games": match.games, "score": self.score(match),
+                "results": [{"game": r.number, "players": self.players_of(r),
+                             "outcome": r.result.outcome.value if r.result else None}
+                            for r in self.games_of(match)]}
 
     def summary(self) -> dict[str, Any]:
         """The hall's line for this board: small enough to send on every event."""
@@ -158,7 +164,7 @@ class BoardState(BoardRecord):
     def pdn(self, record: GameRecord, event_name: str) -> str:
         """The PDN of one game of this board, with the match's tags."""
         players = self.players_of(record)
-        tags = {"Event": event_name, "Round": self.match.round or "?",
+        tags = {"Event": event_name, "Round": self.match_of(record).round or "?",
                 "White": players["light"] or "?", "Black": players["dark"] or "?",
                 "Board": self.board, "Game": str(record.number),
                 "TimeControl": f"1/{MOVE_SECONDS}"}  # PGN's form: one move in 120 seconds

@@ -41,7 +41,7 @@ def fill_hall(log: SQLiteLog, now: float) -> None:
     """Four boards in the states a hall shows: playing, alert open, finished, just set up
     (light moves first there)."""
     log.append(referee("1", ra.SetPlayers("สมชาย ใจดี", "Malee Wong", "2", 6), now))
-    for event in game_events("1", MOVES[:13], t0=now - 200):
+    for event in game_events("1", MOVES[:13], t0=now - 300):
         log.append(event)
     log.append(referee("2", ra.SetPlayers("Anan K.", "ประยุทธ ศรี", "2", 6), now))
     for event in game_events("2", MOVES[:6], t0=now - 100):

@@ -67,7 +67,7 @@ def browser():
 def test_drag_a_corner_onto_the_board_and_save_the_profile(site, browser, start_frame):
     url, path, desk = site
     before = path.read_text()
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(f"{url}/referee/1/calibration?token={TOKEN}")
     assert "token=" not in page.url  # swapped for a cookie, out of the address bar

@@ -101,3 +101,35 @@ def test_the_standings_and_hall_pages_show_the_rounds(make_app, log):
     hall = client.get("/").get_data(as_text=True)
     assert hall.index('data-round="2"') < hall.index('data-round="1"')
     assert hall.index('data-board="3"') < hall.index('data-board="1"')  # round 2's board first
+
+
+def test_a_board_that_hosts_a_match_each_round_keeps_every_round(make_app, log):
+    """Round 1 on board 1, then round 2's pairing on the same board: the games of round 1
+    stay with their players, and round 2 numbers its own games from 1."""
+    play_match(log, "1", "Somchai", "Malee", "1", [Outcome.DARK_WINS, Outcome.DARK_WINS])
+    decide(log, "1", ra.SetPlayers("Anan", "Dao", "2", 2), game=2)
+    decide(log, "1", ra.NewGame({}), game=3)
+    for event in game_events("1", MOVES[:4], game=3)[1:]:
+        log.append(event)
+    decide(log, "1", ra.SetResult(Outcome.LIGHT_WINS, "resignation"), game=3)
+    client = make_app(boards=BOARDS).test_client()
+    body = client.get("/api/standings").get_json()
+    rounds = {r["round"]: r["matches"] for r in body["rounds"]}
+    assert [(m["first"], m["second"], m["results"]) for m in rounds["1"]] == [
+        ("Somchai", "Malee", ["first", "second"])]
+    # Game 3 of the board is game 1 of round 2: Anan moves first (dark), so light is Dao's.
+    assert [(m["first"], m["results"], m["score"]) for m in rounds["2"]] == [
+        ("Anan", ["second"], {"first": 0, "second": 2})]
+    assert {s["player"]: s["points"] for s in body["standings"]} == {
+        "Somchai": 2, "Malee": 2, "Dao": 2, "Anan": 0}
+    board = client.get("/api/board/1").get_json()
+    assert board["match"]["first"] == "Anan" and board["game"]["players"] == {"dark": "Anan", "light": "Dao"}
+    pdn = client.get("/api/board/1/game/1/pdn").get_data(as_text=True)
+    assert '[Round "1"]' in pdn and '[White "Malee"]' in pdn  # game 1 keeps its round and players
+
+
+def test_naming_the_same_pairing_again_corrects_the_match_in_place(make_app, log):
+    play_match(log, "1", "Somchai", "Malee", "", [Outcome.DARK_WINS])
+    decide(log, "1", ra.SetPlayers("Somchai", "Malee", "3", 4))  # the round, given late
+    rounds = make_app(boards=BOARDS).test_client().get("/api/standings").get_json()["rounds"]
+    assert [(r["round"], [m["results"] for m in r["matches"]]) for r in rounds] == [("3", [["first"]])]
