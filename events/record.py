@@ -361,7 +361,10 @@ class BoardRecord:
                 else:
                     self._close(AlertKind.CAMERA)
                 if status is CameraStatus.ENDED:
-                    self.clock.stop(event.time)  # no move can come: the clock would only run on
+                    # No move can come, and no camera will see a king stacked: the clock
+                    # would only run on, and a pending crowning never end.
+                    self.clock.stop(event.time)
+                    self.crowning_pending = None
             case RefereeAction():
                 self._decide(event, detail)
             # An Unreadable detail, or a kind without a rule here: nothing changes.

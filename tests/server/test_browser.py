@@ -360,10 +360,14 @@ def test_a_game_that_ends_looks_ended_on_the_board_page_the_embed_and_the_overla
 
 def test_when_the_recording_ends_the_clock_stops_and_the_page_says_so(one_board, page):
     url, log = one_board
+    log.append(crowning(31))
     page.goto(url + "/board/1")
     sync_api.expect(page.locator("#live-badge")).to_have_text("Live")
+    pending = page.locator("#alerts .alert", has_text="Crowning pending on 31")
+    sync_api.expect(pending).to_have_count(1)
     log.append(GameEvent("1", EventKind.CAMERA, time.time(), detail=CameraNotice(CameraStatus.ENDED)))
     sync_api.expect(page.locator("#live-badge")).to_have_text("Camera ended")
+    sync_api.expect(pending).to_have_count(0)  # no camera will see it stacked now
     sync_api.expect(page.locator("#alerts .camera-ended")).to_contain_text("no more moves are recorded")
     clock = page.locator("#clock .clock-time")
     stopped = clock.text_content()

@@ -60,10 +60,11 @@ def test_an_irregularity_the_referee_must_answer_stays_open_after_the_result():
     assert [a["kind"] for a in state.to_json()["alerts"]] == ["irregularity"]
 
 
-def test_a_recording_that_ends_stops_the_clock_and_says_so():
+def test_a_recording_that_ends_stops_the_clock_ends_crowning_pending_and_says_so():
     ended = GameEvent("1", EventKind.CAMERA, T0 + 75, detail=CameraNotice(CameraStatus.ENDED))
-    view = fold(game_events(moves=MOVES[:4]) + [ended]).to_json()
+    view = fold(game_events(moves=MOVES[:4]) + [pending(31), ended]).to_json()
     assert view["camera"] == "ended" and view["clock"]["stopped"] == T0 + 75
+    assert view["crowning_pending"] is None
     assert view["clock"]["started"] == T0 + 40  # 35 s into the move when the video ended
     assert view["alerts"] == []  # not an alarm: the recording is over, not lost
 
