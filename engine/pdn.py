@@ -6,11 +6,15 @@ when no single move describes it) followed by a comment carrying the reason and 
 the board after it, so a game with an irregularity round-trips::
 
     3. 18-22 {irregular: man moved backwards (18-22); FEN W:W1,2:B22,30}
+
+The time a player spent on a ply, when known, follows it as an elapsed-move-time comment in
+the style PGN tools read (ChessBase, Lichess): ``12. 10x19 {[%emt 0:01:05]}``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .game import Game, IllegalMove, Outcome, Ply, Result
@@ -23,6 +27,7 @@ _RESULTS = {"2-0": Outcome.LIGHT_WINS, "1-0": Outcome.LIGHT_WINS, "0-2": Outcome
             "0-1": Outcome.DARK_WINS, "1-1": Outcome.DRAW, "1/2-1/2": Outcome.DRAW}
 _RESULT_TEXT = {Outcome.LIGHT_WINS: "2-0", Outcome.DARK_WINS: "0-2", Outcome.DRAW: "1-1"}
 _IRREGULAR = re.compile(r"^\s*irregular:\s*(?P<reason>.*?);\s*FEN\s+(?P<fen>\S+)\s*$", re.DOTALL)
+_MOVE_TIME = re.compile(r"\[%emt\s+(?P<h>\d+):(?P<m>[0-5]\d):(?P<s>[0-5]\d(?:\.\d+)?)\]")
 _TOKEN = re.compile(
     r"""(?P<space>\s+)
       | (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
@@ -53,14 +58,17 @@ class PdnGame:
 
     game: Game
     tags: dict[str, str] = field(default_factory=dict)
+    move_seconds: list[float | None] = field(default_factory=list)  # per ply, from %emt
 
 
 # ---------------------------------------------------------------- writing
 
 
-def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = False) -> str:
+def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = False,
+               move_seconds: Sequence[float | None] = ()) -> str:
     """The PDN text of one game. ``short`` writes captures in the Thai short form, except
-    where two legal chains share their ends (then the full path, as the Thai rules say)."""
+    where two legal chains share their ends (then the full path, as the Thai rules say).
+    ``move_seconds[i]``, when given and not None, is the time spent on ply ``i + 1``."""
     tags = dict(tags or {})
     result = game.result()
     header = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
@@ -87,8 +95,17 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
         if ply.irregularity is not None:
             reason = ply.irregularity.replace("{", "(").replace("}", ")").replace(";", ",")
             tokens.append(f"{{irregular: {reason}; FEN {ply.after.fen()}}}")
+        seconds = move_seconds[index] if index < len(move_seconds) else None
+        if seconds is not None:
+            tokens.append(f"{{[%emt {_clock_text(seconds)}]}}")
     tokens.append(header["Result"])
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+
+def _clock_text(seconds: float) -> str:
+    """``h:mm:ss``, to the whole second (a camera's move times are no finer than that)."""
+    whole = max(0, round(seconds))
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
 def _short_is_unambiguous(ply: Ply, rules: Rules) -> bool:
@@ -103,8 +120,13 @@ def write_games(games: list[PdnGame], short: bool = False) -> str:
     return "\n".join(write_game(g.game, g.tags, short) for g in games)
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    """A tag value as one line of text: control characters (a newline, NUL, ESC) become spaces,
+    whatever a name came through."""
+    return _CONTROL.sub(" ", value.replace("\\", "\\\\").replace('"', '\\"'))
 
 
 def _wrap(tokens: list[str], width: int = 79) -> str:
@@ -214,11 +236,18 @@ class _Reader:
         except ValueError as error:
             raise self._error(str(error), start_offset) from None
         game = Game(rules, start)
+        seconds: list[float | None] = []
         while True:
             token = self._next()
             if token is None:
                 break
             kind = token.lastgroup
+            if kind == "comment" and game.plies:
+                spent = _MOVE_TIME.search(token.group())
+                if spent:
+                    seconds += [None] * (len(game.plies) - len(seconds))
+                    seconds[len(game.plies) - 1] = (int(spent["h"]) * 3600 + int(spent["m"]) * 60
+                                                    + float(spent["s"]))
             if kind == "result":
                 self._finish(game, tags, token)
                 break
@@ -230,7 +259,9 @@ class _Reader:
                 self._skip_variation(token)
             elif kind == "close":
                 raise self._error("')' without '('", token.start())
-        return PdnGame(game, tags)
+        if seconds:
+            seconds += [None] * (len(game.plies) - len(seconds))
+        return PdnGame(game, tags, seconds)
 
     def _play(self, game: Game, token: re.Match[str]) -> None:
         text = token.group("move")

@@ -27,6 +27,7 @@ Actions (fields; effect):
 from __future__ import annotations
 
 import enum
+import unicodedata
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Mapping
 
@@ -37,6 +38,8 @@ from .details import Detail, EventKind, json_value
 from .event import GameEvent
 
 MAX_TEXT = 80  # a name or a reason longer than this is a mistake, not a name
+# Bidirectional embeddings and overrides: they would make a name display as another.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class ActionError(ValueError):
@@ -177,6 +180,11 @@ def _text(value: Any, what: str, allow_empty: bool = False) -> None:
         raise ActionError(f"{what} must not be empty")
     if len(value) > MAX_TEXT:
         raise ActionError(f"{what} is longer than {MAX_TEXT} characters")
+    control = next((c for c in value
+                    if unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in _BIDI_CONTROLS), None)
+    if control is not None:
+        raise ActionError(f"{what} holds a control character (U+{ord(control):04X}); "
+                          "names, rounds and reasons are one line of plain text")
 
 
 def _count(value: Any, what: str, low: int, high: int) -> None:

@@ -36,6 +36,7 @@ class EventKind(str, enum.Enum):
     ALERT_CLOSED = "alert_closed"  # how an alert ended; reason: the alert's
     TAKEBACK = "takeback"  # the board went back some plies
     CROWNING_PENDING = "crowning_pending"  # a man reached the far row, not stacked yet
+    CROWNED = "crowned"  # the new king is stacked: the board shows it
     BOARD_MISMATCH = "board_mismatch"  # no move explains the board; fen: the board seen
     BOARD_MATCHED = "board_matched"  # the board agrees with the game again
     CLOCK = "clock"  # a per-move clock signal for the side to move
@@ -76,6 +77,7 @@ class ClockLevel(str, enum.Enum):
 class CameraStatus(str, enum.Enum):
     LOST = "lost"  # no frame for a while: the worker reopens the source
     BACK = "back"  # frames again
+    ENDED = "ended"  # a recording played to its end: no frame will come
 
 
 D = TypeVar("D", bound="Detail")
@@ -233,6 +235,12 @@ class Takeback(Detail):
 class CrowningPending(Detail):
     kind: ClassVar[EventKind] = EventKind.CROWNING_PENDING
     square: int  # where the new king stands, still a single man
+
+
+@dataclass(frozen=True, slots=True)
+class Crowned(Detail):
+    kind: ClassVar[EventKind] = EventKind.CROWNED
+    square: int  # the new king, now two men stacked
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,13 +34,15 @@ from engine.game import Game, Result
 from .decisions import (AcceptMove, Acknowledge, CorrectMove, Dismiss, GrantExtraTime, NewGame,
                         RefereeAction, SetPlayers, SetResult, TakeBack)
 from .details import (AlertClosed, BoardMatched, BoardMismatch, CameraNotice, CameraStatus,
-                      ClockLevel, ClockSignal, CrowningPending, Detail, GameOver, GameStarted,
+                      ClockLevel, ClockSignal, Crowned, CrowningPending, Detail, GameOver, GameStarted,
                       Irregularity, IrregularityKind, MovePlayed, Takeback)
 from .event import GameEvent
 
 #: RULES.md: 2 minutes per move, yellow warnings at 1:30 and 1:50.
 MOVE_SECONDS = 120
 WARNING_SECONDS = (90, 110)
+#: An event time above this (2001-09-09) is wall-clock time, below it a video's frame time.
+WALL_CLOCK = 1e9
 
 
 class AlertKind(str, enum.Enum):
@@ -102,6 +104,7 @@ class MoveEntry:
     captured: list[int]  # squares emptied of the opponent's pieces
     irregular: str | None  # the rule it broke, when it stood as an irregular ply
     time: float
+    spent: float | None = None  # seconds on the mover's clock; None when not measured
 
     @property
     def number(self) -> int:
@@ -110,12 +113,21 @@ class MoveEntry:
 
 @dataclass(slots=True)
 class Match:
-    """Two players over several games; ``first`` moves first in game 1, then they alternate."""
+    """Two players over several games; ``first`` moves first in game 1, then they alternate.
+
+    A board hosts one match per round: ``first_game`` is the board's number of the match's
+    game 1 (the board's games are numbered on across rounds).
+    """
 
     first: str = ""
     second: str = ""
     round: str = ""
     games: int = 4
+    first_game: int = 1
+
+    def moves_first(self, record: "GameRecord") -> bool:
+        """Whether ``first`` moves first in this game of the match: games 1, 3, 5..."""
+        return (record.number - self.first_game) % 2 == 0
 
 
 @dataclass(slots=True)
@@ -127,14 +139,26 @@ class Clock:
     extra_seconds: int = 0
     level: ClockLevel | None = None  # the last signal given for this move
     signalled: set[float] = field(default_factory=set)  # the marks given, extra included
+    stopped: float | None = None  # when it stopped: the game ended, or the camera did
 
     @property
     def limit_seconds(self) -> int:
         return MOVE_SECONDS + self.extra_seconds
 
+    def spent(self, time: float) -> float | None:
+        """Seconds from the clock's start to ``time``; None without a start, or when the two
+        are in different time bases (a video's frame time and a referee's wall time)."""
+        if self.started is None or (self.started > WALL_CLOCK) != (time > WALL_CLOCK):
+            return None
+        return max(time - self.started, 0.0)
+
+    def stop(self, time: float) -> None:
+        if self.stopped is None:
+            self.stopped = time
+
     def due(self, time: float) -> list[ClockSignal]:
         """The signals due at ``time`` that were not given yet, oldest mark first."""
-        if self.started is None:
+        if self.started is None or self.stopped is not None:
             return []
         used = max(time - self.started, 0.0) - self.extra_seconds
         marks = [(w, ClockLevel.YELLOW) for w in WARNING_SECONDS] + [(MOVE_SECONDS, ClockLevel.RED)]
@@ -157,9 +181,6 @@ class GameRecord:
     @property
     def result(self) -> Result | None:
         return self.game.result()
-
-    def first_mover_is_first_player(self) -> bool:
-        return self.number % 2 == 1
 
     # The first move decides the first mover: these three are the whole rule.
 
@@ -235,7 +256,7 @@ class BoardRecord:
         # has a position to draw, and a log may begin with moves.
         self.games = [GameRecord(1, self.rules, Game(self.rules))]
         self.alerts: dict[int, Alert] = {}  # by the raising event's seq (negative: not logged)
-        self.match = Match()
+        self.matches = [Match()]  # the board's matches, one per round, oldest first
         self.clock = Clock()
         self.camera: CameraStatus | None = None
         self.crowning_pending: int | None = None  # a new king not stacked, until the next ply
@@ -244,6 +265,32 @@ class BoardRecord:
     @property
     def current(self) -> GameRecord:
         return self.games[-1]
+
+    @property
+    def match(self) -> Match:
+        """The match being played (the last one the referee named)."""
+        return self.matches[-1]
+
+    def match_of(self, record: GameRecord) -> Match:
+        """The match a game of the board belongs to."""
+        return next((m for m in reversed(self.matches) if m.first_game <= record.number),
+                    self.matches[0])
+
+    def games_of(self, match: Match) -> list[GameRecord]:
+        return [g for g in self.games if self.match_of(g) is match]
+
+    def _name_players(self, named: Match) -> None:
+        """A new pairing in a new round, after the match on the board has begun, is the
+        next match (from the next game); anything else corrects the match being played."""
+        match = self.match
+        begun = any(g.moves or g.result for g in self.games_of(match))
+        if begun and named.round != match.round and {named.first, named.second} != {match.first, match.second}:
+            current = self.current
+            named.first_game = current.number + (1 if current.moves or current.result else 0)
+            self.matches.append(named)
+        else:
+            named.first_game = match.first_game
+            self.matches[-1] = named
 
     # ------------------------------------------------------------ what the tracker asks
 
@@ -292,6 +339,9 @@ class BoardRecord:
                 self._take_back(plies, event.time)
             case CrowningPending(square=square):
                 self.crowning_pending = square
+            case Crowned(square=square):
+                if self.crowning_pending == square:
+                    self.crowning_pending = None
             case BoardMismatch():
                 self._raise(event, AlertKind.BOARD_MISMATCH)
             case BoardMatched():
@@ -303,13 +353,18 @@ class BoardRecord:
                     self._raise(event, AlertKind.CLOCK)
             case GameOver(outcome=outcome):
                 if self.current.result is None:
-                    self.current.game.declare(Result(outcome, event.reason or "declared"))
+                    self._game_over(Result(outcome, event.reason or "declared"), event.time)
             case CameraNotice(status=status):
                 self.camera = status
                 if status is CameraStatus.LOST:
                     self._raise(event, AlertKind.CAMERA)
                 else:
                     self._close(AlertKind.CAMERA)
+                if status is CameraStatus.ENDED:
+                    # No move can come, and no camera will see a king stacked: the clock
+                    # would only run on, and a pending crowning never end.
+                    self.clock.stop(event.time)
+                    self.crowning_pending = None
             case RefereeAction():
                 self._decide(event, detail)
             # An Unreadable detail, or a kind without a rule here: nothing changes.
@@ -346,6 +401,13 @@ class BoardRecord:
                                 move or described(event.move))
         self._record_ply(record, before, event.time)
 
+    def _game_over(self, result: Result, time: float) -> None:
+        """The game ends: its clock stops, and nothing that waited on a next ply is open."""
+        self.current.game.declare(result)
+        self.clock.stop(time)
+        self.crowning_pending = None
+        self._close(AlertKind.CLOCK, AlertKind.NOTICE)
+
     def _record_ply(self, record: GameRecord, before: Position, time: float) -> None:
         ply = record.game.plies[-1]
         opponent = ply.mover.opponent
@@ -354,7 +416,7 @@ class BoardRecord:
         record.moves.append(MoveEntry(
             ply=len(record.game.plies), side=ply.mover,
             move=str(ply.move) if ply.move else None, fen=ply.after.fen(), captured=captured,
-            irregular=ply.irregularity, time=time))
+            irregular=ply.irregularity, time=time, spent=self.clock.spent(time)))
         self._restart_clock(record, time)
         self.crowning_pending = None
         self._close(AlertKind.CLOCK, AlertKind.NOTICE)  # a ply answers the clock, ends a notice
@@ -399,17 +461,21 @@ class BoardRecord:
             case CorrectMove(move=text, alert=seq):
                 move = record.correction(text, replace_last=seq is None)
                 if move is not None:
-                    if seq is None:
+                    spent = None
+                    if seq is None:  # the last ply was misread: it took the time it took
+                        spent = record.moves[-1].spent
                         self._take_back(1, event.time)
                     before = record.game.position
                     record.game.play(move)
                     self._record_ply(record, before, event.time)
+                    if seq is None:
+                        record.moves[-1].spent = spent
                 if seq is not None:
                     self.alerts.pop(seq, None)
             case TakeBack(plies=plies):
                 self._take_back(plies, event.time)
             case SetResult(outcome=outcome, reason=reason):
-                record.game.declare(Result(outcome, reason))
+                self._game_over(Result(outcome, reason), event.time)
             case NewGame(rules=rules):
                 try:
                     self.rules = Rules.from_dict({**self.rules.to_dict(), **rules})
@@ -418,7 +484,7 @@ class BoardRecord:
                 self._start_game(event.game, self.rules, Position.start(self.rules), event.time,
                                  set_up=False)
             case SetPlayers(first=first, second=second, round=round_, games=games):
-                self.match = Match(first.strip(), second.strip(), round_.strip(), games)
+                self._name_players(Match(first.strip(), second.strip(), round_.strip(), games))
             case GrantExtraTime(side=side, minutes=minutes):
                 record.extra_used[side].append(minutes)
                 if self.clock.side is side:

@@ -10,6 +10,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from .config import BoardInfo
 from .hall import Hall
+from .headers import PRIVATE_FRAMING, content_security_policy
 
 COOKIE = "makhos_referee"
 
@@ -38,6 +39,7 @@ def private(response: Response) -> Response:
     """Referee pages (decisions, camera frames showing hands and faces) are never framed by
     another site, cached, or named in a Referer."""
     response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Content-Security-Policy"] = content_security_policy(PRIVATE_FRAMING)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response

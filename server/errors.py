@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, ServiceUnavailable
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, ServiceUnavailable
 
 from events import LogUnavailable
 
@@ -17,6 +17,12 @@ def register(app: Flask) -> None:
         response = jsonify(error=error.name, message=error.description, status=code)
         response.status_code = code
         return response
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(error: RequestEntityTooLarge):
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        return http_error(RequestEntityTooLarge(
+            f"the body is too large: at most {limit // 1024} KiB (an action is a few hundred bytes)"))
 
     @app.errorhandler(LogUnavailable)
     def log_away(error: LogUnavailable):

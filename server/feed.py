@@ -120,6 +120,12 @@ class EventFeed:
     def now(self) -> float:
         return self._clock()
 
+    @property
+    def last_seq(self) -> int:
+        """The seq of the last event the log holds, as of the last look (0: an empty log)."""
+        with self._changed:
+            return self._last
+
     def boards(self) -> list[str]:
         with self._changed:
             return sorted(self._boards)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
 from events import decisions as ra
 from . import sse
 from .access import board_or_404, hall, private, require_referee, token_to_cookie
+from .body import json_body
 from .hall import REFEREE
 from .i18n import page_language
 
@@ -37,7 +38,9 @@ def console(board: str):
     return render_template(
         "referee.html", board=info, lang=lang, strings=strings,
         state=the_hall.state_json(board, REFEREE), camera=the_hall.config.camera is not None,
-        event_name=the_hall.config.event_name)
+        event_name=the_hall.config.event_name,
+        page={"start": "referee", "stream": url_for("referee.live_events", board=board),
+              "action": url_for("referee.act", board=board)})
 
 
 @bp.get("/api/referee/<board>")
@@ -51,9 +54,7 @@ def live_state(board: str):
 def live_events(board: str):
     require_referee()
     board_or_404(board)
-    after = sse.last_event_id()
-    if after < 0:
-        abort(400, description="Last-Event-ID (or ?after=) must be a whole number >= 0")
+    after = sse.resume_point()
     the_hall = hall()
     return sse.response(sse.stream(the_hall, board, after, REFEREE,
                                    lambda b: the_hall.state_json(b, REFEREE)))
@@ -64,10 +65,7 @@ def act(board: str):
     """Check a decision against the live board and append it to the log."""
     require_referee()
     board_or_404(board)
-    body = request.get_json(silent=True)
-    if body is None:
-        abort(400, description="the body must be JSON, e.g. {\"action\": \"take_back\", "
-                               "\"plies\": 1}, sent with Content-Type: application/json")
+    body = json_body('{"action": "take_back", "plies": 1}')
     try:
         action = ra.parse_action(body)
     except ra.ActionError as error:

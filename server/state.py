@@ -15,13 +15,14 @@ from engine import Colour
 from engine.game import Outcome
 from engine.pdn import write_game
 from events import decisions as ra
-from events.record import Alert, BoardRecord, GameRecord, MoveEntry
+from events.record import MOVE_SECONDS, Alert, BoardRecord, GameRecord, Match, MoveEntry
 
 from .config import Scoring
 
 __all__ = ["BoardState", "EXTRA_MINUTES_PER_GAME"]
 
 EXTRA_MINUTES_PER_GAME = 10  # two of 5 or one of 10, per side per game
+OPPOSITE = {"won": "lost", "drawn": "drawn", "lost": "won"}  # the other player's game
 
 
 class BoardState(BoardRecord):
@@ -70,31 +71,29 @@ class BoardState(BoardRecord):
 
     def players_of(self, record: GameRecord) -> dict[str, str]:
         """Which player has dark and light in a game: the first mover alternates."""
-        mover, other = self.match.first, self.match.second
-        if not record.first_mover_is_first_player():
+        match = self.match_of(record)
+        mover, other = match.first, match.second
+        if not match.moves_first(record):
             mover, other = other, mover
         if record.rules.first_mover is Colour.DARK:
             return {"dark": mover, "light": other}
         return {"dark": other, "light": mover}
 
-    def score(self) -> dict[str, int]:
-        """Match points of the two players under the event's scoring."""
+    def score(self, match: Match | None = None) -> dict[str, int]:
+        """Match points of the two players (of the match being played, by default) under the
+        event's scoring."""
+        match = match or self.match
         points = {"first": 0, "second": 0}
-        for record in self.games:
+        for record in self.games_of(match):
             result = record.result
             if result is None:
                 continue
             mover = record.rules.first_mover
-            first_side = mover if record.first_mover_is_first_player() else mover.opponent
-            if result.outcome is Outcome.DRAW:
-                points["first"] += self.scoring.draw
-                points["second"] += self.scoring.draw
-            elif result.outcome is Outcome.win_for(first_side):
-                points["first"] += self.scoring.win
-                points["second"] += self.scoring.loss
-            else:
-                points["first"] += self.scoring.loss
-                points["second"] += self.scoring.win
+            first_side = mover if match.moves_first(record) else mover.opponent
+            first = ("drawn" if result.outcome is Outcome.DRAW
+                     else "won" if result.outcome is Outcome.win_for(first_side) else "lost")
+            points["first"] += self.scoring.points(first)
+            points["second"] += self.scoring.points(OPPOSITE[first])
         return points
 
     def game_json(self, record: GameRecord) -> dict[str, Any]:
@@ -123,19 +122,23 @@ class BoardState(BoardRecord):
             "seq": self.seq,
             "game": self.game_json(record),
             "clock": {"side": self.clock.side.value, "started": self.clock.started,
+                      "stopped": self.clock.stopped,
                       "extra_seconds": self.clock.extra_seconds,
                       "limit_seconds": self.clock.limit_seconds,
                       "level": None if self.clock.level is None else self.clock.level.value},
             "alerts": [_alert_json(a) for a in self.alerts.values()],  # in log order
-            "match": {"first": self.match.first, "second": self.match.second,
-                      "round": self.match.round, "games": self.match.games,
-                      "score": self.score(),
-                      "results": [{"game": r.number, "players": self.players_of(r),
-                                   "outcome": r.result.outcome.value if r.result else None}
-                                  for r in self.games]},
+            "match": self.match_json(self.match),
             "camera": None if self.camera is None else self.camera.value,
             "crowning_pending": self.crowning_pending,
         }
+
+    def match_json(self, match: Match) -> dict[str, Any]:
+        """A match with its score and each game's players and outcome (the standings' input)."""
+        return {"first": match.first, "second": match.second, "round": match.round,
+                "games": match.games, "score": self.score(match),
+                "results": [{"game": r.number, "players": self.players_of(r),
+                             "outcome": r.result.outcome.value if r.result else None}
+                            for r in self.games_of(match)]}
 
     def summary(self) -> dict[str, Any]:
         """The hall's line for this board: small enough to send on every event."""
@@ -161,10 +164,11 @@ class BoardState(BoardRecord):
     def pdn(self, record: GameRecord, event_name: str) -> str:
         """The PDN of one game of this board, with the match's tags."""
         players = self.players_of(record)
-        tags = {"Event": event_name, "Round": self.match.round or "?",
+        tags = {"Event": event_name, "Round": self.match_of(record).round or "?",
                 "White": players["light"] or "?", "Black": players["dark"] or "?",
-                "Board": self.board, "Game": str(record.number)}
-        return write_game(record.game, tags)
+                "Board": self.board, "Game": str(record.number),
+                "TimeControl": f"1/{MOVE_SECONDS}"}  # PGN's form: one move in 120 seconds
+        return write_game(record.game, tags, move_seconds=[m.spent for m in record.moves])
 
     def game(self, number: int) -> GameRecord | None:
         return next((r for r in self.games if r.number == number), None)
@@ -177,7 +181,7 @@ def _path(text: str | None) -> list[int]:
 def _move_json(m: MoveEntry) -> dict[str, Any]:
     return {"ply": m.ply, "number": m.number, "side": m.side.value, "move": m.move, "fen": m.fen,
             "path": _path(m.move), "captured": m.captured, "irregular": m.irregular,
-            "time": m.time}
+            "time": m.time, "spent": m.spent}
 
 
 def _alert_json(a: Alert) -> dict[str, Any]:

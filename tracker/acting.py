@@ -17,7 +17,7 @@ from engine.game import Game
 from engine.referee import Hypothesis, Pending, Verdict, describe, describe_change
 from events import EventKind, GameEvent
 from events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
-                            CrowningPending, GameOver, GameStarted, Irregularity,
+                            Crowned, CrowningPending, GameOver, GameStarted, Irregularity,
                             IrregularityKind, MovePlayed, Takeback)
 from events.record import Alert, BoardRecord
 
@@ -85,6 +85,8 @@ class Acts:
         if isinstance(event.detail, CrowningPending) and event.side is not None:
             # The new king still shows as a man until the opponent stacks it.
             self.overlay[event.detail.square] = Piece.of(event.side, False)
+        elif isinstance(event.detail, Crowned):
+            self.overlay.pop(event.detail.square, None)
 
     def _emit(self, kind: EventKind, time: float, game: int | None = None,
               **fields: Any) -> GameEvent:
@@ -94,6 +96,11 @@ class Acts:
         self.apply(event)
         current = self.record.current
         return replace(event, ply=len(current.game.plies) if current.set_up else None)
+
+    def crowned(self, square: int, colour: Colour, time: float) -> GameEvent:
+        """The opponent has stacked the king on ``square``: said, so the pages stop saying
+        it is pending."""
+        return self._emit(EventKind.CROWNED, time, side=colour, detail=Crowned(square))
 
     def act(self, story: Story, time: float) -> list[GameEvent]:
         """The events that acting on ``story`` makes, each applied as it is made."""

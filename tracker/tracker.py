@@ -114,7 +114,7 @@ class GameTracker:
             streak.acted = True
             events += self.acts.act(story, time)
         events += self._patience(time)
-        self._settle_overlay(reading)
+        events += self._settle_overlay(reading, time)
         return events
 
     def start_from(self, position: Position, time: float) -> list[GameEvent]:
@@ -179,12 +179,17 @@ class GameTracker:
             return []
         return self.acts.irregular(phase.game, streak.story.hypothesis, time)
 
-    def _settle_overlay(self, reading: Reading) -> None:
-        """Forget pending differences the board no longer shows (men lifted, king stacked)."""
+    def _settle_overlay(self, reading: Reading, time: float) -> list[GameEvent]:
+        """Forget pending differences the board no longer shows (men lifted, king stacked);
+        a king stacked is said (``crowned``)."""
         game = self.game
         if game is None:
-            return
+            return []
+        events = []
         for square in list(self.overlay):
-            wanted = CLASS_INDEX[game.position.piece_at(square)]
-            if reading.probabilities[square - 1, wanted] > _SETTLED:
+            piece = game.position.piece_at(square)
+            if reading.probabilities[square - 1, CLASS_INDEX[piece]] > _SETTLED:
                 del self.overlay[square]
+                if piece is not None and piece.is_king:
+                    events.append(self.acts.crowned(square, piece.colour, time))
+        return events

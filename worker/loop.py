@@ -6,6 +6,8 @@
   seconds without a frame a ``camera`` event says "lost" (the page shows it); the source
   is reopened with doubling waits; the first frame back says "back", and the tracker
   explains against the game whatever was played meanwhile, or raises an alert.
+- A recording (a video file, a replay) plays to its end: a ``camera`` event says "ended",
+  and the pages stop the clock.
 - The log is away (Redis restarting): events queue in the :class:`~worker.outbox.Outbox`
   and are sent in order when it returns.
 """
@@ -142,7 +144,11 @@ class Worker:
                     lost = False
                 after, _ = self.source.feed(session, item)
                 last_frame, delay = time.monotonic(), config.reopen_first
-            if stop.is_set() or (ended is _END and not self.source.live):
+            if stop.is_set():
+                return
+            if ended is _END and not self.source.live:
+                # Said, so the pages stop the clock and show that no move will come.
+                self._camera(after, CameraStatus.ENDED)
                 return
             if not self.source.live:
                 assert isinstance(ended, Exception)

@@ -16,21 +16,29 @@ def fill(log, events):
         log.append(event)
 
 
-def sse_messages(response, count: int) -> list[dict]:
-    """The first ``count`` update messages of a stream (the stream is then closed)."""
-    messages, buffer = [], ""
+def sse_blocks(response, count: int) -> list[dict]:
+    """The first ``count`` messages of a stream, each with its id, event name and data (the
+    stream is then closed)."""
+    blocks, buffer = [], ""
     for chunk in response.response:
         buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
         while "\n\n" in buffer:
             block, buffer = buffer.split("\n\n", 1)
             fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line
                           and not line.startswith(":"))
-            if fields.get("event") == "update":
-                messages.append({"id": int(fields["id"]), **json.loads(fields["data"])})
-        if len(messages) >= count:
+            if "data" in fields:
+                blocks.append({"id": fields.get("id"), "event": fields.get("event"),
+                               "data": json.loads(fields["data"])})
+        if len(blocks) >= count:
             break
     response.close()
-    return messages
+    return blocks
+
+
+def sse_messages(response, count: int) -> list[dict]:
+    """The first ``count`` update messages of a stream: the event's seq and the data."""
+    return [{"id": int(b["id"]), **b["data"]} for b in sse_blocks(response, count)
+            if b["event"] == "update"]
 
 
 def test_hall_lists_configured_boards_then_boards_from_the_log(log, client):

@@ -174,6 +174,21 @@ def test_late_crowning_is_pending_then_settles_and_forgetting_it_is_an_alert():
     assert 2 not in feed.tracker.overlay
 
 
+def test_a_king_stacked_in_time_is_said_so_the_pages_stop_calling_it_pending():
+    config = TrackerConfig(first_mover=Colour.DARK)
+    feed = Feed(GameTracker("b1", config=config))
+    start = feed.log(feed.tracker.start_from(Position.from_fen("B:W20,9:B6,30"), 0.0))
+    feed.board("W:W20,9:B2,30")  # dark man reaches 2, not stacked yet
+    assert feed.tracker.record.crowning_pending == 2
+    stacked = feed.board("W:W20,9:BK2,30")  # light stacks it before moving, as it should
+    assert kinds(stacked) == ["crowned"] and stacked[0].detail.square == 2
+    assert feed.tracker.record.crowning_pending is None and 2 not in feed.tracker.overlay
+    assert feed.board("W:W20,9:BK2,30") == []  # said once
+    restored = GameTracker("b1", config=config)  # a restarted worker reads the same from the log
+    restored.restore(start + feed.events)
+    assert restored.record.crowning_pending is None and restored.overlay == {}
+
+
 def test_knocked_piece_put_back_is_a_mismatch_then_matched_and_the_game_kept():
     feed = started("B:W1,5:B25,30")
     assert feed.board("B:W1:B25,30", frames=3) == []  # a misread is brief: wait before saying so
