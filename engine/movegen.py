@@ -196,3 +196,58 @@ def apply(mine: int, theirs: int, kings: int, up: bool, move: RawMove) -> tuple[
         if dst & crown_row(up):
             kings |= dst
     return mine, theirs, kings
+
+
+# ---------------------------------------------------------------- effects (for search)
+
+#: A move as the change it makes, for searches that never need its path:
+#: ``(moved, captured, king_toggle)``. ``moved`` has the origin and destination bits of the
+#: mover (xor: a king chain that ends where it began moves nothing), ``captured`` the jumped
+#: pieces, and ``king_toggle`` what to xor into the kings after the captured are cleared:
+#: ``moved`` for a king, the destination for a man that crowns, else 0. See :func:`play_effect`.
+Effect = tuple[int, int, int]
+
+
+def legal_effects(mine: int, theirs: int, kings: int, up: bool, immediate: bool) -> list[Effect]:
+    """Every legal move as an :data:`Effect`, capture chains with the same result once.
+
+    Two chains that take the same pieces and end on the same square lead to the same
+    position, so a search need not tell them apart (a recorder does: use :func:`legal_moves`).
+    """
+    if has_capture(mine, theirs, kings, up):
+        seen: dict[Effect, None] = {}
+        for origin, landings, captured in captures(mine, theirs, kings, up, immediate):
+            src, dst = 1 << origin, 1 << landings[-1]
+            if kings & src:
+                toggle = src ^ dst
+            else:
+                toggle = dst if dst & crown_row(up) else 0
+            seen[(src ^ dst, captured, toggle)] = None
+        return list(seen)
+    empty = BOARD_MASK & ~(mine | theirs)
+    effects: list[Effect] = []
+    crown = crown_row(up)
+    men = mine & ~kings
+    for step in _forward_steps(up):
+        targets = _shift(men, step) & empty
+        while targets:
+            dst = targets & -targets
+            src = dst >> step if step > 0 else dst << -step
+            effects.append((src | dst, 0, dst & crown))
+            targets ^= dst
+    my_kings = mine & kings
+    while my_kings:
+        src = my_kings & -my_kings
+        for step in _KING_STEPS:
+            ray = _shift(src, step) & empty
+            while ray:
+                effects.append((src | ray, 0, src | ray))
+                ray = _shift(ray, step) & empty
+        my_kings ^= src
+    return effects
+
+
+def play_effect(mine: int, theirs: int, kings: int, effect: Effect) -> tuple[int, int, int]:
+    """The (mine, theirs, kings) boards after an :data:`Effect`; the same as :func:`apply`."""
+    moved, captured, toggle = effect
+    return mine ^ moved, theirs ^ captured, (kings & ~captured) ^ toggle
