@@ -30,10 +30,10 @@ from typing import Protocol
 
 from .game import Game
 from .move import Move
-from .movegen import BOARD_MASK, Effect, has_capture, legal_effects, play_effect
+from .movegen import BOARD_MASK, Effect, capture_effects, has_capture, legal_effects, play_effect
 from .position import Position
 from .rules import CapturedRemoval, Colour, Rules
-from .squares import BIT, BOTTOM_ROW, TOP_ROW
+from .squares import BIT
 
 #: The score of a win on the spot; a win in n plies scores ``MATE - n``.
 MATE = 100_000
@@ -45,6 +45,9 @@ MAX_PLY = 400
 NO_COUNT = 1 << 20
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+#: Late-move reductions: quiet moves from this index on are searched a ply shallower first
+#: (two plies from the second index on), and again at full depth if they look good.
+_LMR_FROM, _LMR_TWO_FROM = 2, 5
 _INFINITY = MATE + 1
 
 
@@ -185,6 +188,12 @@ class Searcher:
         self._killers: list[list[Effect | None]] = [[None, None] for _ in range(MAX_PLY + 1)]
         self._history: tuple[dict[Effect, int], dict[Effect, int]] = ({}, {})
         self._run = _Run(None, None)
+        #: Per phase (more than 8 pieces, 8 or fewer), per side (dark, light): the men's
+        #: square values summed over each 9-bit slice of the bitboard (see _men_table).
+        self._men_tables = (
+            (_men_table(self.evaluation, Colour.DARK, 1), _men_table(self.evaluation, Colour.LIGHT, 1)),
+            (_men_table(self.evaluation, Colour.DARK, 3), _men_table(self.evaluation, Colour.LIGHT, 3)),
+        )
 
     # ------------------------------------------------------------ public
 
@@ -277,11 +286,13 @@ class Searcher:
 
     def _root(self, mine: int, theirs: int, kings: int, up: bool, depth: int,
               alpha: int, beta: int, quiet_left: int) -> int:
-        self._run.path.append((mine, theirs, kings, up))
+        path = self._run.path
+        size = len(path)
+        path.append((mine, theirs, kings, up))
         try:
             return self._pvs(mine, theirs, kings, up, depth, alpha, beta, 0, quiet_left)
         finally:
-            self._run.path.pop()
+            del path[size:]  # what a stopped iteration left on it, too
 
     def _pvs(self, mine: int, theirs: int, kings: int, up: bool, depth: int,
              alpha: int, beta: int, ply: int, quiet_left: int) -> int:
@@ -350,26 +361,32 @@ class Searcher:
         # A single legal reply (most captures) costs no depth: the line goes on as if unforced.
         next_depth = depth if len(moves) == 1 else depth - 1
         may_reduce = run.reduce and depth >= 3 and not capture
+        count_reset = self._count_reset
+        child_ply = ply + 1
+        here = (mine, theirs, kings, up)
+        other = not up
+        search = self._pvs
+        # No try/finally for the path: a search stopped by its limits starts the next afresh.
         for index, effect in enumerate(moves):
-            m, t, k = play_effect(mine, theirs, kings, effect)
-            if effect[1] or not effect[0] & kings:
-                child_quiet = self._count_reset
+            moved, captured, toggle = effect
+            if captured or not moved & kings:
+                child_quiet = count_reset
                 path.append(None)
             else:
                 child_quiet = quiet_left - 1 if quiet_left < NO_COUNT else NO_COUNT
-                path.append((mine, theirs, kings, up))
-            try:
-                if index == 0:
-                    score = -self._pvs(t, m, k, not up, next_depth, -beta, -alpha, ply + 1, child_quiet)
-                else:
-                    reduce = 1 if (may_reduce and index >= 3 and effect != killers[0]
-                                   and effect != killers[1] and effect[2] in (0, effect[0])) else 0
-                    score = -self._pvs(t, m, k, not up, next_depth - reduce, -alpha - 1, -alpha,
-                                       ply + 1, child_quiet)
-                    if score > alpha and (reduce or score < beta):
-                        score = -self._pvs(t, m, k, not up, next_depth, -beta, -alpha, ply + 1, child_quiet)
-            finally:
-                path.pop()
+                path.append(here)
+            m, t, k = mine ^ moved, theirs ^ captured, (kings & ~captured) ^ toggle
+            if index == 0:
+                score = -search(t, m, k, other, next_depth, -beta, -alpha, child_ply, child_quiet)
+            else:
+                reduce = 0
+                if (may_reduce and index >= _LMR_FROM and effect != killers[0]
+                        and effect != killers[1] and toggle in (0, moved)):
+                    reduce = 2 if index >= _LMR_TWO_FROM and depth >= 6 else 1
+                score = -search(t, m, k, other, next_depth - reduce, -alpha - 1, -alpha, child_ply, child_quiet)
+                if score > alpha and (reduce or score < beta):
+                    score = -search(t, m, k, other, next_depth, -beta, -alpha, child_ply, child_quiet)
+            path.pop()
             if score > best_score:
                 best_score, best_move = score, effect
                 if score > alpha:
@@ -416,7 +433,7 @@ class Searcher:
             run.guessed += 1
             return self._evaluate(mine, theirs, kings, up, mobility)
         best = -_INFINITY
-        moves = legal_effects(mine, theirs, kings, up, self._immediate)
+        moves = capture_effects(mine, theirs, kings, up, self._immediate)
         if len(moves) > 1:
             moves.sort(key=_captured_count, reverse=True)
         for effect in moves:
@@ -435,21 +452,16 @@ class Searcher:
         (``mobility``: its number of plain moves)."""
         w = self.evaluation
         my_men, their_men = mine & ~kings, theirs & ~kings
-        my_kings, their_kings = (mine & kings).bit_count(), (theirs & kings).bit_count()
+        score = w.man * (my_men.bit_count() - their_men.bit_count()) + w.king * (
+            (mine & kings).bit_count() - (theirs & kings).bit_count())
+        tables = self._men_tables[(mine | theirs).bit_count() <= 8]
+        mine_t, theirs_t = (tables[0], tables[1]) if up else (tables[1], tables[0])
+        score += (mine_t[0][my_men & 511] + mine_t[1][(my_men >> 9) & 511]
+                  + mine_t[2][(my_men >> 18) & 511] + mine_t[3][my_men >> 27])
+        score -= (theirs_t[0][their_men & 511] + theirs_t[1][(their_men >> 9) & 511]
+                  + theirs_t[2][(their_men >> 18) & 511] + theirs_t[3][their_men >> 27])
         their_mobility = _plain_move_count(theirs, mine, kings, not up)
-        score = w.man * (my_men.bit_count() - their_men.bit_count()) + w.king * (my_kings - their_kings)
-        my_back, their_back = (BOTTOM_ROW, TOP_ROW) if up else (TOP_ROW, BOTTOM_ROW)
-        score += w.back_row * ((my_men & my_back).bit_count() - (their_men & their_back).bit_count())
-        # Tempo: rows advanced. Early on a far-advanced man is a target; once the board thins
-        # out, the nearer a man is to crowning the more it is worth.
-        weight = w.tempo * (3 if (mine | theirs).bit_count() <= 8 else 1)
-        my_rows, their_rows = (_DARK_ROWS, _LIGHT_ROWS) if up else (_LIGHT_ROWS, _DARK_ROWS)
-        tempo = 0
-        for row in range(1, 7):
-            tempo += row * ((my_men & my_rows[row]).bit_count() - (their_men & their_rows[row]).bit_count())
-        score += weight * tempo
-        score += w.mobility * (min(mobility, 20) - min(their_mobility, 20))
-        return score
+        return score + w.mobility * (min(mobility, 20) - min(their_mobility, 20))
 
     def _check_limits(self) -> None:
         run = self._run
@@ -593,11 +605,26 @@ def _plain_move_count(mine: int, theirs: int, kings: int, up: bool) -> int:
     return count
 
 
-def _rows_from(back: int) -> tuple[int, ...]:
-    """Row masks counted from a side's own back row (0) to the crowning row (7)."""
-    rows = [sum(BIT[s] for s in range(4 * r + 1, 4 * r + 5)) for r in range(8)]
-    return tuple(rows[::-1]) if back == BOTTOM_ROW else tuple(rows)
+MenTable = tuple[list[int], list[int], list[int], list[int]]
 
 
-_DARK_ROWS = _rows_from(BOTTOM_ROW)
-_LIGHT_ROWS = _rows_from(TOP_ROW)
+def _men_table(weights: Evaluation, colour: Colour, tempo_factor: int) -> MenTable:
+    """What the men of one side are worth beyond their material, by where they stand.
+
+    A man on its own back row guards the crowning squares (``back_row``); every row it has
+    advanced adds ``tempo * tempo_factor``: early on (factor 1) a far-advanced man is as
+    much a target as a threat, once the board thins out (factor 3) the nearer a man is to
+    crowning the more it is worth. The values are summed per 9-bit slice of the ghost
+    layout (two rows and a ghost bit), so a lookup per slice scores all the men at once.
+    """
+    value = [0] * 35
+    for square in range(1, 33):
+        row = (square - 1) // 4  # 0 is the far row, where dark crowns
+        advanced = 7 - row if colour is Colour.DARK else row
+        value[BIT[square].bit_length() - 1] = weights.tempo * tempo_factor * advanced + (
+            weights.back_row if advanced == 0 else 0)
+    slices: list[list[int]] = []
+    for base in (0, 9, 18, 27):
+        width = min(9, 35 - base)
+        slices.append([sum(value[base + i] for i in range(width) if chunk >> i & 1) for chunk in range(1 << width)])
+    return slices[0], slices[1], slices[2], slices[3]
