@@ -58,9 +58,12 @@ class PdnGame:
 # ---------------------------------------------------------------- writing
 
 
-def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = False) -> str:
+def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = False,
+               notes: dict[int, tuple[str, str]] | None = None) -> str:
     """The PDN text of one game. ``short`` writes captures in the Thai short form, except
-    where two legal chains share their ends (then the full path, as the Thai rules say)."""
+    where two legal chains share their ends (then the full path, as the Thai rules say).
+    ``notes`` maps a ply's index to a mark written after its move (``?``, ``??``, ``!`` or
+    ``""``) and a comment written after it (an analysis: ``{-1.20, best 22-18}``)."""
     tags = dict(tags or {})
     result = game.result()
     header = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
@@ -84,9 +87,13 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
             tokens.append(ply.move.short())
         else:
             tokens.append(str(ply.move))
+        mark, comment = (notes or {}).get(index, ("", ""))
+        tokens[-1] += mark
         if ply.is_irregular:
             reason = ply.irregularity.replace("{", "(").replace("}", ")").replace(";", ",")
             tokens.append(f"{{irregular: {reason}; FEN {ply.after.fen()}}}")
+        if comment:
+            tokens.append("{" + comment.replace("{", "(").replace("}", ")") + "}")
     tokens.append(header["Result"])
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
 

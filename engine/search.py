@@ -259,6 +259,9 @@ class Searcher:
         """Search the position before ply ``index`` of ``game`` (``len(game.plies)``: the last)
         with the game's history and count."""
         positions = game.positions()[: index + 1]
+        if index == len(game.plies) and (game.repetitions() >= game.rules.repetition_threshold
+                                         or game.count_remaining() == 0):
+            return Analysis(Score(0), None, (), 0, 0, 0.0, True)  # the rules have drawn it
         return self.search(positions[-1], limits, history=positions[:-1],
                            count_left=count_plies_left(game, index))
 
