@@ -57,13 +57,9 @@ class EndgameProbe(Protocol):
     max_pieces: int
 
     def probe_sides(self, mine: int, theirs: int, kings: int, up: bool) -> int | None:
-        """The exact value for the side to move: 0 a draw, ``+d`` a win and ``-d`` a loss
-        in ``d`` plies (a loss in 0 is ``-0`` written as :data:`LOSS_NOW`), or None."""
+        """The stored value for the side to move (``up``: dark): 0 a draw, ``d + 1`` a win
+        and ``-(d + 1)`` a loss in ``d`` plies; None beyond the table."""
         ...
-
-
-#: :meth:`EndgameProbe.probe_sides` for "lost now" (no move or no piece), as -0 cannot be told from a draw.
-LOSS_NOW = -(1 << 30)
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,6 +212,8 @@ class Searcher:
         started = time.perf_counter()
         deadline = started + limits.seconds if limits.seconds is not None else None
         solve = limits.depth is None and limits.seconds is None and limits.nodes is None
+        if count_left is None:  # the online rule's count runs from the start; a claim's does not
+            count_left = None if self.rules.count_on_claim else self._count_reset
         quiet_left = NO_COUNT if count_left is None else count_left
         probe = self.table if quiet_left >= NO_COUNT and self._count_reset >= NO_COUNT else None
         self._run = run = _Run(deadline, limits.nodes, reduce=not solve, probe=probe)
@@ -311,6 +309,8 @@ class Searcher:
                 found = probe.probe_sides(mine, theirs, kings, up)
                 if found is not None:
                     return _table_score(found, ply)
+        if ply and quiet_left <= 0:  # the count has run out: a draw, unless this side cannot move
+            return 0 if legal_effects(mine, theirs, kings, up, self._immediate) else ply - MATE
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(mine, theirs, kings, up, alpha, beta, ply)
 
@@ -318,8 +318,6 @@ class Searcher:
         if not moves:
             return ply - MATE
         if ply:
-            if quiet_left <= 0:
-                return 0  # the count has run out
             # back where this side stood before on this line: the repetition's shuttle
             if path[-1] is not None and (mine, theirs, kings, up) in path:
                 return 0
@@ -572,14 +570,14 @@ def _repeatable(history: Sequence[Position], position: Position) -> list[Board4]
     return tail
 
 
-def _table_score(found: int, ply: int) -> int:
-    if found == 0:
-        return 0
-    if found == LOSS_NOW:
-        return ply - MATE
-    if found > 0:
-        return MATE - ply - found
-    return ply + found - MATE
+def _table_score(stored: int, ply: int) -> int:
+    """A table's stored value (0 a draw, ``d + 1`` a win and ``-(d + 1)`` a loss in ``d``
+    plies) as a search score ``ply`` plies from the root."""
+    if stored > 0:
+        return MATE - ply - (stored - 1)
+    if stored < 0:
+        return ply + (-stored - 1) - MATE
+    return 0
 
 
 def _captured_count(effect: Effect) -> int:
