@@ -17,8 +17,8 @@ per move) and turns moves back into :class:`~engine.move.Move` only for the answ
 rules stay in one place.
 
 >>> analysis = Searcher().search(Position.from_fen("B:W10,11:BK18,26"), Limits(depth=6))
->>> str(analysis.score), analysis.best
-('win in 5', Move(path=(18, 4), captured=(), crowns=False))
+>>> str(analysis.score), str(analysis.best)
+('win in 5', '18x8')
 """
 
 from __future__ import annotations
@@ -482,8 +482,11 @@ class Searcher:
             mine, theirs, up = _sides(position)
             entry = self._tt.get((mine, theirs, position.kings, up, quiet_left))
             move = move_of_effect(position, entry[3], self.rules) if entry and entry[3] else None
-            if move is None:
-                break
+            if move is None:  # past the stored line: a forced reply still belongs to it
+                forced = position.legal_moves(self.rules)
+                if len(forced) != 1:
+                    break
+                move = forced[0]
             line.append(move)
             if move.is_capture or not position.kings & BIT[move.start]:
                 quiet_left = self._count_reset

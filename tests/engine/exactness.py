@@ -31,15 +31,23 @@ def random_position(rng: random.Random, pieces: int, kings: float = 0.4) -> Posi
     return Position.from_pieces(placed, rng.choice(list(Colour)))
 
 
-def solve_by_minimax(position: Position, rules: Rules) -> int:
+class TooLarge(Exception):
+    """The tree has more states than the caller allowed."""
+
+
+def solve_by_minimax(position: Position, rules: Rules, max_states: int = 20_000) -> int:
     """The game's value for the side to move, in the search's units: ``MATE - d`` a win in
-    ``d`` plies, ``-(MATE - d)`` a loss, 0 a draw. ``rules`` must run the count by itself."""
+    ``d`` plies, ``-(MATE - d)`` a loss, 0 a draw. ``rules`` must run the count by itself.
+    Raises TooLarge past ``max_states`` distinct (position, count) states: callers skip such
+    positions, chosen by the size of the reference's tree, never by what the search says."""
     assert not rules.count_on_claim, "a finite tree needs the count to run by itself"
     full = 2 * rules.count_rule_moves
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
     @lru_cache(maxsize=None)
     def value(here: Position, quiet_left: int) -> int:
+        if value.cache_info().currsize > max_states:
+            raise TooLarge
         moves = here.legal_moves(rules)
         if not moves:
             return -MATE  # no piece or no move: lost now

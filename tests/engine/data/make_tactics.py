@@ -34,7 +34,7 @@ GAIN = 150
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=50)
-    parser.add_argument("--nodes", type=int, default=150_000)
+    parser.add_argument("--nodes", type=int, default=30_000)
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("tactics.json"))
     args = parser.parse_args()
     try:
@@ -55,21 +55,23 @@ def main() -> int:
         if len(moves) < 2 or position.has_capture() or position.fen() in seen:
             continue
         seen.add(position.fen())
-        searcher = Searcher(Rules(), table=table)
-        before = searcher.evaluate(position)
+        before = Searcher(Rules(), table=table).evaluate(position)
+        first = Searcher(Rules(), table=table).search(position, Limits(nodes=args.nodes))
+        if first.score.value - before < GAIN or first.best is None:
+            continue  # nothing to win here: the cheap test first
+        shallow = Searcher(Rules(), table=table).search(position, Limits(depth=2))
+        if shallow.best == first.best:
+            continue
         scores = []
         for move in moves:
             child = Searcher(Rules(), table=table).search(position.play(move), Limits(nodes=args.nodes))
             scores.append((-child.score.value, str(move)))
         scores.sort(reverse=True)
         (best, best_move), (second, _) = scores[0], scores[1]
-        if best - before < GAIN or best - second < GAIN:
-            continue
-        shallow = Searcher(Rules(), table=table).search(position, Limits(depth=2))
-        if str(shallow.best) == best_move:
+        if best - before < GAIN or best - second < GAIN or best_move == str(shallow.best):
             continue
         # Without the table: the test runs where no table was built.
-        depth = next((d for d in range(1, 25)
+        depth = next((d for d in range(1, 17)
                       if str(Searcher(Rules()).search(position, Limits(depth=d)).best) == best_move), None)
         if depth is None:
             continue
