@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench model endgames clean
+.PHONY: demo test typecheck bench model endgames clean
 
 $(BIN)/makhos: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,9 +15,13 @@ $(BIN)/makhos: pyproject.toml
 demo: $(BIN)/makhos
 	$(BIN)/makhos demo $(DEMO_ARGS)
 
-# pytest exits 5 when it collects no test; that is not a failure of the code.
-test: $(BIN)/makhos
-	$(BIN)/python -m pytest engine server events worker tests; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
+# The type check first (its packages and settings: [tool.mypy] in pyproject.toml), then the
+# tests; pytest exits 5 when it collects no test, which is not a failure of the code.
+test: typecheck
+	$(BIN)/python -m pytest README.md docs engine server events worker tests; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
+
+typecheck: $(BIN)/makhos
+	$(BIN)/mypy
 
 bench: $(BIN)/makhos
 	$(BIN)/python bench/perft.py

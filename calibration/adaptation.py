@@ -162,7 +162,7 @@ def augmented_crops(frame: np.ndarray, corners: np.ndarray, played: str, lens: L
         return crop_squares(frame, corners, played, lens=lens)
     side = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean() / 8
     cut = crop_squares(frame, corners + rng.normal(0, 0.03 * side, corners.shape), played, lens=lens)
-    crops = cut.images.astype(np.float32)
+    crops: np.ndarray = cut.images.astype(np.float32)
     n = len(crops)
     gain = rng.uniform(0.8, 1.2, (n, 1, 1, 1)) * rng.uniform(0.94, 1.06, (n, 1, 1, 3))
     gamma = rng.uniform(0.85, 1.15, (n, 1, 1, 1))

@@ -53,9 +53,10 @@ def run(args: argparse.Namespace) -> int:
         location, probabilities = read_photograph(profile, args.profile, image, model)
         played = profile.played
     else:
-        location = locate_board(image)
-        if location is None:
+        found = locate_board(image)
+        if found is None:
             raise ValueError(f"no board found in {args.image}: is the whole board in view?")
+        location = found
         orientation = orient(image, location)
         location, played = orientation.location, orientation.played
         probabilities = SquareClassifier(model).read(image, location.corners, played)

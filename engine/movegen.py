@@ -154,7 +154,8 @@ def captures(mine: int, theirs: int, kings: int, up: bool, immediate: bool) -> l
     return moves
 
 
-def _man_chains(origin, at, landings, captured, occupied, theirs, forward, crown, out) -> None:
+def _man_chains(origin: int, at: int, landings: tuple[int, ...], captured: int, occupied: int,
+                theirs: int, forward: tuple[int, ...], crown: int, out: list[RawMove]) -> None:
     extended = False
     if not (crown >> at) & 1:
         for step in forward:
@@ -174,7 +175,8 @@ def _man_chains(origin, at, landings, captured, occupied, theirs, forward, crown
         out.append((origin, landings, captured))
 
 
-def _king_chains(origin, at, landings, captured, occupied, theirs, immediate, out) -> None:
+def _king_chains(origin: int, at: int, landings: tuple[int, ...], captured: int, occupied: int,
+                 theirs: int, immediate: bool, out: list[RawMove]) -> None:
     extended = False
     for step in _KING_STEPS:
         over = at + step

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .game import Game, IllegalMove, Outcome, Result
+from .game import Game, IllegalMove, Outcome, Ply, Result
 from .move import MoveText
 from .position import Position
 from .rules import Rules
@@ -89,7 +89,7 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
             tokens.append(str(ply.move))
         mark, comment = (notes or {}).get(index, ("", ""))
         tokens[-1] += mark
-        if ply.is_irregular:
+        if ply.irregularity is not None:
             reason = ply.irregularity.replace("{", "(").replace("}", ")").replace(";", ",")
             tokens.append(f"{{irregular: {reason}; FEN {ply.after.fen()}}}")
         if comment:
@@ -98,8 +98,9 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
 
 
-def _short_is_unambiguous(ply, rules: Rules) -> bool:
+def _short_is_unambiguous(ply: Ply, rules: Rules) -> bool:
     """The Thai short form names one move only when no other legal move shares its ends."""
+    assert ply.move is not None
     wanted = MoveText.parse(ply.move.short())
     return sum(wanted.matches(m) for m in ply.before.legal_moves(rules)) == 1
 
@@ -136,7 +137,7 @@ def _rules_text(rules: Rules) -> str:
 
 
 def _parse_rules(text: str) -> Rules:
-    settings: dict = {}
+    settings: dict[str, object] = {}
     for part in filter(None, (p.strip() for p in text.split(";"))):
         key, _, value = part.partition("=")
         key = key.strip()
@@ -184,7 +185,7 @@ class _Reader:
     def _error(self, message: str, offset: int) -> PdnError:
         return PdnError(message, *self._where(offset))
 
-    def _next(self):
+    def _next(self) -> re.Match[str] | None:
         while self.at < len(self.text):
             match = _TOKEN.match(self.text, self.at)
             if not match:
@@ -195,7 +196,7 @@ class _Reader:
                 return match
         return None
 
-    def _peek(self):
+    def _peek(self) -> re.Match[str] | None:
         saved = self.at
         token = self._next()
         self.at = saved
@@ -238,7 +239,7 @@ class _Reader:
                 raise self._error("')' without '('", token.start())
         return PdnGame(game, tags)
 
-    def _play(self, game: Game, token) -> None:
+    def _play(self, game: Game, token: re.Match[str]) -> None:
         text = token.group("move")
         comment = self._peek()
         irregular = None
@@ -253,8 +254,9 @@ class _Reader:
                     parsed = MoveText.parse(text)
                     move = next((m for m in game.position.legal_moves(game.rules)
                                  if parsed.matches(m)), None)
-                    move = move or _described(parsed)
+                    move = move or parsed.path()
             except ValueError as error:
+                assert comment is not None
                 raise self._error(str(error), comment.start()) from None
             game.play_irregular(after, irregular.group("reason"), move)
             return
@@ -268,15 +270,15 @@ class _Reader:
         except ValueError as error:
             raise self._error(str(error), token.start()) from None
 
-    def _skip_variation(self, opening) -> None:
+    def _skip_variation(self, opening: re.Match[str]) -> None:
         depth = 1
         while depth:
             token = self._next()
             if token is None:
                 raise self._error("variation '(' never closed", opening.start())
-            depth += {"open": 1, "close": -1}.get(token.lastgroup, 0)
+            depth += {"open": 1, "close": -1}.get(token.lastgroup or "", 0)
 
-    def _finish(self, game: Game, tags: dict[str, str], token) -> None:
+    def _finish(self, game: Game, tags: dict[str, str], token: re.Match[str]) -> None:
         text = token.group("result")
         if text == "*":
             return
@@ -287,11 +289,3 @@ class _Reader:
         elif found.outcome is not outcome:
             raise self._error(f"result {text} contradicts the game ({found.reason})", token.start())
 
-
-def _described(parsed: MoveText):
-    """A Move for the path of an irregular ply (not checked against the rules)."""
-    from .move import Move
-
-    if parsed.capture:
-        return Move(parsed.squares, captured=())
-    return Move(parsed.squares)

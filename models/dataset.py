@@ -48,7 +48,7 @@ TEST = SplitConfig(held_out=True, elevation=(35, 90), hand_rate=0.0, random_colo
 
 def piece_lab(bgr: tuple[int, int, int]) -> np.ndarray:
     """OpenCV 8-bit Lab of a colour, scaled to [0, 1]: the colour head's target."""
-    return cv2.cvtColor(np.uint8([[bgr]]), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32) / 255
+    return cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32) / 255
 
 
 @dataclass(frozen=True)
@@ -109,9 +109,12 @@ def build(seeds: range, config: SplitConfig, workers: int = 2, progress: bool = 
     with Pool(workers) as pool:
         parts = pool.imap(render_scene, jobs, chunksize=4)
         if progress:
-            from tqdm import tqdm
-
-            parts = tqdm(parts, total=len(jobs), desc="render", unit="scene")
+            try:  # the train extra's progress bar; the benches run without it
+                from tqdm import tqdm
+            except ModuleNotFoundError:
+                pass
+            else:
+                parts = tqdm(parts, total=len(jobs), desc="render", unit="scene")
         return gather(parts, most=len(jobs) * config.positions_per_scene * 32)
 
 
@@ -158,7 +161,7 @@ def main() -> None:
     for name, seeds, config in (("test", TEST_SEEDS[:args.test_scenes], TEST),
                                 ("train", TRAIN_SEEDS[:args.train_scenes], TRAIN)):
         data = build(seeds, config, args.workers)
-        np.savez(args.out / f"{name}.npz", **data)
+        np.savez(args.out / f"{name}.npz", **data)  # type: ignore[arg-type]  # names, not options
         print(f"{name}: {len(data['cls'])} crops from {len(seeds)} scenes -> {args.out}/{name}.npz")
 
 

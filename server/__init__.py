@@ -7,6 +7,7 @@ imports OpenCV. :func:`create_app` is the application factory, as in Flask's tut
 from __future__ import annotations
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
 from .config import ServerConfig
 from .feed import EventFeed
@@ -18,7 +19,8 @@ def create_app(config: ServerConfig) -> Flask:
     from . import api, calibration, errors, pages, referee
 
     app = Flask(__name__)
-    app.json.ensure_ascii = False  # Thai names stay readable in the JSON
+    if isinstance(app.json, DefaultJSONProvider):
+        app.json.ensure_ascii = False  # Thai names stay readable in the JSON
     hall = Hall(config, EventFeed(config.events, config.poll_seconds))
     hall.feed.start()
     app.extensions["makhos"] = hall

@@ -57,6 +57,7 @@ def board_view(board: str):
     (the profile's when absent): the page previews a drag before saving it."""
     desk = _desk(board)
     current = desk.state(board)
+    assert current is not None  # _desk refused a board without a profile
     corners, turns = current["corners"], current["quarter_turns"]
     try:
         if "corners" in request.args:

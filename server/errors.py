@@ -11,13 +11,11 @@ from events import LogUnavailable
 def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
-        wants_json = request.path.startswith("/api/") or request.is_json
-        if wants_json:
-            response = jsonify(error=error.name, message=error.description, status=error.code)
-        else:
-            response = render_template("error.html", error=error), error.code
-            return response
-        response.status_code = error.code
+        code = error.code or 500
+        if not (request.path.startswith("/api/") or request.is_json):
+            return render_template("error.html", error=error), code
+        response = jsonify(error=error.name, message=error.description, status=code)
+        response.status_code = code
         return response
 
     @app.errorhandler(LogUnavailable)

@@ -78,8 +78,8 @@ class EventFeed:
                         self._last = event.seq
                         changed.add(event.board)
                     self._changed.notify_all()
-                    for board in changed:
-                        self._condition(board).notify_all()
+                    for name in changed:
+                        self._condition(name).notify_all()
 
     def start(self) -> None:
         """Start polling the log for events appended by other processes."""

@@ -1,6 +1,6 @@
 """The referee console and its API, behind the token: live state, decisions, the camera.
 
-Decisions are appended to the log as ``referee`` events (see events.referee) after a
+Decisions are appended to the log as ``referee`` events (see events.decisions) after a
 check against the live state; a decision that does not fit the board (no such alert,
 extra time used up, an illegal correction) is refused with 409 and the reason.
 """
@@ -12,7 +12,7 @@ from typing import Iterator
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
-from events import referee as ra
+from events import decisions as ra
 from . import sse
 from .access import board_or_404, hall, private, require_referee, token_to_cookie
 from .hall import REFEREE
@@ -85,7 +85,7 @@ def act(board: str):
         stored = the_hall.with_state(board, REFEREE, decide)
     except ra.ActionError as error:
         abort(409, description=str(error))
-    return jsonify(seq=stored.seq, game=stored.game, detail=stored.detail), 201
+    return jsonify(seq=stored.seq, game=stored.game, detail=stored.detail.to_dict()), 201
 
 
 def _snapshot_or_404(board: str) -> bytes:
@@ -113,13 +113,16 @@ def camera(board: str):
     the_hall = hall()
     period = 1.0 / the_hall.config.mjpeg_fps
 
+    camera = the_hall.config.camera
+    assert camera is not None  # _snapshot_or_404 found one
+
     def frames() -> Iterator[bytes]:
         frame: bytes | None = first
         while frame is not None and not the_hall.feed.closed:
             yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                    f"Content-Length: {len(frame)}\r\n\r\n").encode() + frame + b"\r\n"
             time.sleep(period)
-            frame = the_hall.config.camera.snapshot(board)
+            frame = camera.snapshot(board)
 
     return Response(frames(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
                     headers={"Cache-Control": "no-store"})

@@ -117,12 +117,14 @@ class BoardTracker:
 
     def _keeps_polarity(self, refit: BoardLocation, frame: np.ndarray) -> bool:
         """A refit that snapped to the corners one square over would invert every corner."""
+        assert self._probe is not None  # a board is being tracked
         check = self._probe.moved_to(refit, frame.shape).check(frame)
         return check.n_visible >= self.cfg.min_visible and check.agreement >= self.cfg.min_agreement
 
     def _refit(self, frame: np.ndarray, now: float) -> None:
         """Adopt a local refit if the board crept by more than noise (a nudge of a few pixels)."""
         self._last_refit = now
+        assert self.location is not None  # refits follow a board being tracked
         refit = refine_location(frame, self.location, lens=self.lens)
         if refit is None or not self._keeps_polarity(refit, frame):
             return

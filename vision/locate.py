@@ -258,7 +258,7 @@ def _grow(
             break
         lattice, members = new_lattice, new_members
         h = _fit(lattice, points[members])
-    return lattice, members, h
+    return None if h is None else (lattice, members, h)
 
 
 def _grow_seed(
@@ -452,8 +452,8 @@ def _choose_window(
     def box(i0: np.ndarray, j0: np.ndarray, n: int) -> np.ndarray:
         return sat[j0 + n, i0 + n] - sat[j0, i0 + n] - sat[j0 + n, i0] + sat[j0, i0]
 
-    oi, oj = np.meshgrid(np.arange(lmin[0] - 3, lmax[0] - 2), np.arange(lmin[1] - 3, lmax[1] - 2))
-    oi, oj = oi.ravel(), oj.ravel()
+    grid_i, grid_j = np.meshgrid(np.arange(lmin[0] - 3, lmax[0] - 2), np.arange(lmin[1] - 3, lmax[1] - 2))
+    oi, oj = grid_i.ravel(), grid_j.ravel()
     i0, j0 = oi - lo[0], oj - lo[1]
     inner = box(i0, j0, 7)
     outline = box(i0 - 1, j0 - 1, 9) - inner
@@ -556,7 +556,7 @@ def _refine(
 
     guess = to_plane(at).reshape(-1, 1, 2)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)
-    refined = guess.copy()
+    refined: np.ndarray = guess.copy()
     for frac in (0.3, 0.2) if coarse else (0.2,):
         half = int(np.clip(round(frac * typical / factor), 2, 12))
         refined = cv2.cornerSubPix(plane, refined, (half, half), (-1, -1), criteria)

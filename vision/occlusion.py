@@ -141,6 +141,7 @@ class OcclusionGate:
             check = self._probe.check(frame)
         # The view stays on the location the gate started from: the tracker's refits of a
         # pixel or two would otherwise show up as motion and keep the board from settling.
+        assert self._location is not None  # _reset gave it when the board first came or moved
         cells = self._cells(frame, self._location)
         halves = cells.reshape(cells.shape[0] // 2, 2, cells.shape[1] // 2, 2, -1).mean(axis=(1, 3))
         motion = 0.0 if self._previous is None else float(np.abs(halves - self._previous).max())

@@ -82,7 +82,7 @@ def cell_evidence(frame: np.ndarray, location: BoardLocation) -> CellEvidence:
         view = view[..., None]
     h, w = frame.shape[:2]
     foot = camera_foot(location.corners, (w, h))
-    rc = np.stack(np.mgrid[0:8, 0:8], axis=-1).reshape(-1, 2)
+    rc = np.moveaxis(np.mgrid[0:8, 0:8], 0, -1).reshape(-1, 2)
     centres = rc[:, ::-1] + 0.5  # (x, y) board units
     away = centres - foot
     away /= np.maximum(np.linalg.norm(away, axis=1, keepdims=True), 1e-6)
@@ -116,7 +116,7 @@ def cell_evidence(frame: np.ndarray, location: BoardLocation) -> CellEvidence:
 
 def _cell_map(location: BoardLocation, turned: BoardLocation) -> np.ndarray:
     """(8, 8, 2): for each cell (row, col) of ``turned``, its (row, col) in ``location``."""
-    rc = np.stack(np.mgrid[0:8, 0:8], axis=-1).reshape(-1, 2).astype(np.float32)
+    rc = np.moveaxis(np.mgrid[0:8, 0:8], 0, -1).reshape(-1, 2).astype(np.float32)
     centres = rc[:, ::-1] + 0.5  # board (x, y) = (col, row)
     image = turned.to_image(centres)
     back = cv2.perspectiveTransform(

@@ -8,6 +8,7 @@ that does not change between frames.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -95,9 +96,19 @@ class Scene:
     table_seed: int
 
 
+def bgr(values: Any) -> BGR:
+    """Three numbers (an array, a tuple) as a BGR colour of whole numbers."""
+    blue, green, red = (int(v) for v in values)
+    return blue, green, red
+
+
+def _three(values: Any) -> tuple[float, float, float]:
+    a, b, c = (float(v) for v in values)
+    return a, b, c
+
+
 def _jitter_colour(rng: np.random.Generator, colour: BGR, amount: float) -> BGR:
-    out = np.clip(np.asarray(colour, float) + rng.normal(0, amount, 3), 0, 255)
-    return tuple(int(v) for v in out)
+    return bgr(np.clip(np.asarray(colour, float) + rng.normal(0, amount, 3), 0, 255))
 
 
 def random_piece_set(rng: np.random.Generator) -> PieceSet:
@@ -111,8 +122,7 @@ def random_piece_set(rng: np.random.Generator) -> PieceSet:
         if int(lab[0, 0, 0]) - int(lab[0, 1, 0]) >= 25 * 2.55:
             break
     light, dark = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)[0]
-    return PieceSet("random", tuple(int(v) for v in light), tuple(int(v) for v in dark),
-                    wood=bool(rng.random() < 0.3))
+    return PieceSet("random", bgr(light), bgr(dark), wood=bool(rng.random() < 0.3))
 
 
 def sample_camera(rng: np.random.Generator, size: tuple[int, int],
@@ -204,7 +214,7 @@ def sample_scene(rng: np.random.Generator, *, held_out: bool | None = False,
         shadow_strength=float(rng.uniform(0.1, 0.55)),
         shadow_blur=float(rng.uniform(0.03, 0.25)),
         uneven=float(rng.uniform(0.0, 0.4)),
-        white_balance=tuple(float(v) for v in rng.uniform(0.85, 1.15, 3)),
+        white_balance=_three(rng.uniform(0.85, 1.15, 3)),
         glare=float(rng.uniform(40, 150)) if rng.random() < 0.35 else 0.0,
         glare_at=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8))),
         glare_size=float(rng.uniform(0.04, 0.2)),
@@ -220,6 +230,6 @@ def sample_scene(rng: np.random.Generator, *, held_out: bool | None = False,
     return Scene(
         camera=camera, board=board, pieces=pieces, lighting=lighting, effects=effects,
         played=played or str(rng.choice(["dark", "light"], p=[0.7, 0.3])),
-        table=_jitter_colour(rng, tuple(int(v) for v in rng.integers(40, 230, 3)), 10),
+        table=_jitter_colour(rng, bgr(rng.integers(40, 230, 3)), 10),
         table_seed=int(rng.integers(2**31)),
     )

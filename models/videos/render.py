@@ -50,7 +50,7 @@ def frames(script: GameScript, scene: Scene, seed: int = 0, noise_level: float =
         if not shot.path:
             still = renderer.render(shot.board, seed=seed * 100003 + index).image.astype(np.int16)
             for _ in range(shot.frames):
-                cv2.randn(noise, 0, noise_level)
+                cv2.randn(noise, 0, noise_level)  # type: ignore[call-overload]  # scalars are fine
                 yield np.clip(still + noise, 0, 255).astype(np.uint8)
             continue
         height = float(rng.uniform(0.4, 1.2))
@@ -67,7 +67,7 @@ def write_video(script: GameScript, scene: Scene, path: Path, seed: int = 0,
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     width, height = scene.camera.size
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), FPS, (width, height))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"), FPS, (width, height))
     if not writer.isOpened():
         raise RuntimeError(f"cannot write video {path}: no MP4 encoder in this OpenCV")
     try:
@@ -75,6 +75,7 @@ def write_video(script: GameScript, scene: Scene, path: Path, seed: int = 0,
             writer.write(frame)
     finally:
         writer.release()
+    assert script.game is not None  # script_game records the game it scripted
     path.with_suffix(".pdn").write_text(write_game(script.game), encoding="utf-8")
     with path.with_suffix(".truth.jsonl").open("w", encoding="utf-8") as out:
         for event in script.events:

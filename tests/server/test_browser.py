@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import pytest
 
+from engine import Colour
+from engine.game import Outcome
 from events import EventKind, GameEvent, SQLiteLog
 from server import create_app
-from events import referee as ra
+from events import decisions as ra
 from server.config import BoardInfo, ServerConfig
 
 from live_browser import chromium, require_browser, served, shot
@@ -34,12 +36,12 @@ def fill_hall(log: SQLiteLog, now: float) -> None:
     log.append(referee("2", ra.SetPlayers("Anan K.", "ประยุทธ ศรี", "Quarter-final", 6), now))
     for event in game_events("2", MOVES[:6], t0=now - 100):
         log.append(event)
-    log.append(GameEvent("2", EventKind.IRREGULARITY, now, side="light",
+    log.append(GameEvent("2", EventKind.IRREGULARITY, now, side=Colour.LIGHT,
                          reason="missed capture: 16x23 was compulsory"))
     log.append(referee("3", ra.SetPlayers("Niran P.", "Somsak T.", "Quarter-final", 6), now))
     for event in game_events("3", MOVES, t0=now - 400):
         log.append(event)
-    log.append(referee("3", ra.SetResult("light wins", "resignation"), now))
+    log.append(referee("3", ra.SetResult(Outcome.LIGHT_WINS, "resignation"), now))
     log.append(referee("4", ra.SetPlayers("Wichai", "Dao", "Tie-break", 2), now))
     log.append(referee("4", ra.NewGame({"setup": "golden", "golden_board": 2}), now))  # kings
 

@@ -6,6 +6,7 @@ import json
 
 from engine.pdn import read_game, read_games
 from events import EventKind, GameEvent
+from events.decisions import SetPlayers
 
 from server_sample import MOVES, T0, game_events
 
@@ -127,8 +128,7 @@ def test_events_already_in_the_log_at_start_keep_their_age(make_app, log):
 
 def test_player_names_are_escaped_in_json_and_pages(log, client):
     name = '</script><script>alert(1)</script><img src=x onerror=alert(2)>'
-    log.append(GameEvent("1", EventKind.REFEREE, T0, detail={
-        "action": "set_players", "first": name, "second": "B", "round": "1", "games": 4}))
+    log.append(SetPlayers(name, "B", "1", 4).to_event("1", 1, T0))
     assert client.get("/api/board/1").get_json()["game"]["players"]["dark"] == name
     for url in ("/", "/board/1", "/board/1/embed", "/board/1/overlay"):
         html = client.get(url).get_data(as_text=True)
