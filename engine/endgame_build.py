@@ -260,28 +260,28 @@ def _solve(layout: _Layout, moves: tuple[_Moves, _Moves], removal: CapturedRemov
             assert m.crowned is not None
             crowned_table = np.frombuffer(tables[m.crowned], dtype=np.int16)
             child = crowned_table[(1 - side) * (len(crowned_table) // 2) + _crowned_slots(m.crowned, m.crown_squares)]
-            mine = np.where(child > 0, -(child.astype(np.int64) + 1),
-                            np.where(child < 0, -child.astype(np.int64) + 1, 0))
-            wins = mine > 0
-            np.minimum.at(win_at, m.crown_parents[wins], mine[wins] - 1)
-            can_lose[m.crown_parents[mine >= 0]] = False
-            losing = mine < 0
-            np.maximum.at(ext_loss, m.crown_parents[losing], -mine[losing] - 1)
+            through = np.where(child > 0, -(child.astype(np.int64) + 1),
+                               np.where(child < 0, -child.astype(np.int64) + 1, 0))
+            wins = through > 0
+            np.minimum.at(win_at, m.crown_parents[wins], through[wins] - 1)
+            can_lose[m.crown_parents[through >= 0]] = False
+            losing = through < 0
+            np.maximum.at(ext_loss, m.crown_parents[losing], -through[losing] - 1)
         # No move at all: lost now.
         stuck = np.nonzero(layout.valid & ~m.capture & (m.moves == 0))[0] + offset
         loss_at[stuck] = 0
 
     parents = np.concatenate([moves[0].parents, moves[1].parents])
-    children = np.concatenate([moves[0].children, moves[1].children])
+    edges_to = np.concatenate([moves[0].children, moves[1].children])
     remaining += np.bincount(parents, minlength=nodes)
     quiet_nodes = np.concatenate([np.nonzero(layout.valid & ~moves[s].capture & (moves[s].moves > 0))[0] + s * n
                                   for s in (0, 1)])
     ready = quiet_nodes[(remaining[quiet_nodes] == 0) & can_lose[quiet_nodes]]
     loss_at[ready] = ext_loss[ready]  # only crownings, all losing
-    order = np.argsort(children, kind="stable")
+    order = np.argsort(edges_to, kind="stable")
     by_child = parents[order]
     starts = np.zeros(nodes + 1, dtype=np.int64)
-    np.cumsum(np.bincount(children, minlength=nodes), out=starts[1:])
+    np.cumsum(np.bincount(edges_to, minlength=nodes), out=starts[1:])
 
     level = 0
     while True:
@@ -319,7 +319,7 @@ def build(max_pieces: int = 4, removals: Sequence[CapturedRemoval] = tuple(Captu
         layout = _Layout(material)
         moves = (_Moves(layout, 0), _Moves(layout, 1))
         for removal in removals:
-            found[removal][material] = memoryview(_solve(layout, moves, removal, found[removal]))
+            found[removal][material] = memoryview(_solve(layout, moves, removal, found[removal]).data)
         if log:
             valid = int(layout.valid.sum())
             log(f"{material_name(material)}: {2 * valid:,} positions, {time.perf_counter() - started:.1f} s")

@@ -30,10 +30,10 @@ from typing import Protocol
 
 from .game import Game
 from .move import Move
-from .movegen import BOARD_MASK, Effect, capture_effects, has_capture, legal_effects, play_effect
+from .movegen import Effect, capture_effects, has_capture, legal_effects, play_effect
 from .position import Position
 from .rules import CapturedRemoval, Colour, Rules
-from .squares import BIT
+from .squares import BIT, BOARD_MASK
 
 #: The score of a win on the spot; a win in n plies scores ``MATE - n``.
 MATE = 100_000
