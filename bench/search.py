@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import Position, Rules  # noqa: E402
+from engine import CapturedRemoval, Position, Rules  # noqa: E402
 from engine.endgame import EndgameTable, Outcome  # noqa: E402
 from engine.game import Game, Outcome as GameOutcome  # noqa: E402
 from engine.rules import Colour  # noqa: E402
@@ -211,28 +211,40 @@ def tactics(args: argparse.Namespace) -> int:
 
 def exactness(args: argparse.Namespace) -> int:
     sys.path.insert(0, str(ROOT / "tests" / "engine"))
-    from exactness import random_position, solve_by_minimax, table_agrees_with_rules
+    from exactness import TooLarge, random_position, solve_by_minimax, table_agrees_with_rules
 
-    rules = Rules(count_on_claim=False, count_rule_moves=2)
+    rules = Rules(count_on_claim=False, count_rule_moves=1)
     rng = random.Random(7)
-    agree = 0
+    agree = skipped = 0
+    by_pieces: dict[int, int] = {}
     started = time.perf_counter()
-    for trial in range(args.positions):
-        position = random_position(rng, rng.randint(2, 6))
-        expected = solve_by_minimax(position, rules)
+    trial = 0
+    while trial < args.positions:
+        pieces = rng.randint(2, 6)
+        position = random_position(rng, pieces, kings=0.3 if pieces <= 4 else 0.05)
+        try:
+            expected = solve_by_minimax(position, rules, max_states=args.max_states)
+        except TooLarge:
+            skipped += 1
+            continue
+        trial += 1
+        by_pieces[pieces] = by_pieces.get(pieces, 0) + 1
         found = Searcher(rules).search(position)
         same = found.exact and found.score.value == expected
         agree += same
         if not same:
             print(f"DIFFERS {position.fen()}: search {found.score} ({found.score.value}), minimax {expected}")
-    print(f"search vs minimax: {agree} of {args.positions} positions agree (values and results),"
-          f" {time.perf_counter() - started:.0f} s")
-    for removal_table in (table_or_none(Rules()),):
-        if removal_table is None:
+    print(f"search vs minimax: {agree} of {args.positions} positions agree (values and results);"
+          f" pieces: {dict(sorted(by_pieces.items()))}; {skipped} drawn positions skipped (reference"
+          f" tree over {args.max_states:,} states); {time.perf_counter() - started:.0f} s")
+    for removal in CapturedRemoval:
+        table = table_or_none(Rules(captured_removal=removal))
+        if table is None:
             print("no endgame table: run make endgames")
             continue
-        checked, wrong = table_agrees_with_rules(removal_table, pieces=3)
-        print(f"endgame table vs a one-ply search by the rules: {checked:,} three-piece positions, {wrong} differ")
+        checked, wrong = table_agrees_with_rules(table, pieces=3)
+        print(f"endgame table ({removal.value}) vs a one-ply search by the rules: {checked:,}"
+              f" three-piece positions, {wrong} differ", flush=True)
     return 0
 
 
@@ -256,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=tactics)
     p = sub.add_parser("exactness")
     p.add_argument("--positions", type=int, default=200)
+    p.add_argument("--max-states", type=int, default=20_000, help="largest reference tree to solve")
     p.set_defaults(func=exactness)
     args = parser.parse_args(argv)
     return args.func(args)

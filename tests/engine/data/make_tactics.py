@@ -1,15 +1,14 @@
 """The recipe of tactics.json: positions where one move, and only one, wins by force.
 
-    python3 tests/engine/data/make_tactics.py [--count 50]
+    python3 tests/engine/data/make_tactics.py [--count 50]   # after make endgames
 
-Candidates come from seeded random games (random play leaves combinations on the board).
-A position is kept when, searched with the endgame table (where built) at a node budget
-of ``--nodes`` per move:
-- the side to move has no capture (a compulsory capture is no combination),
-- the best move gains at least a man and a half over the evaluation before it, or wins by force,
-- every other move scores at least a man and a half worse (the win is the one move),
-- a search of one ply, captures played out, does not find it (it takes a combination).
-``depth`` is the shallowest iteration that plays the move without the table: the test
+Candidates are seeded random positions of three pieces a side with equal material (men,
+now and then a king), no capture due for the side to move. A position is kept when, with
+the endgame table (``make endgames``) and ``--nodes`` per search:
+- the side to move wins by force (the search proves a win in N plies), from equal material,
+- every other move fails to win and scores no better than half a man,
+- the first iteration (one ply, captures played out) does not play it: it takes a combination.
+``depth`` is the shallowest iteration that plays the move without the table; the test
 searches each position that deep (a fresh search is deterministic).
 """
 
@@ -24,55 +23,54 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT))
 
-from engine import Position, Rules  # noqa: E402
+from engine import Piece, Position, Rules  # noqa: E402
 from engine.endgame import EndgameTable  # noqa: E402
+from engine.rules import Colour  # noqa: E402
 from engine.search import Limits, Searcher  # noqa: E402
 
-GAIN = 150
+
+def candidate(rng: random.Random) -> Position:
+    squares = rng.sample(range(1, 33), 6)
+    kings = [rng.random() < 0.2 for _ in range(3)]
+    placed = {}
+    for i, square in enumerate(squares):
+        colour = Colour.DARK if i < 3 else Colour.LIGHT
+        crowning = square <= 4 if colour is Colour.DARK else square >= 29
+        placed[square] = Piece.of(colour, kings[i % 3] or crowning)
+    return Position.from_pieces(placed, rng.choice(list(Colour)))
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=50)
-    parser.add_argument("--nodes", type=int, default=20_000)
+    parser.add_argument("--nodes", type=int, default=6_000)
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("tactics.json"))
     args = parser.parse_args()
-    try:
-        table = EndgameTable.load(ROOT / "data" / "endgames")
-    except FileNotFoundError:
-        table = None
+    table = EndgameTable.load(ROOT / "data" / "endgames")
+    rules = Rules()
     rng = random.Random(50)
     found: list[dict[str, object]] = []
-    seen: set[str] = set()
     while len(found) < args.count:
-        position = Position.start()
-        for _ in range(rng.randrange(8, 40)):
-            moves = position.legal_moves()
-            if not moves:
-                break
-            position = position.play(rng.choice(moves))
-        moves = position.legal_moves()
-        if len(moves) < 2 or position.has_capture() or position.fen() in seen:
+        position = candidate(rng)
+        material = [(position.dark & ~position.kings).bit_count(), (position.dark & position.kings).bit_count()]
+        if material != [(position.light & ~position.kings).bit_count(), (position.light & position.kings).bit_count()]:
+            continue  # a crowning-row man made a king on one side only
+        moves = position.legal_moves(rules)
+        if len(moves) < 2 or position.has_capture():
             continue
-        seen.add(position.fen())
-        before = Searcher(Rules(), table=table).evaluate(position)
-        first = Searcher(Rules(), table=table).search(position, Limits(nodes=args.nodes))
-        if first.score.value - before < GAIN or first.best is None:
-            continue  # nothing to win here: the cheap test first
-        scores = []
-        for move in moves:
-            child = Searcher(Rules(), table=table).search(position.play(move), Limits(nodes=args.nodes))
-            scores.append((-child.score.value, str(move)))
-        scores.sort(reverse=True)
-        (best, best_move), (second, _) = scores[0], scores[1]
-        if best - before < GAIN or best - second < GAIN:
+        first = Searcher(rules, table=table).search(position, Limits(nodes=args.nodes))
+        if not (first.score.is_forced and first.score.value > 0) or first.best is None:
             continue
-        # Without the table: the test runs where no table was built.
+        others = [-Searcher(rules, table=table).search(position.play(m), Limits(nodes=args.nodes)).score.value
+                  for m in moves if m != first.best]
+        if max(others) > 50:
+            continue  # another move wins too, or stands well: no single combination
         depth = next((d for d in range(1, 17)
-                      if str(Searcher(Rules()).search(position, Limits(depth=d)).best) == best_move), None)
+                      if Searcher(rules).search(position, Limits(depth=d)).best == first.best), None)
         if depth is None or depth < 2:
-            continue  # a search of one ply (and its captures) already sees it: no combination
-        found.append({"fen": position.fen(), "best": [best_move], "score": best, "depth": depth})
+            continue
+        found.append({"fen": position.fen(), "best": [str(first.best)], "score": str(first.score),
+                      "depth": depth})
         print(len(found), found[-1], flush=True)
         args.out.write_text(json.dumps(found, indent=1) + "\n")
     return 0
