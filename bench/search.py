@@ -71,10 +71,12 @@ def speed(args: argparse.Namespace) -> int:
     for name, position in rows:
         searcher = Searcher()
         cpu = time.process_time()
-        analysis = searcher.search(position, Limits(seconds=args.seconds))
+        limits = Limits(nodes=args.nodes) if args.nodes else Limits(seconds=args.seconds)
+        analysis = searcher.search(position, limits)
         cpu = time.process_time() - cpu
         depths.append(analysis.depth)
-        print(f"{name:<14} depth {analysis.depth:>2} in {args.seconds:g} s  {analysis.nodes:>8,} nodes"
+        budget = f"{args.nodes:,} nodes" if args.nodes else f"{args.seconds:g} s"
+        print(f"{name:<14} depth {analysis.depth:>2} in {budget}  {analysis.nodes:>8,} nodes  {cpu:5.2f} s cpu"
               f"  {analysis.nodes / analysis.seconds:>9,.0f} nodes/s wall  {analysis.nodes / max(cpu, 1e-9):>9,.0f}"
               f" nodes/s cpu  {analysis.score}  {analysis.best}  ({load()})", flush=True)
     print(f"middlegames: mean depth {sum(depths[1:]) / len(depths[1:]):.1f}, least {min(depths[1:])}")
@@ -253,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="what", required=True)
     p = sub.add_parser("speed")
     p.add_argument("--seconds", type=float, default=1.0)
+    p.add_argument("--nodes", type=int, default=0, help="a node budget instead of time (load-free)")
     p.set_defaults(func=speed)
     p = sub.add_parser("match")
     p.add_argument("--opponent", choices=("depth2", "tenth"), required=True,

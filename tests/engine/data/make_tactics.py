@@ -45,10 +45,11 @@ def main() -> int:
     parser.add_argument("--count", type=int, default=50)
     parser.add_argument("--nodes", type=int, default=6_000)
     parser.add_argument("--out", type=Path, default=Path(__file__).with_name("tactics.json"))
+    parser.add_argument("--seed", type=int, default=50, help="several seeds run side by side, then joined")
     args = parser.parse_args()
     table = EndgameTable.load(ROOT / "data" / "endgames")
     rules = Rules()
-    rng = random.Random(50)
+    rng = random.Random(args.seed)
     found: list[dict[str, object]] = []
     while len(found) < args.count:
         position = candidate(rng)
@@ -65,7 +66,7 @@ def main() -> int:
                   for m in moves if m != first.best]
         if max(others) > 50:
             continue  # another move wins too, or stands well: no single combination
-        depth = next((d for d in range(1, 17)
+        depth = next((d for d in range(1, 11)
                       if Searcher(rules).search(position, Limits(depth=d)).best == first.best), None)
         if depth is None or depth < 2:
             continue
