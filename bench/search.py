@@ -195,7 +195,7 @@ def summary(records: list[dict]) -> str:
 
 def tactics(args: argparse.Namespace) -> int:
     cases = json.loads(TACTICS.read_text())
-    table = table_or_none(Rules())
+    table = None if args.no_table else table_or_none(Rules())
     found = 0
     for case in cases:
         searcher = Searcher(table=table)
@@ -204,7 +204,8 @@ def tactics(args: argparse.Namespace) -> int:
         found += ok
         print(f"{'ok  ' if ok else 'MISS'} {case['fen']:<50} wants {'/'.join(case['best']):<12}"
               f" found {analysis.best} {analysis.score} depth {analysis.depth}", flush=True)
-    print(f"tactics: {found} of {len(cases)} found within {args.seconds:g} s ({load()})")
+    print(f"tactics: {found} of {len(cases)} found within {args.seconds:g} s,"
+          f" {'with' if table else 'without'} the endgame table ({load()})")
     return 0
 
 
@@ -268,6 +269,7 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=match)
     p = sub.add_parser("tactics")
     p.add_argument("--seconds", type=float, default=1.0)
+    p.add_argument("--no-table", action="store_true", help="search without the endgame table")
     p.set_defaults(func=tactics)
     p = sub.add_parser("exactness")
     p.add_argument("--positions", type=int, default=200)
