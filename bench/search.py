@@ -237,6 +237,8 @@ def exactness(args: argparse.Namespace) -> int:
         agree += same
         if not same:
             print(f"DIFFERS {position.fen()}: search {found.score} ({found.score.value}), minimax {expected}")
+        if trial % 20 == 0:
+            print(f"{trial} compared, {agree} agree, {skipped} skipped", flush=True)
     print(f"search vs minimax: {agree} of {args.positions} positions agree (values and results);"
           f" pieces: {dict(sorted(by_pieces.items()))}; {skipped} drawn positions skipped (reference"
           f" tree over {args.max_states:,} states); {time.perf_counter() - started:.0f} s")
