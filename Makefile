@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test typecheck bench model clean
+.PHONY: demo test typecheck bench model endgames clean
 
 $(BIN)/makhos: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,12 @@ model: $(BIN)/makhos
 	$(BIN)/python -m models.train --data data/train.npz --out data/base.onnx
 	$(BIN)/python -m models.head --base data/base.onnx --data data/fit.npz --out models/square_classifier.onnx
 	$(BIN)/python -m models.evaluate --data data/test.npz
+
+# Endgame tables for every position of up to 4 pieces, both captured-removal settings, by
+# retrograde analysis (engine/endgame_build.py); written to data/endgames/ (not committed).
+# The analysis (makhos analyse, the pages' evaluation) reads them when they are there.
+endgames: $(BIN)/makhos
+	$(BIN)/python -m engine.endgame_build --pieces 4 --out data/endgames
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -65,10 +65,13 @@ class PdnGame:
 
 
 def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = False,
-               move_seconds: Sequence[float | None] = ()) -> str:
+               move_seconds: Sequence[float | None] = (),
+               notes: dict[int, tuple[str, str]] | None = None) -> str:
     """The PDN text of one game. ``short`` writes captures in the Thai short form, except
     where two legal chains share their ends (then the full path, as the Thai rules say).
-    ``move_seconds[i]``, when given and not None, is the time spent on ply ``i + 1``."""
+    ``move_seconds[i]``, when given and not None, is the time spent on ply ``i + 1``.
+    ``notes`` maps a ply's index to a mark written after its move (``?``, ``??``, ``!`` or
+    ``""``) and a comment written after it (an analysis: ``{-1.20, best 22-18}``)."""
     tags = dict(tags or {})
     result = game.result()
     header = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
@@ -92,12 +95,16 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
             tokens.append(ply.move.short())
         else:
             tokens.append(str(ply.move))
+        mark, comment = (notes or {}).get(index, ("", ""))
+        tokens[-1] += mark
         if ply.irregularity is not None:
             reason = ply.irregularity.replace("{", "(").replace("}", ")").replace(";", ",")
             tokens.append(f"{{irregular: {reason}; FEN {ply.after.fen()}}}")
         seconds = move_seconds[index] if index < len(move_seconds) else None
         if seconds is not None:
             tokens.append(f"{{[%emt {_clock_text(seconds)}]}}")
+        if comment:
+            tokens.append("{" + comment.replace("{", "(").replace("}", ")") + "}")
     tokens.append(header["Result"])
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
 
