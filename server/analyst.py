@@ -65,7 +65,8 @@ Key = tuple[Rules, GamePosition]
 
 
 class Analyst:
-    """One search thread with a cache of analyses; ``on_done(board)`` after each search.
+    """One search thread with a cache of analyses; ``on_done(board)`` for each board
+    that waited for a position just searched.
 
     :meth:`lookup` answers at once, from the cache or with None (then queues the job).
     ``version`` grows with every analysis stored, so callers can cache what they built
@@ -146,7 +147,13 @@ class Analyst:
                 while len(self._done) > self.settings.cache_entries:
                     self._done.popitem(last=False)
                 self.version += 1
-            self._on_done(job.board)
+                # Every board waiting for this position has it now, not only the one that asked.
+                boards = [job.board] + [b for b, waiting in self._shown.items()
+                                        if waiting.key == job.key and b != job.board]
+                for board in boards[1:]:
+                    del self._shown[board]
+            for board in boards:
+                self._on_done(board)
 
     def _searcher(self, rules: Rules) -> Searcher:
         searcher = self._searchers.get(rules)
