@@ -70,7 +70,12 @@ Makhos.analysis = function (url, T) {
     box.querySelector(".analysis-score").title = T.score_side;
     box.querySelector(".analysis-best").textContent = a.best ? `${T.best_move} ${a.best.move}` : "";
     box.querySelector(".analysis-depth").textContent = a.depth ? `${T.depth} ${a.depth}` : "";
-    box.querySelector(".analysis-line").textContent = a.line;
+    const line = box.querySelector(".analysis-line");
+    line.textContent = "";
+    a.line.split(" ").forEach((token, i) => { // a narrow column wraps between moves, never inside one
+      if (i) line.appendChild(document.createTextNode(" "));
+      line.appendChild(Makhos.el("span", null, token));
+    });
     if (a.best) Makhos.drawArrow(shown.svg, a.best.path, shown.flipped);
   }
 
