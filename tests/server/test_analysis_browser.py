@@ -192,6 +192,8 @@ def test_the_overlay_shows_the_bar_and_the_line_readable_over_video(site, browse
     assert text.bounding_box()["x"] >= 1060  # on the side column, on its own plate
     background = page.evaluate("() => getComputedStyle(document.querySelector('.ov-analysis .analysis')).backgroundColor")
     assert background.startswith("rgba(38, 36, 33")  # the plates' colour: readable over any video
+    page.goto(site + "/board/1/overlay")  # the picture with its own background, as overlay.png
+    analysed(page)
     shot(page, "overlay-analysis.png")
     assert errors == []
     page.context.close()
