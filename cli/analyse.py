@@ -6,14 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine import Rules
 from engine.analysis import PlyReview, review
-from engine.endgame import EndgameTable
+from engine.endgame import DEFAULT_FOLDER, EndgameTable
 from engine.pdn import read_games, write_game
 from engine.search import Limits, Searcher
-
-#: Where ``make endgames`` writes the tables (the repository's data/ folder).
-DEFAULT_TABLES = Path(__file__).resolve().parents[1] / "data" / "endgames"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,18 +28,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="search time per position (default 1)")
     parser.add_argument("--depth", type=int, help="search to this depth instead of for a time")
     parser.add_argument("--out", type=Path, help="write the annotated game here ('-' for standard output)")
-    parser.add_argument("--tables", type=Path, default=DEFAULT_TABLES,
+    parser.add_argument("--tables", type=Path, default=DEFAULT_FOLDER,
                         help="folder of the endgame tables (make endgames); used when present")
     parser.add_argument("--worst", type=int, default=3, help="how many costliest moves to list (default 3)")
     parser.set_defaults(func=run)
-
-
-def load_tables(folder: Path, rules: Rules) -> EndgameTable | None:
-    """The endgame table for the rules' removal setting, or None where none was built."""
-    try:
-        return EndgameTable.load(folder, rules.captured_removal)
-    except FileNotFoundError:
-        return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.pdn} holds {len(games)} game(s), not a game {args.game}")
     chosen = games[args.game - 1]
     game = chosen.game
-    table = load_tables(args.tables, game.rules)
+    table = EndgameTable.load_if_built(args.tables, game.rules.captured_removal)
     if table is None:
         print(f"(no endgame table in {args.tables}: run `make endgames` for exact endings)", file=sys.stderr)
     limits = Limits(depth=args.depth) if args.depth is not None else Limits(seconds=args.seconds)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 from pathlib import Path
 
 from events import LogUnavailable, open_log
@@ -44,6 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="broadcast delay in seconds for public pages and API (default 0)")
     parser.add_argument("--boards", type=Path,
                         help="hall profile JSON: {\"event\": NAME, \"scoring\": [2,1,0], "
+                             "\"analysis\": {\"seconds\": 1}, "
                              "\"boards\": [{\"id\": \"1\", \"label\": \"Table 1\"}]}")
     parser.add_argument("--frames", type=Path,
                         help="folder where the recorder writes <board>.jpg, the annotated camera "
@@ -59,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def load_profile(path: Path | None) -> dict:
     """The hall profile's settings for ServerConfig; raises ValueError when malformed."""
-    from server.config import BoardInfo, Scoring
+    from server.config import AnalysisSettings, BoardInfo, Scoring
 
     if path is None:
         return {}
@@ -75,6 +77,8 @@ def load_profile(path: Path | None) -> dict:
             settings["event_name"] = str(data["event"])
         if "scoring" in data:
             settings["scoring"] = Scoring(*map(int, data["scoring"]))
+        if "analysis" in data:
+            settings["analysis"] = AnalysisSettings.from_json(data["analysis"])
         if "boards" in data:
             settings["boards"] = tuple(BoardInfo(str(b["id"]), str(b.get("label", "")))
                                        for b in data["boards"])
@@ -102,9 +106,15 @@ def run(args: argparse.Namespace) -> int:
         app = create_app(config)
     except LogUnavailable as error:
         raise ValueError(f"cannot read the event log ({error}); is Redis running?") from None
+    analysis = config.analysis
     print(f"makhos serve: http://{args.host}:{args.port}/ (events {'redis' if args.redis else args.events}, "
-          f"delay {args.delay:g} s, referee console {'on' if config.referee_token else 'off'})",
+          f"delay {args.delay:g} s, referee console {'on' if config.referee_token else 'off'}, "
+          f"analysis {f'{analysis.seconds:g} s a position' if analysis else 'off'})",
           flush=True)
+    if analysis and not args.delay:
+        print("makhos serve: warning: analysis is on with no broadcast delay: anyone in the hall "
+              "with a phone sees the engine's best move at once; give the broadcast a delay "
+              "(--delay 900: 15 minutes)", file=sys.stderr, flush=True)
     # channel_timeout: an SSE stream writes a keepalive every 15 s, so 60 s of silence
     # means the client is gone. Each stream holds a thread, so accept a few connections
     # more than there are threads, not waitress's default of 100 whatever the threads.

@@ -41,6 +41,10 @@ from .position import Position
 from .rules import CapturedRemoval, Colour
 from .squares import BIT, BOTTOM_ROW, SQUARES, TOP_ROW
 
+#: Where ``make endgames`` writes the tables (the repository's data/ folder); the analysis
+#: (``makhos analyse``, the pages' evaluation) reads them from here when they are there.
+DEFAULT_FOLDER = Path(__file__).resolve().parents[1] / "data" / "endgames"
+
 #: Dark men, dark kings, light men, light kings: how many of each.
 Material = tuple[int, int, int, int]
 
@@ -251,6 +255,16 @@ class EndgameTable:
                     raise ValueError(f"{path}: {name} has the wrong shape or type")
                 tables[material] = np.ascontiguousarray(values)
         return cls(tables, removal)
+
+    @classmethod
+    def load_if_built(cls, folder: Path = DEFAULT_FOLDER,
+                      removal: CapturedRemoval = CapturedRemoval.END_OF_TURN) -> "EndgameTable | None":
+        """The table of ``folder`` for this removal setting, or None where none was built:
+        the analysis is exact in the endings with it and still sound without."""
+        try:
+            return cls.load(folder, removal)
+        except FileNotFoundError:
+            return None
 
     def save(self, folder: Path) -> Path:
         import numpy as np

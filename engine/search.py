@@ -256,12 +256,13 @@ class Searcher:
     def analyse_game_position(self, game: Game, index: int, limits: Limits) -> Analysis:
         """Search the position before ply ``index`` of ``game`` (``len(game.plies)``: the last)
         with the game's history and count."""
-        positions = game.positions()[: index + 1]
-        if index == len(game.plies) and (game.repetitions() >= game.rules.repetition_threshold
-                                         or game.count_remaining() == 0):
+        return self.search_at(GamePosition.of(game, index), limits)
+
+    def search_at(self, at: "GamePosition", limits: Limits) -> Analysis:
+        """Search a position of a game (:meth:`GamePosition.of`) with its history and count."""
+        if at.drawn:
             return Analysis(Score(0), None, (), 0, 0, 0.0, True)  # the rules have drawn it
-        return self.search(positions[-1], limits, history=positions[:-1],
-                           count_left=count_plies_left(game, index))
+        return self.search(at.position, limits, history=at.history, count_left=at.count_left)
 
     def evaluate(self, position: Position) -> int:
         """The static evaluation of a position, from the side to move, ignoring captures."""
@@ -496,6 +497,39 @@ class Searcher:
         return tuple(line)
 
 
+@dataclass(frozen=True, slots=True)
+class GamePosition:
+    """A position of a game with everything else its search depends on: the earlier
+    positions it could repeat (those since the last capture or man move), the plies the
+    count rule still allows, and whether the rules have drawn the game there.
+
+    Two game positions are equal exactly when their searches are the same, whatever the
+    games before them: a cache of analyses is keyed on this (with the rules).
+
+    >>> game = Game()
+    >>> _ = game.play_text("25-21")
+    >>> at = GamePosition.of(game, 1)
+    >>> at.position == game.position, at.history, at.drawn
+    (True, (), False)
+    """
+
+    position: Position
+    history: tuple[Position, ...]
+    count_left: int | None
+    drawn: bool
+
+    @classmethod
+    def of(cls, game: Game, index: int) -> "GamePosition":
+        """The position before ply ``index`` of ``game`` (``len(game.plies)``: the last)."""
+        if not 0 <= index <= len(game.plies):
+            raise IndexError(f"a game of {len(game.plies)} plies has no position {index}")
+        positions = game.positions()[: index + 1]
+        drawn = index == len(game.plies) and (
+            game.repetitions() >= game.rules.repetition_threshold or game.count_remaining() == 0)
+        return cls(positions[-1], tuple(_reversible_tail(positions[:-1], positions[-1])),
+                   count_plies_left(game, index), drawn)
+
+
 # ---------------------------------------------------------------- helpers
 
 
@@ -553,7 +587,7 @@ def _sides(position: Position) -> tuple[int, int, bool]:
     return position.light, position.dark, False
 
 
-def _repeatable(history: Sequence[Position], position: Position) -> list[Board4]:
+def _reversible_tail(history: Sequence[Position], position: Position) -> list[Position]:
     """The earlier positions of the game that a later one could repeat: those since the last
     capture or man move (each changes the men or the number of pieces for good)."""
     def irreversible(before: Position, after: Position) -> bool:
@@ -561,16 +595,24 @@ def _repeatable(history: Sequence[Position], position: Position) -> list[Board4]
                 (before.dark | before.light).bit_count()) != (
             after.dark & ~after.kings, after.light & ~after.kings, (after.dark | after.light).bit_count())
 
-    tail: list[Board4] = []
+    tail: list[Position] = []
     later = position
     for earlier in reversed(history):
         if irreversible(earlier, later):
             break
-        mine, theirs, up = _sides(earlier)
-        tail.append((mine, theirs, earlier.kings, up))
+        tail.append(earlier)
         later = earlier
     tail.reverse()
     return tail
+
+
+def _repeatable(history: Sequence[Position], position: Position) -> list[Board4]:
+    """The repeatable earlier positions (:func:`_reversible_tail`) as the search compares them."""
+    boards: list[Board4] = []
+    for earlier in _reversible_tail(history, position):
+        mine, theirs, up = _sides(earlier)
+        boards.append((mine, theirs, earlier.kings, up))
+    return boards
 
 
 def _table_score(stored: int, ply: int) -> int:

@@ -28,7 +28,7 @@ def create_app(config: ServerConfig) -> Flask:
         # Only the scheme: the host and the client's address are not ours to take on trust.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=0, x_proto=config.trusted_proxies,  # type: ignore[method-assign]
                                 x_host=0, x_port=0, x_prefix=0)
-    hall = Hall(config, EventFeed(config.events, config.poll_seconds))
+    hall = Hall(config, EventFeed(config.events, config.poll_seconds, config.clock))
     hall.feed.start()
     app.extensions["makhos"] = hall
     # A request sees the log as it is now, not as of the poller's last look.

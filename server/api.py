@@ -5,7 +5,7 @@ Everything here is what spectators may see: it runs ``broadcast_delay`` behind t
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort
+from flask import Blueprint, Response, abort, request
 
 from . import sse, standings
 from .access import board_or_404, hall
@@ -84,13 +84,36 @@ def event_pdn():
     return _pdn_response("\n".join(t for t in texts if t), "event.pdn")
 
 
+@bp.get("/board/<board>/analysis")
+def board_analysis(board: str):
+    """The commentators' analysis of the position the public is shown, or with ``?ply=N`` of
+    an earlier position of the current game; ``"status": "analysing"`` until it is searched.
+    404 when the event has analysis off."""
+    board_or_404(board)
+    ply = None
+    if "ply" in request.args:
+        try:
+            ply = int(request.args["ply"])
+        except ValueError:
+            ply = -1
+        if ply < 0:
+            abort(400, description="ply must be a whole number >= 0 (0: the start)")
+    try:
+        found = hall().analysis(board, ply)
+    except LookupError as error:
+        abort(404, description=str(error))
+    if found is None:
+        abort(404, description="analysis is off for this event (the hall profile's \"analysis\")")
+    return found
+
+
 @bp.get("/board/<board>/events")
 def board_events(board: str):
     board_or_404(board)
     the_hall = hall()
     after = sse.resume_point()
     return sse.response(sse.stream(the_hall, board, after, PUBLIC,
-                                   lambda b: the_hall.state_json(b, PUBLIC)))
+                                   lambda b: the_hall.state_json(b, PUBLIC), the_hall.analysis_text))
 
 
 @bp.get("/hall/events")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Callable, Protocol
 
 from events import EventLog
 
@@ -31,6 +32,56 @@ class Scoring:
     def points(self, outcome: str) -> int:
         """A player's points for one game they ``"won"``, ``"drawn"`` or ``"lost"``."""
         return {"won": self.win, "drawn": self.draw, "lost": self.loss}[outcome]
+
+
+MAX_ANALYSIS_SECONDS = 60.0  # a position a minute: beyond that the broadcast has moved on
+MAX_ANALYSIS_DEPTH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisSettings:
+    """The commentators' analysis on the public board pages (off unless the hall profile
+    says ``"analysis": {"seconds": 1}``): how long the search may think about each position
+    the public is shown, or how deep (``depth``, for tests and slow machines), and how many
+    analysed positions the server keeps.
+
+    >>> AnalysisSettings.from_json({"seconds": 0.5})
+    AnalysisSettings(seconds=0.5, depth=None, cache_entries=4096)
+    >>> AnalysisSettings.from_json(False) is None
+    True
+    """
+
+    seconds: float = 1.0
+    depth: int | None = None
+    cache_entries: int = 4096
+
+    def __post_init__(self) -> None:
+        if not 0 < self.seconds <= MAX_ANALYSIS_SECONDS:
+            raise ValueError(f"analysis seconds must be more than 0 and at most {MAX_ANALYSIS_SECONDS}")
+        if self.depth is not None and not 1 <= self.depth <= MAX_ANALYSIS_DEPTH:
+            raise ValueError(f"analysis depth must be 1 to {MAX_ANALYSIS_DEPTH}")
+        if self.cache_entries < 1:
+            raise ValueError("analysis cache_entries must be at least 1")
+
+    @classmethod
+    def from_json(cls, value: object) -> "AnalysisSettings | None":
+        """The hall profile's ``"analysis"``: ``true``, ``false`` (off) or
+        ``{"seconds": S, "depth": D}``; ValueError, naming the field, for anything else."""
+        if value is False or value is None:
+            return None
+        if value is True:
+            return cls()
+        if not isinstance(value, dict):
+            raise ValueError('analysis must be true, false or {"seconds": 1}')
+        unknown = sorted(set(value) - {"seconds", "depth"})
+        if unknown:
+            raise ValueError(f"analysis: unknown field {unknown[0]!r} (seconds, depth)")
+        seconds, depth = value.get("seconds", 1.0), value.get("depth")
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise ValueError(f"analysis seconds must be a number, not {seconds!r}")
+        if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int)):
+            raise ValueError(f"analysis depth must be a whole number, not {depth!r}")
+        return cls(seconds=float(seconds), depth=depth)
 
 
 class FrameProvider(Protocol):
@@ -73,7 +124,8 @@ class ServerConfig:
     ``trusted_proxies`` is how many reverse proxies in front set ``X-Forwarded-Proto``:
     only then does a request that reached the proxy over TLS count as secure (the
     referee's cookie gets the Secure flag). With 0 the header is ignored, since any client
-    can send it.
+    can send it. ``analysis`` switches on the commentators' analysis of the positions the
+    public is shown (never of the live one).
     """
 
     events: EventLog
@@ -88,6 +140,8 @@ class ServerConfig:
     keepalive_seconds: float = 15.0  # SSE comment interval, so proxies keep the stream open
     mjpeg_fps: float = 5.0
     trusted_proxies: int = 0
+    analysis: AnalysisSettings | None = None  # the commentators' analysis; None: off
+    clock: Callable[[], float] = time.time  # wall time (the broadcast delay counts on it)
 
     def __post_init__(self) -> None:
         if self.broadcast_delay < 0:

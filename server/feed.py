@@ -49,6 +49,7 @@ class EventFeed:
         self._lock = threading.Lock()  # guards everything below; the conditions share it
         self._changed = threading.Condition(self._lock)  # any board (the hall's streams)
         self._board_changed: dict[str, threading.Condition] = {}
+        self._pokes: dict[str, int] = {}  # per board, how often it was poked
         self._reading = threading.Lock()
         self._boards: dict[str, _Board] = {}
         self._last = 0
@@ -151,20 +152,31 @@ class EventFeed:
         return merged
 
     def wait(self, board: str | None, after: int, delay: float, timeout: float) -> bool:
-        """Block until an event after ``after`` is visible with this delay; False on timeout."""
+        """Block until an event after ``after`` is visible with this delay, or the board is
+        poked (:meth:`poke`); False on timeout."""
         deadline = self._clock() + timeout
         with self._changed:
             condition = self._changed if board is None else self._condition(board)
+            poked = self._pokes.get(board, 0) if board is not None else 0
             while not self._stop.is_set():
                 pending = self._after(board, after)
                 now = self._clock()
                 if pending and pending[0].at + delay <= now:
+                    return True
+                if board is not None and self._pokes.get(board, 0) != poked:
                     return True
                 if now >= deadline:
                     return False
                 due = deadline if not pending else min(deadline, pending[0].at + delay)
                 condition.wait(max(due - now, 0.001))
         return False
+
+    def poke(self, board: str) -> None:
+        """Wake the board's waiting streams without an event: something they show beside
+        the log has changed (an analysis finished)."""
+        with self._changed:
+            self._pokes[board] = self._pokes.get(board, 0) + 1
+            self._condition(board).notify_all()
 
     def _condition(self, board: str) -> threading.Condition:
         """The board's condition, sharing the feed's lock; call with the lock held."""

@@ -5,6 +5,11 @@ is live, the public's stops at the broadcast delay. Because events become visibl
 order, the public's events are always a prefix of the referee's, so both caches only
 ever move forward. The JSON of a state is cached per sequence number, so a move sent to
 hundreds of SSE clients is serialised once.
+
+The commentators' analysis (when the event has it on) is asked for here, and only ever of
+a position of the public state: :meth:`Hall.analysis` takes no audience, so the referee's
+live state cannot reach the analyst, and no analysis of a position newer than the broadcast
+delay is ever made.
 """
 
 from __future__ import annotations
@@ -15,8 +20,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from engine.search import GamePosition
 from events import GameEvent
 
+from .analyst import Analyst, Job, analysis_json
 from .config import BoardInfo, ServerConfig
 from .feed import EventFeed
 from .standings import MatchLine, match_line
@@ -40,6 +47,8 @@ class _Cache:
         self.state = BoardState(board, config.scoring)
         self.json_seq = -1
         self.json_text = ""
+        self.analysis_key: tuple[int, int] = (-1, -1)  # (seq, analyst version) of the text
+        self.analysis_text = ""
 
 
 class Hall:
@@ -50,9 +59,12 @@ class Hall:
         self.feed = feed
         self._caches: dict[tuple[str, bool], _Cache] = {}
         self._lock = threading.Lock()
+        self.analyst = Analyst(config.analysis, feed.poke) if config.analysis else None
 
     def close(self) -> None:
         self.feed.close()
+        if self.analyst is not None:
+            self.analyst.close()
 
     # ------------------------------------------------------------ boards
 
@@ -130,6 +142,46 @@ class Hall:
         with cache.lock:
             self._advance(cache, board, audience)
             return use(cache.state)
+
+    # ------------------------------------------------------------ analysis (public only)
+
+    def analysis(self, board: str, ply: int | None = None) -> dict[str, Any] | None:
+        """The analysis of the current game's position after ``ply`` plies (None: the position
+        the public is shown now) as the public state holds it; None when analysis is off.
+        LookupError for a ply the public has not been shown."""
+        if self.analyst is None:
+            return None
+        cache = self._cache(board, PUBLIC)
+        with cache.lock:
+            self._advance(cache, board, PUBLIC)
+            return self._analysis(cache, ply)
+
+    def analysis_text(self, board: str) -> str | None:
+        """:meth:`analysis` of the shown position as JSON text, cached until a move or a
+        finished search changes it (every SSE stream of the board reads it)."""
+        if self.analyst is None:
+            return None
+        cache = self._cache(board, PUBLIC)
+        with cache.lock:
+            self._advance(cache, board, PUBLIC)
+            key = (cache.state.seq, self.analyst.version)
+            if cache.analysis_key != key:
+                cache.analysis_text = json.dumps(self._analysis(cache, None), ensure_ascii=False,
+                                                 separators=(",", ":"))
+                cache.analysis_key = key
+            return cache.analysis_text
+
+    def _analysis(self, cache: _Cache, ply: int | None) -> dict[str, Any]:
+        assert self.analyst is not None
+        record = cache.state.current
+        shown = len(record.moves)
+        if ply is None:
+            ply = shown
+        if not 0 <= ply <= shown:
+            raise LookupError(f"game {record.number} has {shown} plies on this page, not {ply}")
+        at = GamePosition.of(record.game, ply)
+        searched, found = self.analyst.lookup(Job(cache.state.board, record.rules, at), ply == shown)
+        return analysis_json(cache.state.board, record.number, ply, at, searched, found)
 
     def _decorate(self, data: dict[str, Any], board: str, audience: Audience) -> dict[str, Any]:
         info = self.info(board) or BoardInfo(board)

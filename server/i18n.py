@@ -125,6 +125,18 @@ TEXT: dict[str, tuple[str, str]] = {
     "rectified_board": ("Rectified board and reading", "กระดานที่ปรับแล้วและผลการอ่าน"),
     "time_up": ("Time is up", "หมดเวลา"),
     "connection_lost": ("Reconnecting…", "กำลังเชื่อมต่อใหม่…"),
+    # the commentators' analysis (on when the hall profile says "analysis")
+    "analysis": ("Analysis", "การวิเคราะห์"),
+    "analysing": ("analysing…", "กำลังวิเคราะห์…"),
+    "analysis_unavailable": ("no analysis of this position", "ไม่มีการวิเคราะห์ตำแหน่งนี้"),
+    "best_move": ("best", "ตาที่ดีที่สุด"),
+    "depth": ("depth", "ความลึก"),
+    "wins_in": ("{side} wins in {plies} plies", "{side}ชนะใน {plies} ตา"),
+    "has_won": ("{side} has won", "{side}ชนะแล้ว"),
+    "drawn_with_best_play": ("draw with best play", "เสมอเมื่อเล่นดีที่สุด"),
+    "score_side": ("score from dark's side, in men", "คะแนนจากฝั่งฝ่ายดำ หน่วยเป็นเบี้ย"),
+    "analysis_delay": ("analysis of the position shown, behind the broadcast delay",
+                       "วิเคราะห์ตำแหน่งที่แสดง ตามหลังการหน่วงเวลาถ่ายทอด"),
     # reasons a game ends (engine.game.Result.reason and the referee's usual words)
     "reason:resignation": ("resignation", "ยอมแพ้"),
     "reason:no pieces left": ("no pieces left", "หมากหมดกระดาน"),

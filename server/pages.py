@@ -111,21 +111,26 @@ def standings_page():
                            standings=standings_json(), event_name=hall().config.event_name)
 
 
-def _board_page(board: str, template: str, **page: Any):
+def _board_page(board: str, template: str, analysed: bool = False, **page: Any):
+    """A board page; ``analysed``: it shows the analysis when the event has it on."""
     info = board_or_404(board)
     options = ViewOptions.from_query()
     lang, strings = page_language()
+    the_hall = hall()
+    analysis = the_hall.analysis_text(board) if analysed else None
     page = {"start": "viewer", "stream": url_for("api.board_events", board=board),
             "size": options.size, **page}
+    if analysis is not None:
+        page["analysis"] = url_for("api.board_analysis", board=board)
     return render_template(template, board=info, lang=lang, strings=strings,
-                           state=hall().state_json(board, PUBLIC), options=options, page=page,
-                           event_name=hall().config.event_name)
+                           state=the_hall.state_json(board, PUBLIC), options=options, page=page,
+                           analysis=analysis, event_name=the_hall.config.event_name)
 
 
 @bp.get("/board/<board>")
 def board_page(board: str):
     """The board as spectators follow it; the move shown is kept in the address (#ply=N)."""
-    return _board_page(board, "board.html", history=True)
+    return _board_page(board, "board.html", analysed=True, history=True)
 
 
 @bp.get("/board/<board>/embed")
@@ -137,4 +142,4 @@ def embed(board: str):
 @bp.get("/board/<board>/overlay")
 def overlay(board: str):
     """1920x1080 for OBS: add as a browser source; ``?bg=transparent`` to key it over video."""
-    return _board_page(board, "overlay.html", keyboard=False)
+    return _board_page(board, "overlay.html", analysed=True, keyboard=False)

@@ -37,8 +37,14 @@ def resume_point() -> int:
 
 
 def stream(hall: Hall, board: str | None, after: int, audience: Audience,
-           state_of: Callable[[str], str]) -> Iterator[str]:
-    """Yield SSE messages for ``board`` (None: every board) until the server closes."""
+           state_of: Callable[[str], str],
+           analysis_of: Callable[[str], str | None] | None = None) -> Iterator[str]:
+    """Yield SSE messages for ``board`` (None: every board) until the server closes.
+
+    ``analysis_of(board)``, for a public board's stream of an event with analysis, gives
+    the analysis of the position shown: sent as ``event: analysis`` (no ``id:``, so a
+    reconnect still resumes by the log) whenever it differs from the last one sent, after
+    a burst of events or when a search finishes (the analyst pokes the board)."""
     yield f"retry: {RETRY_MS}\n\n"
     last = hall.feed.last_seq
     if after > last:
@@ -47,18 +53,23 @@ def stream(hall: Hall, board: str | None, after: int, audience: Audience,
                f'data: {{"reset":{{"after":{after},"last":{last}}},"state":{state}}}\n\n')
         after = 0
     keepalive = hall.config.keepalive_seconds
+    sent_analysis: str | None = None
     while not hall.feed.closed:
         batch = hall.events(board, after, audience)
-        if not batch:
-            if not hall.wait(board, after, audience, keepalive):
-                yield ": keepalive\n\n"
-            continue
         last_of_board = {e.board: e.seq for e in batch}
         for event in batch:
             state = state_of(event.board) if last_of_board[event.board] == event.seq else "null"
             yield (f"id: {event.seq}\nevent: update\n"
                    f'data: {{"event":{event.to_json()},"state":{state}}}\n\n')
-        after = batch[-1].seq
+        if batch:
+            after = batch[-1].seq
+        if analysis_of is not None and board is not None:
+            analysis = analysis_of(board)
+            if analysis is not None and analysis != sent_analysis:
+                yield f"event: analysis\ndata: {analysis}\n\n"
+                sent_analysis = analysis
+        if not batch and not hall.wait(board, after, audience, keepalive):
+            yield ": keepalive\n\n"
 
 
 def response(messages: Iterator[str]) -> Response:

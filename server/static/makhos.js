@@ -103,6 +103,23 @@ const Makhos = (() => {
     }
   }
 
+  // The best move as an arrow through its landing squares, over the pieces (analysis.js).
+  function drawArrow(svg, path, flipped) {
+    const points = path.map((s) => centre(s, flipped).slice(0, 2));
+    const g = node("g", {class: "best-move"}, svg);
+    const [[x0, y0], [x1, y1]] = [points[points.length - 2], points[points.length - 1]];
+    const length = Math.hypot(x1 - x0, y1 - y0);
+    const [ux, uy] = [(x1 - x0) / length, (y1 - y0) / length];
+    const head = 34; // the head's length; the shaft stops at its base
+    const base = [x1 - ux * head, y1 - uy * head];
+    const shaft = points.slice(0, -1).concat([base]).map((p) => p.join(",")).join(" ");
+    node("polyline", {points: shaft, class: "best-shaft"}, g);
+    const wing = [-uy * 22, ux * 22];
+    node("polygon", {points: [[x1, y1], [base[0] + wing[0], base[1] + wing[1]],
+      [base[0] - wing[0], base[1] - wing[1]]].map((p) => p.join(",")).join(" "), class: "best-head"}, g);
+    return g;
+  }
+
   function readJson(id) {
     const el = document.getElementById(id);
     return el ? JSON.parse(el.textContent) : null;
@@ -111,10 +128,14 @@ const Makhos = (() => {
   // EventSource reconnects by itself and sends Last-Event-ID, so no update is lost. A
   // "reset" (the server's log is not the one that id came from) carries the state as it is
   // now, or null on the hall's stream; every event of the new log follows it.
-  function connect(url, onUpdate, onStatus) {
+  // listeners: more named events (the board stream's "analysis"), each given its data.
+  function connect(url, onUpdate, onStatus, listeners) {
     const source = new EventSource(url);
     source.addEventListener("update", (e) => onUpdate(JSON.parse(e.data), Number(e.lastEventId)));
     source.addEventListener("reset", (e) => onUpdate(JSON.parse(e.data), 0));
+    for (const [name, listener] of Object.entries(listeners || {})) {
+      source.addEventListener(name, (e) => listener(JSON.parse(e.data)));
+    }
     source.onopen = () => onStatus && onStatus(true);
     source.onerror = () => onStatus && onStatus(false);
     return source;
@@ -143,5 +164,5 @@ const Makhos = (() => {
     return board.label || `${T.board} ${board.board}`;
   }
 
-  return {parseFen, rowCol, drawBoard, readJson, connect, clockText, el, boardTitle};
+  return {parseFen, rowCol, drawBoard, drawArrow, readJson, connect, clockText, el, boardTitle};
 })();

@@ -20,6 +20,8 @@ Makhos.viewer = function (options) {
     clockOffset: 0,
   };
   const hooks = {alertButtons: options.alertButtons || null, onState: options.onState || null};
+  // The commentators' analysis (analysis.js), on public pages of an event that has it.
+  const analysis = options.analysis ? Makhos.analysis(options.analysis, T) : null;
   if (options.size) document.documentElement.style.setProperty("--board-size", `${options.size}px`);
 
   const moves = () => view.state.game.moves;
@@ -53,6 +55,10 @@ Makhos.viewer = function (options) {
       flipped: view.flipped,
       numbers: view.numbers,
     });
+    if (analysis) {
+      analysis.show({game: view.state.game.number, ply, fen: fenAt(ply), live: view.ply === null,
+        flipped: view.flipped, svg: $("board")});
+    }
   }
 
   function renderPlayers() {
@@ -302,7 +308,7 @@ Makhos.viewer = function (options) {
 
   Makhos.connect(options.stream, (message) => {
     if (message.state) setState(message.state);
-  }, (ok) => { view.connected = ok; renderStatus(); });
+  }, (ok) => { view.connected = ok; renderStatus(); }, analysis ? {analysis: analysis.receive} : {});
 
   render();
   setInterval(tickClock, 250);

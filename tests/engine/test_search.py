@@ -170,3 +170,27 @@ def _score(stored: int | None) -> int:
     if stored < 0:  # a loss in -stored - 1 plies
         return -(MATE - (-stored - 1))
     return 0
+
+
+def test_a_game_position_is_the_same_whatever_game_led_to_it_after_a_man_move():
+    """The server caches analyses on GamePosition: equal ones must search the same, and
+    positions that differ in what they could repeat or in the count must not be equal."""
+    from engine.search import GamePosition
+
+    one, other = Game(), Game()
+    for text in ("25-21", "8-11", "26-22"):
+        one.play_text(text)
+    for text in ("26-22", "8-11", "25-21"):
+        other.play_text(text)
+    assert one.position == other.position
+    assert GamePosition.of(one, 3) == GamePosition.of(other, 3)
+    assert GamePosition.of(one, 3) != GamePosition.of(one, 2)
+    kings = Game(Rules(count_on_claim=False), start=Position.from_fen("B:WK1:BK32"))
+    for text in ("32-28", "1-5"):
+        kings.play_text(text)
+    at = GamePosition.of(kings, 2)
+    assert at.history == tuple(kings.positions()[:2])  # king moves: the start could recur
+    assert at.count_left == count_plies_left(kings, 2) and at.count_left is not None
+    assert GamePosition.of(kings, 2) != GamePosition(at.position, (), at.count_left, False)
+    with pytest.raises(IndexError):
+        GamePosition.of(kings, 3)

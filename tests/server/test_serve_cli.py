@@ -32,3 +32,23 @@ def test_bad_profile_is_a_clear_error(tmp_path, text):
     path.write_text(text)
     with pytest.raises(ValueError, match="hall.json"):
         load_profile(path)
+
+
+def test_analysis_is_off_unless_the_profile_switches_it_on(tmp_path):
+    from server.config import AnalysisSettings
+
+    path = tmp_path / "hall.json"
+    path.write_text(json.dumps({"event": "PEA Open"}))
+    assert "analysis" not in load_profile(path)  # ServerConfig's default: None, off
+    path.write_text(json.dumps({"analysis": {"seconds": 2}}))
+    assert load_profile(path)["analysis"] == AnalysisSettings(seconds=2.0)
+    path.write_text(json.dumps({"analysis": False}))
+    assert load_profile(path)["analysis"] is None
+
+
+@pytest.mark.parametrize("analysis", ["on", {"seconds": -1}, {"time": 1}, {"depth": "deep"}])
+def test_bad_analysis_settings_are_a_clear_error(tmp_path, analysis):
+    path = tmp_path / "hall.json"
+    path.write_text(json.dumps({"analysis": analysis}))
+    with pytest.raises(ValueError, match="hall.json: bad hall profile \\(analysis"):
+        load_profile(path)
