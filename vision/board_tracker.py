@@ -14,6 +14,12 @@ microseconds; one core can then watch many boards. The probe (see
   (a local refit first, then the full search), at most every ``retry_s`` seconds so a
   long disturbance does not eat the core.
 
+Before the probe looks, each frame is registered to the board (see
+:mod:`vision.registration`): the location handed on is where the board is in this very
+frame, to a tenth of a pixel, so a camera that wobbles or drifts keeps the probe on its
+corners and shows the occlusion gate a still board. The local refit (costly) then only has
+to catch what a shift cannot follow: the slow zoom of focus breathing, a tilt.
+
 After a re-localisation the corner order closest to the previous one is kept, so the
 numbering found from the pieces survives a bump.
 """
@@ -31,6 +37,7 @@ from .geometry import BoardLocation
 from .grid_probe import GridCheck, GridProbe
 from .lens import Lens
 from .locate import locate_board, refine_location
+from .registration import BoardRegistrar, Registration, RegistrationConfig, moved
 
 
 class TrackState(enum.Enum):
@@ -46,8 +53,9 @@ class TrackerConfig:
     retry_s: float = 0.1  # least time between two full searches
     hidden_retry_s: float = 0.3  # full search this often while hidden (a hand, a big bump)
     min_confidence: float = 0.25  # a search result below this is ignored
-    refit_s: float = 0.4  # a local refit this often catches nudges too small for the probe
+    refit_s: float = 2.0  # a local refit this often catches what the registration cannot follow
     refit_shift: float = 0.05  # squares a refit must move a corner to be adopted (not noise)
+    registration: RegistrationConfig = RegistrationConfig()
 
 
 def _closest_order(new: BoardLocation, old: BoardLocation) -> BoardLocation:
@@ -80,6 +88,8 @@ class BoardTracker:
         self.location: BoardLocation | None = initial
         self.state = TrackState.SEARCHING
         self.last_check: GridCheck | None = None
+        self.registration: Registration | None = None  # this frame's, None when not tracking
+        self._registrar = BoardRegistrar(cfg.registration)
         self._probe: GridProbe | None = None
         self._last_search = -np.inf
         self._last_refit = -np.inf
@@ -90,7 +100,9 @@ class BoardTracker:
         now = time.monotonic() if timestamp is None else timestamp
         if self.location is not None and self._probe is None:
             self._probe = GridProbe.build(self.location, frame)
+        self.registration = None
         if self._probe is not None:
+            self._register(frame)
             check = self._probe.check(frame)
             self.last_check = check
             if check.n_visible < self.cfg.min_visible:
@@ -110,10 +122,22 @@ class BoardTracker:
                 self._adopt(refit, frame)
                 return self.location
             self.location, self._probe = None, None
+            self._registrar.forget()
             self.state = TrackState.SEARCHING
         if now - self._last_search >= self.cfg.retry_s:
             self._search(frame, now)
         return self.location
+
+    def _register(self, frame: np.ndarray) -> None:
+        """Move the location onto the board in this frame, when the registration is sure."""
+        assert self.location is not None and self._probe is not None
+        if not self._registrar.has_template:
+            self._registrar.retemplate(frame, self.location)
+        reg = self._registrar.register(frame)
+        self.registration = reg
+        if reg.trusted and self._registrar.base is not None:
+            self.location = moved(self._registrar.base, reg.motion)
+            self._probe = self._probe.moved_to(self.location, frame.shape)
 
     def _keeps_polarity(self, refit: BoardLocation, frame: np.ndarray) -> bool:
         """A refit that snapped to the corners one square over would invert every corner."""
@@ -129,6 +153,10 @@ class BoardTracker:
         shift = np.linalg.norm(refit.corners - self.location.corners, axis=1).max()
         if shift > self.cfg.refit_shift * self.location.square_px:
             self._adopt(refit, frame)
+        elif self.registration is not None and self.registration.trusted:
+            # Confirmed where it is: register against this frame from now on (the men moved
+            # since the template was cut), at the registered location, so nothing jumps.
+            self._registrar.retemplate(frame, self.location)
 
     def _search(self, frame: np.ndarray, now: float) -> None:
         self._last_search = now
@@ -141,4 +169,5 @@ class BoardTracker:
             found = _closest_order(found, self._previous)
         self.location = self._previous = found
         self._probe = GridProbe.build(found, frame)
+        self._registrar.retemplate(frame, found)
         self.state = TrackState.TRACKING

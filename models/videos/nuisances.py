@@ -215,14 +215,15 @@ class Camera:
             gain[t >= at] *= 1 + rng.uniform(-1, 1) * nz.exposure_step
         drift = _smooth_walk(rng, steps // 100 + 2, 0.1, 8.0, 4)
         drift = np.repeat(drift, 100, axis=0)[:steps]
-        self.gain = gain * (1 + nz.exposure_drift * drift[:, 0] / 2)
+        # An auto exposure keeps the picture's brightness within limits, whatever it does.
+        self.gain = np.clip(gain * (1 + nz.exposure_drift * drift[:, 0] / 2), 0.7, 1.3)
         self.balance = 1 + nz.white_balance_drift * drift[:, 1:] / 2  # (steps, 3) BGR
         self._hunts: list[tuple[float, float]] = []
         self._rng = rng
         self.centre = np.array([w / 2, h / 2])
         self.flicker_phase = rng.uniform(0, 2 * np.pi)
-        self._noise = np.random.default_rng([nz.seed, 3]).standard_normal(
-            (h + 64, w + 64, 3), dtype=np.float32)
+        self._noise = np.empty((h, w, 3), np.float32)
+        cv2.setRNGSeed(int(nz.seed % 2**31))
         self._shadow = self._shadow_mask(rng) if nz.shadow_at is not None else None
         self._frame_index = 0
 
@@ -332,9 +333,13 @@ class Camera:
         cv2.multiply(f, tuple(float(gain * v) for v in balance) + (0.0,), dst=f)
         if nz.mains_hz > 0 and nz.flicker > 0:
             # Light pulses at twice the mains frequency; each row is exposed at its own time,
-            # so the pulse shows as bands that roll unless the frame rate divides it.
+            # so the pulse shows as bands that roll unless the frame rate divides it. A row
+            # exposed for a good part of a pulse averages it out (strong bands need a short
+            # exposure, as in a bright hall).
             rows = time + np.linspace(0, nz.readout / nz.fps, h)
-            band = 1 + nz.flicker * np.sin(2 * np.pi * 2 * nz.mains_hz * rows + self.flicker_phase)
+            cycles = 2 * nz.mains_hz * nz.exposure_time / nz.fps
+            depth = nz.flicker * abs(np.sinc(cycles))
+            band = 1 + depth * np.sin(2 * np.pi * 2 * nz.mains_hz * rows + self.flicker_phase)
             np.multiply(f, band.astype(np.float32)[:, None, None], out=f)
         shadow = self._shadow_factor(time)
         if shadow is not None:
@@ -342,8 +347,9 @@ class Camera:
         # High gain is noisy: the sensor's noise grows with the gain the exposure needs.
         sigma = nz.noise * max(gain, 0.5) ** 0.5
         if sigma > 0.05:
-            dy, dx = self._rng.integers(0, 64, 2)
-            cv2.scaleAdd(self._noise[dy:dy + h, dx:dx + w], float(sigma), f, dst=f)
+            # Fresh every frame: a reused pattern, shifted, is something a registration locks on.
+            cv2.randn(self._noise, (0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
+            cv2.scaleAdd(self._noise, float(sigma), f, dst=f)
         return cv2.convertScaleAbs(cv2.max(f, 0.0))
 
     def frame(self, clean: np.ndarray, time: float) -> np.ndarray:
