@@ -132,7 +132,7 @@ class BoardTracker:
         """Move the location onto the board in this frame, when the registration is sure."""
         assert self.location is not None and self._probe is not None
         if not self._registrar.has_template:
-            self._registrar.retemplate(frame, self.location)
+            self._registrar.retemplate(frame, self.location, self._probe.weights)
         reg = self._registrar.register(frame)
         self.registration = reg
         if reg.trusted and self._registrar.base is not None:
@@ -156,7 +156,7 @@ class BoardTracker:
         elif self.registration is not None and self.registration.trusted:
             # Confirmed where it is: register against this frame from now on (the men moved
             # since the template was cut), at the registered location, so nothing jumps.
-            self._registrar.retemplate(frame, self.location)
+            self._registrar.retemplate(frame, self.location, self._probe.weights)
 
     def _search(self, frame: np.ndarray, now: float) -> None:
         self._last_search = now
@@ -169,5 +169,5 @@ class BoardTracker:
             found = _closest_order(found, self._previous)
         self.location = self._previous = found
         self._probe = GridProbe.build(found, frame)
-        self._registrar.retemplate(frame, found)
+        self._registrar.retemplate(frame, found, self._probe.weights)
         self.state = TrackState.TRACKING

@@ -46,21 +46,20 @@ def light_gain(current: np.ndarray, base: np.ndarray, rows: np.ndarray,
     bands = int(np.clip((bottom - top) / BAND_ROWS, *BANDS))
     edges = np.linspace(top, bottom + 1e-3, bands + 1)
     index = np.clip(np.searchsorted(edges, rows.ravel(), side="right") - 1, 0, bands - 1)
-    order = np.argsort(index, kind="stable")
-    counts = np.bincount(index, minlength=bands)
-    values = grey.ravel()[order]
+    # Every band's median from one sort: key = band + a value squeezed into [0, 1).
+    squeezed = np.clip(grey.ravel(), -4.0, 4.0)
+    missing = np.isnan(squeezed)
+    counts = np.bincount(index[~missing], minlength=bands)
+    key = np.sort(index[~missing] + (squeezed[~missing] + 4.0) / 8.0001)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-    centres, gains = [], []
-    for start, count, k in zip(starts, counts, range(bands)):
-        band = values[start:start + count]
-        band = band[~np.isnan(band)]
-        if band.size:
-            centres.append(0.5 * (edges[k] + edges[k + 1]))
-            gains.append(float(np.median(band)))
-    if not centres:
+    present = counts > 0
+    if not present.any():
         return np.zeros((2, 1)), np.zeros(ratio.shape[2])
-    band_rows = np.asarray(centres)
-    band_gains = np.clip(np.asarray(gains), -max_gain, max_gain)
+    middle = key[(starts + counts // 2)[present]]
+    centres = 0.5 * (edges[:-1] + edges[1:])[present]
+    gains = (middle - np.nonzero(present)[0]) * 8.0001 - 4.0
+    band_rows = centres
+    band_gains = np.clip(gains, -max_gain, max_gain)
     field = np.interp(rows, band_rows, band_gains)
     channel = np.median((ratio - field[..., None])[valid].reshape(-1, ratio.shape[2]), axis=0)
     return np.stack([band_rows, band_gains]), np.clip(channel, -max_gain, max_gain)
@@ -80,11 +79,18 @@ def clipped(current: np.ndarray, base: np.ndarray) -> np.ndarray:
 
 def light_change(current: np.ndarray, base: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """What changed from ``base`` to ``current`` that the light does not explain, per cell
-    and channel (grey levels). A cell clipped in either frame cannot be relit; only what
-    exceeds the largest change of light counts there (a hand over a white square does)."""
+    and channel (grey levels)."""
     bands, channel = light_gain(current, base, rows)
-    change = corrected(current, rows, bands, channel) - base
-    bright = clipped(current, base)
+    return unexplained(corrected(current, rows, bands, channel), current, base)
+
+
+def unexplained(relit: np.ndarray, current: np.ndarray, base: np.ndarray) -> np.ndarray:
+    """``relit - base`` (``relit``: ``current`` in ``base``'s light). A channel of a cell near
+    clipping in both frames cannot be relit; only what exceeds the largest change of light
+    counts there. (Bright in one frame only is a change no light makes: a bright sleeve
+    over a dark table.)"""
+    change = relit - base
+    bright = (current >= CLIPPED) & (base >= CLIPPED)
     raw = (current - base)[bright]
     allowed = (1 - np.exp(-MAX_GAIN)) * np.maximum(current, base)[bright]
     change[bright] = np.sign(raw) * np.maximum(np.abs(raw) - allowed, 0.0)

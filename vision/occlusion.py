@@ -42,7 +42,7 @@ import numpy as np
 
 from .geometry import BoardLocation, project
 from .grid_probe import GridCheck, GridProbe
-from .light import light_change, noise_level
+from .light import corrected, light_gain, noise_level, unexplained
 
 
 class GateState(enum.Enum):
@@ -91,12 +91,14 @@ class OcclusionGate:
         ring = np.ones((q, q), bool)
         ring[outer : q - outer, outer : q - outer] = False
         self._ring = ring  # the outer half of the ring around the board
+        u = (np.arange(q) + 0.5) / 4 - cfg.margin
+        self._centres = np.stack(np.meshgrid(u, u), axis=-1).astype(np.float32)  # board units
         self._reset(None)
 
     def _reset(self, location: BoardLocation | None) -> None:
         self._location = location
         self._probe: GridProbe | None = None
-        self._previous: np.ndarray | None = None  # quarter-square cells of the previous frame
+        self._previous: np.ndarray | None = None  # half-square cells of the previous frame
         self._reference: np.ndarray | None = None  # cells of the last still view
         self._reference_visible: np.ndarray | None = None  # corners seen in the last still view
         self._quiet_since: float | None = None
@@ -106,13 +108,11 @@ class OcclusionGate:
         self._centre: np.ndarray | None = None  # the board's centre in the previous frame
         self._shakes: list[tuple[float, float]] = []  # (time, pixels moved since the previous frame)
 
-    def _rows(self, location: BoardLocation, cells: int) -> np.ndarray:
-        """Image rows of the centres of a ``cells x cells`` grid over the board and its ring."""
-        m = self.cfg.margin
-        u = (np.arange(cells) + 0.5) * (8 + 2 * m) / cells - m
-        xx, yy = np.meshgrid(u, u)
-        points = np.stack([xx.ravel(), yy.ravel()], axis=1)
-        return np.nan_to_num(project(location.homography, points)[:, 1]).reshape(cells, cells)
+    def _rows(self, location: BoardLocation) -> np.ndarray:
+        """Image rows of the quarter cells' centres, ``(4n, 4n)``."""
+        q = self._centres.shape[0]
+        rows = project(location.homography, self._centres.reshape(-1, 2))[:, 1]
+        return np.nan_to_num(rows).reshape(q, q)
 
     def _shake(self, location: BoardLocation, timestamp: float) -> float:
         centre = location.to_image(np.array([[4.0, 4.0]]))[0]
@@ -174,19 +174,20 @@ class OcclusionGate:
         # The location is where the board is in this frame (the tracker registers every
         # frame): the cells are the board's own, whatever the camera did.
         cells = self._cells(frame, location)
-        rows = self._rows(location, cells.shape[0])
+        halves = _halves(cells)
+        rows = self._rows(location)
+        half_rows = _halves(rows[..., None])[..., 0]
         motion, moving = 0.0, False
         if self._previous is not None:
-            # In half squares: the light's change is fitted on the quarters (enough cells to
-            # each band of image rows), the change judged on their means (less noise).
-            change = light_change(cells, self._previous, rows)
-            change = change.reshape(change.shape[0] // 2, 2, change.shape[1] // 2, 2, -1).mean(axis=(1, 3))
+            bands, channel = light_gain(halves, self._previous, half_rows)
+            change = unexplained(corrected(halves, half_rows, bands, channel), halves,
+                                 self._previous)
             # The third largest cell: a hand or an arm covers several half squares, while a
             # codec's block or a burst of sensor noise changes one.
             per_cell = np.abs(change).max(axis=2).ravel()
             motion = float(np.partition(per_cell, -3)[-3])
             moving = motion > max(cfg.motion_level, cfg.noise_factor * noise_level(change))
-        self._previous = cells
+        self._previous = halves
         if moving or self._quiet_since is None:
             self._quiet_since, self._quiet_frames = timestamp, 0
         self._quiet_frames += 1
@@ -198,7 +199,10 @@ class OcclusionGate:
         else:
             lost = int((self._reference_visible & ~check.visible).sum())
             hidden = lost > cfg.max_lost_corners
-            change = light_change(cells, self._reference, rows)[self._ring]
+            # The light's change fitted on half squares, the ring judged in quarters.
+            bands, channel = light_gain(halves, _halves(self._reference), half_rows)
+            change = unexplained(corrected(cells, rows, bands, channel), cells,
+                                 self._reference)[self._ring]
             crossing = bool(np.abs(change).max() > max(cfg.change_level,
                                                        cfg.noise_factor * noise_level(change)))
             if quiet >= cfg.settle_s and not (hidden and crossing):
@@ -231,3 +235,9 @@ class OcclusionGate:
         if state is not self._state:
             self._state, self._since = state, timestamp
         return GateStatus(state, self._since, state is GateState.STILL, lost, motion, shake)
+
+
+def _halves(cells: np.ndarray) -> np.ndarray:
+    """Quarter-square cells ``(4n, 4n, c)`` averaged into half squares ``(2n, 2n, c)``."""
+    h, w = cells.shape[:2]
+    return cells.reshape(h // 2, 2, w // 2, 2, -1).mean(axis=(1, 3))

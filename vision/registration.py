@@ -39,7 +39,7 @@ _CORNERS = np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float32)
 
 @dataclass(frozen=True)
 class RegistrationConfig:
-    work_px: int = 224  # longer side of the region matched, pixels (downscaled to it)
+    work_px: int = 128  # longer side of the region matched, pixels (downscaled to it)
     pad: float = 0.4  # squares of room around the board for the camera to move into
     min_response: float = 0.05  # phase-correlation peak below which its shift is not used
     max_shift: float = 0.35  # squares: a larger move is a bump, not a wobble
@@ -89,14 +89,24 @@ class BoardRegistrar:
 
     def _region(self, frame: np.ndarray) -> np.ndarray:
         x0, y0, x1, y1 = self._box
-        crop = frame[y0:y1, x0:x1]
-        grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
-        small = cv2.resize(grey, self._size, interpolation=cv2.INTER_AREA)
-        return _band_pass(small.astype(np.float32))
+        small = frame[y0:y1, x0:x1]
+        # Halvings first (cheap and smooth), then the last step to the work size.
+        while max(small.shape[:2]) > 2 * self.cfg.work_px:
+            small = cv2.pyrDown(small)
+        small = cv2.resize(small, self._size, interpolation=cv2.INTER_AREA).astype(np.float32)
+        if small.ndim == 3:
+            # Along the axis between the two square colours: grey loses red against green.
+            small = cv2.transform(small, self._axis)
+        return _band_pass(small)
 
-    def retemplate(self, frame: np.ndarray, location: BoardLocation) -> None:
-        """Register later frames against ``frame``, where the board is at ``location``."""
+    def retemplate(self, frame: np.ndarray, location: BoardLocation,
+                   axis: np.ndarray | None = None) -> None:
+        """Register later frames against ``frame``, where the board is at ``location``;
+        ``axis``: colour weights (B, G, R) that tell the squares apart (default: grey)."""
         h, w = frame.shape[:2]
+        weights = np.array([0.114, 0.587, 0.299]) if axis is None else np.asarray(axis, float)
+        weights = weights / max(float(np.abs(weights).sum()), 1e-6)
+        self._axis = weights.reshape(1, -1).astype(np.float32)
         pad = self.cfg.pad * location.square_px
         outline = np.nan_to_num(project(location.homography, _OUTLINE))
         x0, y0 = np.clip(np.floor(outline.min(axis=0) - pad).astype(int), 0, [w - 2, h - 2])
@@ -113,7 +123,8 @@ class BoardRegistrar:
         xs -= t.shape[1] / 2
         ys -= t.shape[0] / 2
         # Jacobian of a similarity (shift x, shift y, zoom, turn) about the region's centre.
-        self._jacobian = np.stack([gx, gy, xs * gx + ys * gy, xs * gy - ys * gx]).reshape(4, -1)
+        self._jacobian = np.stack([gx, gy, xs * gx + ys * gy,
+                                   xs * gy - ys * gx]).reshape(4, -1).astype(np.float32)
         self._centre = np.array([t.shape[1] / 2, t.shape[0] / 2])
         self._contrast = float(np.abs(t).mean()) + 1e-3
         self._last = np.zeros(4)
@@ -158,13 +169,14 @@ class BoardRegistrar:
                                   borderMode=cv2.BORDER_REPLICATE)
             error = (back - t).ravel()
             # Large residuals are not the camera's motion (a hand, a moved man): left out.
-            keep = np.abs(error) <= 3.0 * float(np.median(np.abs(error))) + 1e-3
-            j = self._jacobian[:, keep]
-            hessian = j @ j.T
+            size = np.abs(error)
+            keep = (size <= 3.0 * float(size.mean()) + 1e-3).astype(np.float32)
+            j = self._jacobian * keep
+            hessian = (j @ self._jacobian.T).astype(np.float64)
             if abs(np.linalg.det(hessian)) < 1e-9:
                 break
             # back(x) ~ t(x) + J . delta  (the frame's region drawn back with the motion still to find)
-            step = -np.linalg.solve(hessian, j @ error[keep])
+            step = -np.linalg.solve(hessian, (j @ error).astype(np.float64))
             params = params + np.array([step[0], step[1], step[2], step[3]])
         motion = self._to_frame(params)
         shift = max(self._displacements(motion)) / self.base.square_px
