@@ -69,7 +69,7 @@ def make_video(seed: int, folder: Path, plies: int, kind: str = "calm") -> Path:
         scene = sample_scene(np.random.default_rng(seed), held_out=True, elevation=(35.0, 90.0))
         write_video(script, scene, path, seed=seed)
         return path
-    script = script_game(seed, plies=plies, irregularities=1)
+    script = script_game(seed, plies=plies, irregularities=0)
     rng = np.random.default_rng([seed, 7])
     pinned = {}
     if kind == "stress":
@@ -142,12 +142,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", choices=tuple(FIRST_SEED), default="calm")
     parser.add_argument("--videos", type=int, default=50)
-    parser.add_argument("--plies", type=int, help="plies a game (default: 24 calm, 6 hostile)")
+    parser.add_argument("--plies", type=int, help="plies a game (default: 24 calm, 3 hostile)")
     parser.add_argument("--first-seed", type=int, help="default: the set's own")
     parser.add_argument("--folder", type=Path, default=ROOT / "data" / "videos")
     parser.add_argument("--render-only", action="store_true", help="render the videos, record none")
     args = parser.parse_args()
-    plies = args.plies or (24 if args.set == "calm" else 6)
+    plies = args.plies or (24 if args.set == "calm" else 3)
     first = FIRST_SEED[args.set] if args.first_seed is None else args.first_seed
     if args.render_only:
         for k in range(args.videos):

@@ -56,6 +56,8 @@ class TrackerConfig:
     refit_s: float = 2.0  # a local refit this often catches what the registration cannot follow
     refit_shift: float = 0.05  # squares a refit must move a corner to be adopted (not noise)
     registration: RegistrationConfig = RegistrationConfig()
+    still_px: float = 0.05  # a registered move this small (pixels) is noise: the location stays
+    nudge: float = 0.15  # squares the registration may carry the board from the last fit before a refit
 
 
 def _closest_order(new: BoardLocation, old: BoardLocation) -> BoardLocation:
@@ -94,6 +96,7 @@ class BoardTracker:
         self._last_search = -np.inf
         self._last_refit = -np.inf
         self._previous: BoardLocation | None = initial  # for the corner order after a bump
+        self._fitted: BoardLocation | None = initial  # the last location found or refitted
 
     def update(self, frame: np.ndarray, timestamp: float | None = None) -> BoardLocation | None:
         """The board's location in ``frame``, or None while it is lost."""
@@ -112,7 +115,7 @@ class BoardTracker:
                 return self.location
             if check.agreement >= self.cfg.min_agreement:
                 self.state = TrackState.TRACKING
-                if now - self._last_refit >= self.cfg.refit_s:
+                if now - self._last_refit >= self.cfg.refit_s or self._nudged():
                     self._refit(frame, now)
                 return self.location
             # Wrong polarity: it moved. A small move is fixed by a local refit, at once.
@@ -136,8 +139,20 @@ class BoardTracker:
         reg = self._registrar.register(frame)
         self.registration = reg
         if reg.trusted and self._registrar.base is not None:
-            self.location = moved(self._registrar.base, reg.motion)
-            self._probe = self._probe.moved_to(self.location, frame.shape)
+            registered = moved(self._registrar.base, reg.motion)
+            # Below the registration's own noise the board has not moved: keeping the
+            # location then keeps the crops of a still board exactly the same.
+            if np.abs(registered.corners - self.location.corners).max() > self.cfg.still_px:
+                self.location = registered
+                self._probe = self._probe.moved_to(self.location, frame.shape)
+
+    def _nudged(self) -> bool:
+        """The registration carried the board far from where it was last fitted: a nudge,
+        perhaps with a tilt that a similarity only approximates; fit it again now."""
+        if self._fitted is None or self.location is None:
+            return False
+        shift = np.abs(self.location.corners - self._fitted.corners).max()
+        return bool(shift > self.cfg.nudge * self.location.square_px)
 
     def _keeps_polarity(self, refit: BoardLocation, frame: np.ndarray) -> bool:
         """A refit that snapped to the corners one square over would invert every corner."""
@@ -150,6 +165,7 @@ class BoardTracker:
         refit = refine_location(frame, self.location, lens=self.lens)
         if refit is None or not self._keeps_polarity(refit, frame):
             return
+        self._fitted = refit
         shift = np.linalg.norm(refit.corners - self.location.corners, axis=1).max()
         if shift > self.cfg.refit_shift * self.location.square_px:
             self._adopt(refit, frame)
@@ -167,7 +183,7 @@ class BoardTracker:
     def _adopt(self, found: BoardLocation, frame: np.ndarray) -> None:
         if self._previous is not None:
             found = _closest_order(found, self._previous)
-        self.location = self._previous = found
+        self.location = self._previous = self._fitted = found
         self._probe = GridProbe.build(found, frame)
         self._registrar.retemplate(frame, found, self._probe.weights)
         self.state = TrackState.TRACKING

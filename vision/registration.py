@@ -113,7 +113,9 @@ class BoardRegistrar:
         x1, y1 = np.clip(np.ceil(outline.max(axis=0) + pad).astype(int), [x0 + 2, y0 + 2], [w, h])
         self._box = (int(x0), int(y0), int(x1), int(y1))
         scale = min(1.0, self.cfg.work_px / max(x1 - x0, y1 - y0))
-        self._size = (max(8, int(round((x1 - x0) * scale))), max(8, int(round((y1 - y0) * scale))))
+        # Even sizes: OpenCV's phase correlation is half a pixel off on odd ones.
+        self._size = (max(8, 2 * int(round((x1 - x0) * scale / 2))),
+                      max(8, 2 * int(round((y1 - y0) * scale / 2))))
         self._scale = np.array([(x1 - x0) / self._size[0], (y1 - y0) / self._size[1]])
         t = self._region(frame)
         self._template = t
@@ -152,7 +154,8 @@ class BoardRegistrar:
             raise ValueError("no template: call retemplate() first")
         t = self._template
         v = self._region(frame)
-        (dx, dy), response = cv2.phaseCorrelate(t, v, self._window)
+        # Copies: OpenCV 5's phaseCorrelate applies the window to its inputs in place.
+        (dx, dy), response = cv2.phaseCorrelate(t.copy(), v.copy(), self._window)
         # Start from the last motion found; phase correlation's shift replaces it when sure.
         params = self._last.copy()
         if response >= self.cfg.min_response:
