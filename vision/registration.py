@@ -13,7 +13,7 @@ frame's same region is matched against it:
 
 - phase correlation first (robust to a jolt of several pixels, and, comparing phases
   only, to any change of exposure or white balance);
-- then two Gauss-Newton steps for the similarity, from the template's gradients, leaving out
+- then Gauss-Newton steps for the similarity (until a step is a few thousandths of a pixel), from the template's gradients, leaving out
   the pixels the motion does not explain (a hand, a moved man).
 
 The band-pass keeps the squares' edges and removes what competes with them: sensor noise
@@ -44,6 +44,9 @@ class RegistrationConfig:
     min_response: float = 0.05  # phase-correlation peak below which its shift is not used
     max_shift: float = 0.35  # squares: a larger move is a bump, not a wobble
     max_residual: float = 0.9  # error left after the fit, relative to the template's contrast
+    max_steps: int = 6  # Gauss-Newton steps at most
+    converged: float = 0.005  # work pixels: a step this small ends them
+    parameters: int = 4  # 2: a shift only; 4: with a turn and a zoom
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ def moved(location: BoardLocation, motion: np.ndarray) -> BoardLocation:
 
 
 def _band_pass(grey: np.ndarray) -> np.ndarray:
-    return cv2.GaussianBlur(grey, (0, 0), 1.0) - cv2.GaussianBlur(grey, (0, 0), 4.0)
+    return cv2.GaussianBlur(grey, (0, 0), 2.0) - cv2.GaussianBlur(grey, (0, 0), 4.0)
 
 
 class BoardRegistrar:
@@ -163,7 +166,7 @@ class BoardRegistrar:
         h, w = t.shape
         c = self._centre
         error = None
-        for _ in range(2):
+        for _ in range(self.cfg.max_steps):
             # Bring the frame's region back onto the template with the current estimate.
             dx, dy, zoom, turn = params
             a = np.array([[1 + zoom, -turn], [turn, 1 + zoom]])
@@ -174,13 +177,16 @@ class BoardRegistrar:
             # Large residuals are not the camera's motion (a hand, a moved man): left out.
             size = np.abs(error)
             keep = (size <= 3.0 * float(size.mean()) + 1e-3).astype(np.float32)
-            j = self._jacobian * keep
-            hessian = (j @ self._jacobian.T).astype(np.float64)
+            j = self._jacobian[:self.cfg.parameters] * keep
+            hessian = (j @ self._jacobian[:self.cfg.parameters].T).astype(np.float64)
             if abs(np.linalg.det(hessian)) < 1e-9:
                 break
             # back(x) ~ t(x) + J . delta  (the frame's region drawn back with the motion still to find)
-            step = -np.linalg.solve(hessian, (j @ error).astype(np.float64))
-            params = params + np.array([step[0], step[1], step[2], step[3]])
+            step = np.zeros(4)
+            step[:self.cfg.parameters] = -np.linalg.solve(hessian, (j @ error).astype(np.float64))
+            params = params + step
+            if np.abs(step[:2]).max() < self.cfg.converged:
+                break
         motion = self._to_frame(params)
         shift = max(self._displacements(motion)) / self.base.square_px
         residual = float(np.abs(error).mean()) / self._contrast if error is not None else 1.0
