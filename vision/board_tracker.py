@@ -105,17 +105,22 @@ class BoardTracker:
             self._probe = GridProbe.build(self.location, frame)
         self.registration = None
         if self._probe is not None:
+            kept = self.location, self._probe
             self._register(frame)
             check = self._probe.check(frame)
             self.last_check = check
             if check.n_visible < self.cfg.min_visible:
+                # Covered: what the registration saw may be the hand; the location stays.
+                self.location, self._probe = kept
                 self.state = TrackState.HIDDEN
                 if now - self._last_search >= self.cfg.hidden_retry_s:
                     self._search(frame, now)
                 return self.location
             if check.agreement >= self.cfg.min_agreement:
                 self.state = TrackState.TRACKING
-                if now - self._last_refit >= self.cfg.refit_s or self._nudged():
+                lost_track = self.registration is not None and not self.registration.trusted
+                if (now - self._last_refit >= self.cfg.refit_s or self._nudged()
+                        or (lost_track and now - self._last_refit >= self.cfg.retry_s)):
                     self._refit(frame, now)
                 return self.location
             # Wrong polarity: it moved. A small move is fixed by a local refit, at once.
