@@ -31,6 +31,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from .geometry import BoardLocation
@@ -124,8 +125,7 @@ class BoardTracker:
                     self._refit(frame, now)
                 return self.location
             # Wrong polarity: it moved. A small move is fixed by a local refit, at once.
-            refit = (refine_location(frame, self.location, lens=self.lens)
-                     if self.location is not None else None)
+            refit = self._refine(frame)
             if refit is not None and self._keeps_polarity(refit, frame):
                 self._adopt(refit, frame)
                 return self.location
@@ -151,6 +151,15 @@ class BoardTracker:
                 self.location = registered
                 self._probe = self._probe.moved_to(self.location, frame.shape)
 
+    def _refine(self, frame: np.ndarray) -> BoardLocation | None:
+        """A local refit, or None (also when a shaken location puts corners off the image)."""
+        if self.location is None:
+            return None
+        try:
+            return refine_location(frame, self.location, lens=self.lens)
+        except cv2.error:
+            return None
+
     def _nudged(self) -> bool:
         """The registration carried the board far from where it was last fitted: a nudge,
         perhaps with a tilt that a similarity only approximates; fit it again now."""
@@ -167,7 +176,7 @@ class BoardTracker:
     def _refit(self, frame: np.ndarray, now: float) -> None:
         """Adopt a local refit if the board crept by more than noise (a nudge of a few pixels)."""
         self._last_refit = now
-        refit = refine_location(frame, self.location, lens=self.lens)
+        refit = self._refine(frame)
         if refit is None or not self._keeps_polarity(refit, frame):
             return
         self._fitted = refit
