@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench model clean
+.PHONY: demo test typecheck bench model endgames clean
 
 $(BIN)/makhos: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,22 +15,34 @@ $(BIN)/makhos: pyproject.toml
 demo: $(BIN)/makhos
 	$(BIN)/makhos demo $(DEMO_ARGS)
 
-# pytest exits 5 when it collects no test; that is not a failure of the code.
-test: $(BIN)/makhos
-	$(BIN)/python -m pytest engine server events worker tests; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
+# The type check first (its packages and settings: [tool.mypy] in pyproject.toml), then the
+# tests; pytest exits 5 when it collects no test, which is not a failure of the code.
+test: typecheck
+	$(BIN)/python -m pytest README.md docs engine server events worker tests; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
+
+typecheck: $(BIN)/makhos
+	$(BIN)/mypy
 
 bench: $(BIN)/makhos
 	$(BIN)/python bench/perft.py
 
 # Regenerate the synthetic data, retrain the square classifier from scratch and evaluate it
-# (about 39 minutes on 2 cores, installs included: 3,600 scenes of 6 positions rendered in ~13, 10 epochs in ~24). Writes
-# models/square_classifier.onnx and models/evaluation.json. TRAIN_SCENES=7200 reads better and
-# takes about 70 minutes (bench/RESULTS.md, eighth stop); unset, models.dataset's recipe count.
+# (its time and figures: bench/RESULTS.md), then refit its head (models/head.py: scenes of the
+# widened renderer, and the real photos of ../shared/realdata where present; it says what it
+# used). Writes models/square_classifier.onnx and models/evaluation.json. TRAIN_SCENES=N
+# renders N training scenes; unset, the recipe's count (models.dataset).
 model: $(BIN)/makhos
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m models.dataset --out data $(if $(TRAIN_SCENES),--train-scenes $(TRAIN_SCENES))
-	$(BIN)/python -m models.train --data data/train.npz
+	$(BIN)/python -m models.train --data data/train.npz --out data/base.onnx
+	$(BIN)/python -m models.head --base data/base.onnx --data data/fit.npz --out models/square_classifier.onnx
 	$(BIN)/python -m models.evaluate --data data/test.npz
+
+# Endgame tables for every position of up to 4 pieces, both captured-removal settings, by
+# retrograde analysis (engine/endgame_build.py); written to data/endgames/ (not committed).
+# The analysis (makhos analyse, the pages' evaluation) reads them when they are there.
+endgames: $(BIN)/makhos
+	$(BIN)/python -m engine.endgame_build --pieces 4 --out data/endgames
 
 clean:
 	rm -rf $(VENV) build *.egg-info

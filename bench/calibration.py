@@ -45,6 +45,8 @@ from calibration import adaptation as adaptation_module  # noqa: E402
 from calibration.adaptation import (AdaptedClassifier, fit_adaptation, log_odds,  # noqa: E402
                                     model_fingerprint)
 from calibration.intrinsics import calibrate_lens, inner_corners  # noqa: E402
+from models.realdata import JULIE, JULIE_CORNERS as CORNERS, ROOT  # noqa: E402
+from models.realdata import julie_labels as labels_from_name  # noqa: E402
 from models.render import Renderer, random_position, sample_scene  # noqa: E402
 from models.render.camera import Camera  # noqa: E402
 from vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of  # noqa: E402
@@ -53,7 +55,6 @@ from vision.lens import Lens  # noqa: E402
 from vision.locate import locate_board  # noqa: E402
 from vision.rectify import crop_squares  # noqa: E402
 
-from realdata import CORNERS, ROOT as REAL_ROOT, labels_from_name  # noqa: E402
 
 STRONG_BARREL = np.array([-0.35, 0.10, 0.0, 0.0, 0.0])
 START = "l" * 8 + "." * 16 + "d" * 8  # the 8-man start, squares 1..32
@@ -244,6 +245,9 @@ def choose_margin(scenes: int, frames: int) -> None:
 
 
 # ------------------------------------------------------------------------------- (c) real
+
+REAL_ROOT = ROOT / JULIE
+
 
 def real_figures() -> None:
     if not REAL_ROOT.exists():

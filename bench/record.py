@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.pdn import read_game  # noqa: E402
 from events import EventKind  # noqa: E402
+from events.details import MovePlayed  # noqa: E402
 from models.render import sample_scene  # noqa: E402
 from models.videos import script_game  # noqa: E402
 from models.videos.nuisances import CODECS, FRAME_RATES, WOBBLE_LEVELS, sample_nuisances  # noqa: E402
@@ -114,10 +115,10 @@ def compare(path: Path, session: BoardSession, events: list) -> dict:
             continue
         injected += 1
         kind, rule = EXPECTED[key]
-        if any(e.kind is kind and (rule is None or e.detail.get("rule") == rule)
+        if any(e.kind is kind and (rule is None or getattr(e.detail, "rule", None) == rule)
                and t["frame"] <= frame_of[id(e)] <= t["frame"] + WINDOW_S * fps for e in events):
             reported += 1
-    moves = [e for e in events if e.kind is EventKind.MOVE and not e.detail.get("irregular")]
+    moves = [e for e in events if isinstance(e.detail, MovePlayed) and not e.detail.irregular]
     truth_moves = [t for t in truth if t["kind"] == "move"]
     delays, used = [], set()
     for t in truth_moves:

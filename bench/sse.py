@@ -31,8 +31,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from engine import Rules  # noqa: E402
 from engine.game import Game  # noqa: E402
 from events import EventKind, GameEvent, SQLiteLog  # noqa: E402
+from events.details import GameStarted  # noqa: E402
 
 ID_LINE = re.compile(rb"^id: (\d+)")
 
@@ -59,7 +61,7 @@ def moves(count: int) -> list[GameEvent]:
         if not legal:
             break
         move = legal[(ply * 3) % len(legal)]
-        side = game.position.turn.value
+        side = game.position.turn
         game.play(move)
         out.append(GameEvent("1", EventKind.MOVE, time.time(), ply=ply, move=str(move),
                              fen=game.position.fen(), side=side))
@@ -94,7 +96,7 @@ async def run(args: argparse.Namespace) -> int:
     db = workdir / "events.db"
     log = SQLiteLog(db)
     start = log.append(GameEvent("1", EventKind.GAME_STARTED, time.time(),
-                                 fen=Game().position.fen(), detail={"rules": {}}))
+                                 fen=Game().position.fen(), detail=GameStarted(Rules())))
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-c", "import sys; from cli.main import main; sys.exit(main())",

@@ -25,8 +25,7 @@ about half the network's man-to-king gap: the set's men fall below it and a king
 set, a gap above its men, above it. Only the threshold moves with the set, never the king
 evidence itself, and it only ever rises above even odds: the network already weighs each
 piece against the rest of its board (``models/net.py``), so for a set whose men it reads as
-men a lower threshold would only add false kings (held-out sets: 1.9 -> 3.9 % of men read
-as kings); it rises where the set's own men score near a king (thick turned men). The
+men a lower threshold would only add false kings (bench/RESULTS.md); it rises where the set's own men score near a king (thick turned men). The
 margin was chosen on the training palettes (``bench/calibration.py --choose-margin`` sweeps
 it; rerun it when the network changes); the held-out figures on kings are in
 ``bench/RESULTS.md``.
@@ -42,7 +41,7 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.classifier import light_probability
+from vision.classifier import centre_tone, light_probability
 from vision.lens import Lens
 from vision.rectify import SquareCrops, crop_squares
 
@@ -101,7 +100,8 @@ class AdaptedClassifier:
     def classify(self, crops: SquareCrops) -> np.ndarray:
         kind, colour, light_logit = self.network.outputs(crops)
         kind = self.adaptation.correct(kind)
-        light = light_probability(kind, colour, light_logit, self.adaptation.reference_colours)
+        light = light_probability(kind, colour, light_logit, self.adaptation.reference_colours,
+                                  centre_tone(crops.images))
         man, king = kind[:, 1], kind[:, 2]
         return np.stack([kind[:, 0], man * light, man * (1 - light), king * light,
                          king * (1 - light)], axis=1)
@@ -162,7 +162,7 @@ def augmented_crops(frame: np.ndarray, corners: np.ndarray, played: str, lens: L
         return crop_squares(frame, corners, played, lens=lens)
     side = np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean() / 8
     cut = crop_squares(frame, corners + rng.normal(0, 0.03 * side, corners.shape), played, lens=lens)
-    crops = cut.images.astype(np.float32)
+    crops: np.ndarray = cut.images.astype(np.float32)
     n = len(crops)
     gain = rng.uniform(0.8, 1.2, (n, 1, 1, 1)) * rng.uniform(0.94, 1.06, (n, 1, 1, 3))
     gamma = rng.uniform(0.85, 1.15, (n, 1, 1, 1))

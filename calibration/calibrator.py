@@ -20,7 +20,7 @@ import numpy as np
 from engine import Colour, Rules
 from vision.classifier import DEFAULT_MODEL, SquareClassifier
 from vision.locate import locate_board
-from vision.orientation import Orientation, orient
+from vision.orientation import Orientation, colour_in_play, orient
 from vision.rectify import crop_squares
 
 from .adaptation import SetAdaptation, fit_adaptation, model_fingerprint
@@ -80,7 +80,7 @@ class Calibrator:
         location = locate_board(frame)
         if location is None:
             return FrameKind.NO_BOARD
-        orientation = orient(frame, location)
+        orientation = colour_in_play(self.network.classify, frame, orient(frame, location))
         corners = orientation.location.corners
         probabilities = self.network.classify(crop_squares(frame, corners, orientation.played))
         if not (probabilities[:, 0] > 0.5).all():
@@ -117,7 +117,7 @@ class Calibrator:
 
     def profile(self) -> BoardProfile:
         """The profile from what was seen; ValueError when the start position never was."""
-        if self._start is None:
+        if self._start is None or self.size is None:
             raise ValueError("the start position was never seen: set it up in full view, "
                              "with no hand over the board")
         camera = calibrate_lens(self.views, self.size) if self.views else None
@@ -133,7 +133,7 @@ class Calibrator:
         """The set's adaptation from the start frame; None for a start without men (the
         golden board's kings alone cannot place the man/king bound)."""
         labels = self.start_labels()
-        if "l" not in labels or "d" not in labels:
+        if "l" not in labels or "d" not in labels or self._start is None:
             return None
         orientation = self._start.orientation
         return fit_adaptation(self.network, self._start.frame,

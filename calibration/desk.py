@@ -94,7 +94,9 @@ class ProfileDesk:
         profile.save(self.path)
         with self._lock:
             self.profile = self._saved = profile
-        return self.state(board)
+        state = self.state(board)
+        assert state is not None  # the board is this desk's
+        return state
 
     # ------------------------------------------------------------ helpers
 

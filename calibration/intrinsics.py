@@ -113,7 +113,7 @@ def _grid_plane(frame: np.ndarray, location: BoardLocation) -> tuple[np.ndarray,
     """
     if frame.ndim == 2:
         return frame.astype(np.float32), False
-    cells = np.stack(np.mgrid[0:8, 0:8], axis=-1).reshape(-1, 2)
+    cells = np.moveaxis(np.mgrid[0:8, 0:8], 0, -1).reshape(-1, 2)
     centres = location.to_image(cells[:, ::-1] + 0.5)
     xs = np.clip(np.rint(centres[:, 0]).astype(int), 0, frame.shape[1] - 1)
     ys = np.clip(np.rint(centres[:, 1]).astype(int), 0, frame.shape[0] - 1)

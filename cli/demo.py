@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 import urllib.request
 from pathlib import Path
 
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     if not SAMPLE.exists():
         raise FileNotFoundError(f"sample video missing: {SAMPLE} (make it: python -m models.videos.sample)")
     token = referee_token(args)
-    settings = {}
+    settings: dict[str, Any] = {}
     if args.profile is not None:
         from calibration.profile import BoardProfile
 

@@ -9,7 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 #: Sub-command modules; each defines ``register(subparsers)`` that adds its parser and
 #: sets ``func`` (taking the parsed args, returning an exit status).
-COMMANDS = ("cli.demo", "cli.run", "cli.calibrate", "cli.read", "cli.perft", "cli.record", "cli.serve", "cli.worker")
+COMMANDS = ("cli.demo", "cli.run", "cli.calibrate", "cli.read", "cli.perft", "cli.analyse", "cli.record", "cli.serve", "cli.worker")
 
 
 def _version() -> str:

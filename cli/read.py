@@ -33,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from vision.classifier import LABELS, SquareClassifier, model_path
     from vision.locate import locate_board
-    from vision.orientation import orient
+    from vision.orientation import colour_in_play, orient
     from vision.rectify import played_cells
     from vision.sources import SourceError, read_image
 
@@ -53,12 +53,13 @@ def run(args: argparse.Namespace) -> int:
         location, probabilities = read_photograph(profile, args.profile, image, model)
         played = profile.played
     else:
-        location = locate_board(image)
-        if location is None:
+        found = locate_board(image)
+        if found is None:
             raise ValueError(f"no board found in {args.image}: is the whole board in view?")
-        orientation = orient(image, location)
+        classifier = SquareClassifier(model)
+        orientation = colour_in_play(classifier.classify, image, orient(image, found))
         location, played = orientation.location, orientation.played
-        probabilities = SquareClassifier(model).read(image, location.corners, played)
+        probabilities = classifier.read(image, location.corners, played)
     labels = probabilities.argmax(axis=1)
     grid = [["."] * 8 for _ in range(8)]
     for (row, col), label in zip(played_cells(played), labels):

@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.events:
         args.events.write_text("".join(e.to_json() + "\n" for e in events), encoding="utf-8")
     alerts = sum(1 for e in events if e.kind.value in ("irregularity", "board_mismatch"))
-    plies = len(session.tracker.game.plies)
+    game = session.tracker.game
+    plies = len(game.plies) if game is not None else 0
     print(f"{output}: {plies} plies, {alerts} alert(s)")
     return 0

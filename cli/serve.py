@@ -27,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "from an event log. Binds 127.0.0.1 unless --host says otherwise.",
         epilog="examples:\n  makhos serve --events events.db\n"
                "  makhos serve --events events.db --host 0.0.0.0 --token T --delay 30\n"
+               "  makhos serve --boards hall.json --trusted-proxies 1   # behind nginx with TLS\n"
                f"  {TOKEN_ENV}=T makhos serve --boards hall.json\n"
                f"  {HALL_TOKEN_ENV}=S makhos serve --redis redis://127.0.0.1:6379/0 --port 5001",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -47,6 +48,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--frames", type=Path,
                         help="folder where the recorder writes <board>.jpg, the annotated camera "
                              "view (referee console only)")
+    parser.add_argument("--trusted-proxies", type=int, default=0, metavar="N",
+                        help="reverse proxies in front that set X-Forwarded-Proto (default 0: "
+                             "the header is ignored, as any client can send it); behind a TLS "
+                             "proxy, 1 gives the referee's cookie the Secure flag")
     parser.add_argument("--threads", type=int, default=64,
                         help="worker threads = concurrent requests incl. open SSE streams (default 64)")
     parser.set_defaults(func=run)
@@ -90,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     store = open_log(args.redis or args.events, password=os.environ.get(HALL_TOKEN_ENV))
     config = ServerConfig(events=store,
                           referee_token=args.token or os.environ.get(TOKEN_ENV) or None,
-                          broadcast_delay=args.delay,
+                          broadcast_delay=args.delay, trusted_proxies=args.trusted_proxies,
                           camera=FolderFrames(args.frames) if args.frames else None,
                           **load_profile(args.boards))
     try:

@@ -1,8 +1,9 @@
 """``makhos worker``: one camera of a tournament hall, its board's events into the hall's log.
 
 Workers talk only to the log. With Redis, the Redis password *is* the hall's credential
-(the per-hall token): give it in the URL or, to keep it out of ``ps``, with ``--token`` or
-``$MAKHOS_HALL_TOKEN``. A worker listens on no port at all.
+(the per-hall token): give it in the URL or, to keep it out of ``ps``, with ``--hall-token``
+or ``$MAKHOS_HALL_TOKEN``. (``--token`` is the referee token of ``serve``, ``run`` and
+``demo``; a worker has no referee console.) A worker listens on no port at all.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--redis", metavar="URL", help="redis://[:password@]host:port/db (default: "
                                                        "the SQLite file of --events)")
     parser.add_argument("--events", default="events.db", help="SQLite event log (default events.db)")
-    parser.add_argument("--token", help=f"hall token = the Redis password (or ${TOKEN_ENV})")
+    parser.add_argument("--hall-token", help=f"hall token = the Redis password (or ${TOKEN_ENV})")
+    parser.add_argument("--token", help=argparse.SUPPRESS)  # only to say where it went
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed (replay: sources)")
     parser.add_argument("--ply-seconds", type=float, default=10.0,
                         help="game seconds per ply of a replay (default 10)")
@@ -66,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
 
     from .run import rules_and_first_mover
 
+    if args.token is not None:
+        raise ValueError("the Redis password is --hall-token (--token is the "
+                         "referee token of serve, run and demo)")
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     plan = board_plan(args.profile, args.board) if args.profile else BoardPlan(args.board)
     spec = args.source or plan.source
@@ -79,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     rules, first_mover = rules_and_first_mover(args, board_profile)
     config = WorkerConfig(board=args.board, rules=rules, players=plan.players, first_mover=first_mover)
     source = open_input(spec, speed=args.speed, seconds_per_ply=args.ply_seconds, profile=board_profile)
-    store = open_log(args.redis or args.events, password=args.token or os.environ.get(TOKEN_ENV))
+    store = open_log(args.redis or args.events, password=args.hall_token or os.environ.get(TOKEN_ENV))
     worker = Worker(config, store, source)
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):

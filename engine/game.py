@@ -173,6 +173,11 @@ class Game:
         self._declared = result
         self._changes += 1
 
+    @property
+    def count_claimant(self) -> Colour | None:
+        """The side whose claimed count is running, if one is."""
+        return self._count_claim[0] if self._count_claim is not None else None
+
     def claim_count(self, claimant: Colour) -> None:
         """Start the count rule on a claim in an aimless position."""
         self._count_claim = (claimant, len(self.plies))

@@ -74,6 +74,11 @@ class MoveText:
             raise ValueError(f"not a move: {text!r} (squares are 1-32)")
         return cls(squares, match.group(2) == "x")
 
+    def path(self) -> Move:
+        """The written squares as a move, checked against no position: the path of an
+        irregular ply, which no legal move describes."""
+        return Move(self.squares)
+
     def matches(self, move: Move) -> bool:
         """Whether ``move`` is what this text describes, full path or Thai short form."""
         if self.capture != move.is_capture:

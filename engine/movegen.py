@@ -38,21 +38,39 @@ def crown_row(up: bool) -> int:
 
 
 def has_capture(mine: int, theirs: int, kings: int, up: bool) -> bool:
-    """Whether the side to move has any capture (captures are compulsory)."""
+    """Whether the side to move has any capture (captures are compulsory).
+
+    The shifts are written out (no :func:`_shift`): this is the hottest test of a search.
+    ``theirs`` and ``empty`` lie on the board, so masking with them drops the ghost bits.
+    """
     empty = BOARD_MASK & ~(mine | theirs)
     men = mine & ~kings
-    for step in _forward_steps(up):
-        if _shift(_shift(men, step) & theirs, step) & empty:
+    if men:
+        if up:
+            if ((((men >> 4) & theirs) >> 4) | (((men >> 5) & theirs) >> 5)) & empty:
+                return True
+        elif ((((men << 4) & theirs) << 4) | (((men << 5) & theirs) << 5)) & empty:
             return True
     my_kings = mine & kings
     if my_kings:
-        for step in _KING_STEPS:
-            ray = _shift(my_kings, step)
-            hits = 0
+        for step in (4, 5):
+            ray = my_kings << step
+            hits = ray & theirs
+            ray &= empty
             while ray:
+                ray <<= step
                 hits |= ray & theirs
-                ray = _shift(ray & empty, step)
-            if _shift(hits, step) & empty:
+                ray &= empty
+            if (hits << step) & empty:
+                return True
+            ray = my_kings >> step
+            hits = ray & theirs
+            ray &= empty
+            while ray:
+                ray >>= step
+                hits |= ray & theirs
+                ray &= empty
+            if (hits >> step) & empty:
                 return True
     return False
 
@@ -136,7 +154,8 @@ def captures(mine: int, theirs: int, kings: int, up: bool, immediate: bool) -> l
     return moves
 
 
-def _man_chains(origin, at, landings, captured, occupied, theirs, forward, crown, out) -> None:
+def _man_chains(origin: int, at: int, landings: tuple[int, ...], captured: int, occupied: int,
+                theirs: int, forward: tuple[int, ...], crown: int, out: list[RawMove]) -> None:
     extended = False
     if not (crown >> at) & 1:
         for step in forward:
@@ -156,7 +175,8 @@ def _man_chains(origin, at, landings, captured, occupied, theirs, forward, crown
         out.append((origin, landings, captured))
 
 
-def _king_chains(origin, at, landings, captured, occupied, theirs, immediate, out) -> None:
+def _king_chains(origin: int, at: int, landings: tuple[int, ...], captured: int, occupied: int,
+                 theirs: int, immediate: bool, out: list[RawMove]) -> None:
     extended = False
     for step in _KING_STEPS:
         over = at + step
@@ -196,3 +216,116 @@ def apply(mine: int, theirs: int, kings: int, up: bool, move: RawMove) -> tuple[
         if dst & crown_row(up):
             kings |= dst
     return mine, theirs, kings
+
+
+# ---------------------------------------------------------------- effects (for search)
+
+#: A move as the change it makes, for searches that never need its path:
+#: ``(moved, captured, king_toggle)``. ``moved`` has the origin and destination bits of the
+#: mover (xor: a king chain that ends where it began moves nothing), ``captured`` the jumped
+#: pieces, and ``king_toggle`` what to xor into the kings after the captured are cleared:
+#: ``moved`` for a king, the destination for a man that crowns, else 0. See :func:`play_effect`.
+Effect = tuple[int, int, int]
+
+
+def legal_effects(mine: int, theirs: int, kings: int, up: bool, immediate: bool) -> list[Effect]:
+    """Every legal move as an :data:`Effect`: the captures if any exists, else the plain moves."""
+    if has_capture(mine, theirs, kings, up):
+        return capture_effects(mine, theirs, kings, up, immediate)
+    return plain_effects(mine, theirs, kings, up)
+
+
+def capture_effects(mine: int, theirs: int, kings: int, up: bool, immediate: bool) -> list[Effect]:
+    """Every complete capture chain as an :data:`Effect`, chains with the same result once.
+
+    Two chains that take the same pieces and end on the same square lead to the same
+    position, so a search need not tell them apart (a recorder does: see :func:`captures`).
+    A man's single jump that cannot go on, by far the most common capture, is found on the
+    bitboards; every other chain comes from :func:`captures`' walk.
+    """
+    effects: list[Effect] = []
+    crown = crown_row(up)
+    empty = BOARD_MASK & ~(mine | theirs)
+    men = mine & ~kings
+    chained = 0  # men with a jump that goes on: walked in full below
+    for step in (4, 5) if men else ():
+        lands = (((men >> step) & theirs) >> step if up else ((men << step) & theirs) << step) & empty
+        while lands:
+            land = lands & -lands
+            lands ^= land
+            over = land << step if up else land >> step
+            src = over << step if up else over >> step
+            if not land & crown:
+                for again in (4, 5):
+                    beyond = ((land >> again) & theirs) >> again if up else ((land << again) & theirs) << again
+                    if beyond & (empty | src):
+                        chained |= src
+            effects.append((src | land, over, land & crown))
+    if chained:
+        effects = [e for e in effects if not e[0] & chained]
+    my_kings = mine & kings
+    if chained or my_kings:
+        seen = dict.fromkeys(effects)
+        occupied = mine | theirs
+        while chained:
+            low = chained & -chained
+            chained ^= low
+            origin = low.bit_length() - 1
+            walked: list[RawMove] = []
+            _man_chains(origin, origin, (), 0, occupied & ~low, theirs, _forward_steps(up), crown, walked)
+            for _, landings, captured in walked:
+                dst = 1 << landings[-1]
+                seen[(low | dst, captured, dst & crown)] = None
+        while my_kings:
+            low = my_kings & -my_kings
+            my_kings ^= low
+            origin = low.bit_length() - 1
+            walked = []
+            _king_chains(origin, origin, (), 0, occupied & ~low, theirs, immediate, walked)
+            for _, landings, captured in walked:
+                moved = low ^ (1 << landings[-1])
+                seen[(moved, captured, moved)] = None
+        effects = list(seen)
+    return effects
+
+
+def plain_effects(mine: int, theirs: int, kings: int, up: bool) -> list[Effect]:
+    """Every non-capturing move as an :data:`Effect` (legal only when no capture exists)."""
+    empty = BOARD_MASK & ~(mine | theirs)
+    effects: list[Effect] = []
+    crown = crown_row(up)
+    men = mine & ~kings
+    if men:
+        for step in (4, 5):
+            if up:
+                targets = (men >> step) & empty
+                while targets:
+                    dst = targets & -targets
+                    effects.append(((dst << step) | dst, 0, dst & crown))
+                    targets ^= dst
+            else:
+                targets = (men << step) & empty
+                while targets:
+                    dst = targets & -targets
+                    effects.append(((dst >> step) | dst, 0, dst & crown))
+                    targets ^= dst
+    my_kings = mine & kings
+    while my_kings:
+        src = my_kings & -my_kings
+        for step in (4, 5):
+            ray = (src << step) & empty
+            while ray:
+                effects.append((src | ray, 0, src | ray))
+                ray = (ray << step) & empty
+            ray = (src >> step) & empty
+            while ray:
+                effects.append((src | ray, 0, src | ray))
+                ray = (ray >> step) & empty
+        my_kings ^= src
+    return effects
+
+
+def play_effect(mine: int, theirs: int, kings: int, effect: Effect) -> tuple[int, int, int]:
+    """The (mine, theirs, kings) boards after an :data:`Effect`; the same as :func:`apply`."""
+    moved, captured, toggle = effect
+    return mine ^ moved, theirs ^ captured, (kings & ~captured) ^ toggle

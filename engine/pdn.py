@@ -6,14 +6,18 @@ when no single move describes it) followed by a comment carrying the reason and 
 the board after it, so a game with an irregularity round-trips::
 
     3. 18-22 {irregular: man moved backwards (18-22); FEN W:W1,2:B22,30}
+
+The time a player spent on a ply, when known, follows it as an elapsed-move-time comment in
+the style PGN tools read (ChessBase, Lichess): ``12. 10x19 {[%emt 0:01:05]}``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .game import Game, IllegalMove, Outcome, Result
+from .game import Game, IllegalMove, Outcome, Ply, Result
 from .move import MoveText
 from .position import Position
 from .rules import Rules
@@ -23,6 +27,7 @@ _RESULTS = {"2-0": Outcome.LIGHT_WINS, "1-0": Outcome.LIGHT_WINS, "0-2": Outcome
             "0-1": Outcome.DARK_WINS, "1-1": Outcome.DRAW, "1/2-1/2": Outcome.DRAW}
 _RESULT_TEXT = {Outcome.LIGHT_WINS: "2-0", Outcome.DARK_WINS: "0-2", Outcome.DRAW: "1-1"}
 _IRREGULAR = re.compile(r"^\s*irregular:\s*(?P<reason>.*?);\s*FEN\s+(?P<fen>\S+)\s*$", re.DOTALL)
+_MOVE_TIME = re.compile(r"\[%emt\s+(?P<h>\d+):(?P<m>[0-5]\d):(?P<s>[0-5]\d(?:\.\d+)?)\]")
 _TOKEN = re.compile(
     r"""(?P<space>\s+)
       | (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
@@ -53,14 +58,20 @@ class PdnGame:
 
     game: Game
     tags: dict[str, str] = field(default_factory=dict)
+    move_seconds: list[float | None] = field(default_factory=list)  # per ply, from %emt
 
 
 # ---------------------------------------------------------------- writing
 
 
-def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = False) -> str:
+def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = False,
+               move_seconds: Sequence[float | None] = (),
+               notes: dict[int, tuple[str, str]] | None = None) -> str:
     """The PDN text of one game. ``short`` writes captures in the Thai short form, except
-    where two legal chains share their ends (then the full path, as the Thai rules say)."""
+    where two legal chains share their ends (then the full path, as the Thai rules say).
+    ``move_seconds[i]``, when given and not None, is the time spent on ply ``i + 1``.
+    ``notes`` maps a ply's index to a mark written after its move (``?``, ``??``, ``!`` or
+    ``""``) and a comment written after it (an analysis: ``{-1.20, best 22-18}``)."""
     tags = dict(tags or {})
     result = game.result()
     header = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
@@ -84,15 +95,29 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
             tokens.append(ply.move.short())
         else:
             tokens.append(str(ply.move))
-        if ply.is_irregular:
+        mark, comment = (notes or {}).get(index, ("", ""))
+        tokens[-1] += mark
+        if ply.irregularity is not None:
             reason = ply.irregularity.replace("{", "(").replace("}", ")").replace(";", ",")
             tokens.append(f"{{irregular: {reason}; FEN {ply.after.fen()}}}")
+        seconds = move_seconds[index] if index < len(move_seconds) else None
+        if seconds is not None:
+            tokens.append(f"{{[%emt {_clock_text(seconds)}]}}")
+        if comment:
+            tokens.append("{" + comment.replace("{", "(").replace("}", ")") + "}")
     tokens.append(header["Result"])
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
 
 
-def _short_is_unambiguous(ply, rules: Rules) -> bool:
+def _clock_text(seconds: float) -> str:
+    """``h:mm:ss``, to the whole second (a camera's move times are no finer than that)."""
+    whole = max(0, round(seconds))
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
+
+
+def _short_is_unambiguous(ply: Ply, rules: Rules) -> bool:
     """The Thai short form names one move only when no other legal move shares its ends."""
+    assert ply.move is not None
     wanted = MoveText.parse(ply.move.short())
     return sum(wanted.matches(m) for m in ply.before.legal_moves(rules)) == 1
 
@@ -102,8 +127,13 @@ def write_games(games: list[PdnGame], short: bool = False) -> str:
     return "\n".join(write_game(g.game, g.tags, short) for g in games)
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    """A tag value as one line of text: control characters (a newline, NUL, ESC) become spaces,
+    whatever a name came through."""
+    return _CONTROL.sub(" ", value.replace("\\", "\\\\").replace('"', '\\"'))
 
 
 def _wrap(tokens: list[str], width: int = 79) -> str:
@@ -129,7 +159,7 @@ def _rules_text(rules: Rules) -> str:
 
 
 def _parse_rules(text: str) -> Rules:
-    settings: dict = {}
+    settings: dict[str, object] = {}
     for part in filter(None, (p.strip() for p in text.split(";"))):
         key, _, value = part.partition("=")
         key = key.strip()
@@ -177,7 +207,7 @@ class _Reader:
     def _error(self, message: str, offset: int) -> PdnError:
         return PdnError(message, *self._where(offset))
 
-    def _next(self):
+    def _next(self) -> re.Match[str] | None:
         while self.at < len(self.text):
             match = _TOKEN.match(self.text, self.at)
             if not match:
@@ -188,7 +218,7 @@ class _Reader:
                 return match
         return None
 
-    def _peek(self):
+    def _peek(self) -> re.Match[str] | None:
         saved = self.at
         token = self._next()
         self.at = saved
@@ -213,11 +243,18 @@ class _Reader:
         except ValueError as error:
             raise self._error(str(error), start_offset) from None
         game = Game(rules, start)
+        seconds: list[float | None] = []
         while True:
             token = self._next()
             if token is None:
                 break
             kind = token.lastgroup
+            if kind == "comment" and game.plies:
+                spent = _MOVE_TIME.search(token.group())
+                if spent:
+                    seconds += [None] * (len(game.plies) - len(seconds))
+                    seconds[len(game.plies) - 1] = (int(spent["h"]) * 3600 + int(spent["m"]) * 60
+                                                    + float(spent["s"]))
             if kind == "result":
                 self._finish(game, tags, token)
                 break
@@ -229,9 +266,11 @@ class _Reader:
                 self._skip_variation(token)
             elif kind == "close":
                 raise self._error("')' without '('", token.start())
-        return PdnGame(game, tags)
+        if seconds:
+            seconds += [None] * (len(game.plies) - len(seconds))
+        return PdnGame(game, tags, seconds)
 
-    def _play(self, game: Game, token) -> None:
+    def _play(self, game: Game, token: re.Match[str]) -> None:
         text = token.group("move")
         comment = self._peek()
         irregular = None
@@ -246,8 +285,9 @@ class _Reader:
                     parsed = MoveText.parse(text)
                     move = next((m for m in game.position.legal_moves(game.rules)
                                  if parsed.matches(m)), None)
-                    move = move or _described(parsed)
+                    move = move or parsed.path()
             except ValueError as error:
+                assert comment is not None
                 raise self._error(str(error), comment.start()) from None
             game.play_irregular(after, irregular.group("reason"), move)
             return
@@ -261,15 +301,15 @@ class _Reader:
         except ValueError as error:
             raise self._error(str(error), token.start()) from None
 
-    def _skip_variation(self, opening) -> None:
+    def _skip_variation(self, opening: re.Match[str]) -> None:
         depth = 1
         while depth:
             token = self._next()
             if token is None:
                 raise self._error("variation '(' never closed", opening.start())
-            depth += {"open": 1, "close": -1}.get(token.lastgroup, 0)
+            depth += {"open": 1, "close": -1}.get(token.lastgroup or "", 0)
 
-    def _finish(self, game: Game, tags: dict[str, str], token) -> None:
+    def _finish(self, game: Game, tags: dict[str, str], token: re.Match[str]) -> None:
         text = token.group("result")
         if text == "*":
             return
@@ -280,11 +320,3 @@ class _Reader:
         elif found.outcome is not outcome:
             raise self._error(f"result {text} contradicts the game ({found.reason})", token.start())
 
-
-def _described(parsed: MoveText):
-    """A Move for the path of an irregular ply (not checked against the rules)."""
-    from .move import Move
-
-    if parsed.capture:
-        return Move(parsed.squares, captured=())
-    return Move(parsed.squares)

@@ -56,7 +56,8 @@ def _perft(mine: int, theirs: int, kings: int, up: bool, depth: int, immediate: 
 
 
 def _perft_table(
-    mine: int, theirs: int, kings: int, up: bool, depth: int, immediate: bool, seen: dict
+    mine: int, theirs: int, kings: int, up: bool, depth: int, immediate: bool,
+    seen: dict[tuple[int, int, int, bool, int], int],
 ) -> int:
     """:func:`_perft` with a transposition table keyed on (mine, theirs, kings, up, depth).
 

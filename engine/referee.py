@@ -189,9 +189,9 @@ def _with_pending(verdict: Verdict, before: Position, moves: tuple[Move, ...],
     for move in moves:
         after = after.play(move)
     last = moves[-1]
-    crowned = {m.end for m in moves if m.crowns and after.piece_at(m.end) is not None
-               and after.piece_at(m.end).is_king}
-    lifts = [()]
+    crowned = {m.end for m in moves
+               if m.crowns and (piece := after.piece_at(m.end)) is not None and piece.is_king}
+    lifts: list[tuple[int, ...]] = [()]
     if removals and last.captured:
         taken = last.captured
         if len(taken) <= _MAX_REMOVAL_SUBSETS:
@@ -200,21 +200,24 @@ def _with_pending(verdict: Verdict, before: Position, moves: tuple[Move, ...],
         else:
             lifts = [(), taken]
     out = []
+    kept: list[tuple[int, ...]] = [()] + ([tuple(crowned)] if crowned else [])
     for still in lifts:
-        for uncrowned in ([()] + ([tuple(crowned)] if crowned else [])):
+        for uncrowned in kept:
             board = _overlay(after, {s: before.piece_at(s) for s in still},
                              {s: after.piece_at(s) for s in uncrowned})
             out.append(Hypothesis(verdict, moves, board, Pending(frozenset(still), frozenset(uncrowned))))
     return out
 
 
-def _overlay(position: Position, restored: dict, uncrowned: dict) -> Board:
+def _overlay(position: Position, restored: dict[int, Piece | None],
+             uncrowned: dict[int, Piece | None]) -> Board:
     """A position's board with captured pieces put back and new kings shown as men."""
     board = position.board
     for square, piece in restored.items():
         board = place(board, square, piece)
     for square, king in uncrowned.items():
-        board = place(board, square, Piece.of(king.colour, False))
+        if king is not None:
+            board = place(board, square, Piece.of(king.colour, False))
     return board
 
 
@@ -303,7 +306,7 @@ def _describe_step(before: Position, piece: Piece, start: int, end: int, taken: 
             return f"man moved backwards ({text})"
         if not taken and abs(dr) > 1:
             return f"man moved more than one square ({text})"
-    own = [s for s in between if before.piece_at(s) and before.piece_at(s).colour is colour]
+    own = [s for s in between if (p := before.piece_at(s)) is not None and p.colour is colour]
     if own:
         return f"{_piece_name(piece)} jumped over its own piece on {own[0]} ({text})"
     enemies = [s for s in between if before.piece_at(s)]

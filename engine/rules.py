@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field, replace
+from typing import Any, Callable
 
 
 class Colour(enum.Enum):
@@ -88,7 +89,7 @@ class Rules:
         if self.setup is not Setup.STANDARD and self.men_per_side != 8:
             raise ValueError(f"the {self.setup.value} set-up is for the 8-man game")
 
-    def with_(self, **changes) -> "Rules":
+    def with_(self, **changes: Any) -> Rules:
         """A copy with some settings changed."""
         return replace(self, **changes)
 
@@ -117,7 +118,7 @@ class Rules:
 
         return f"{self.first_mover.pdn}:W{side(light)}:B{side(dark)}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form of the settings (enums by value, tuples as lists)."""
         out = {}
         for name in self.__dataclass_fields__:
@@ -130,7 +131,7 @@ class Rules:
         return out
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Rules":
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Read settings written by :meth:`to_dict`; unknown keys are an error."""
         known = set(cls.__dataclass_fields__)
         unknown = set(data) - known
@@ -140,10 +141,10 @@ class Rules:
         # Settings arrive as JSON from --rules or a profile: a number given as a string
         # must be a clear error, not a TypeError from a comparison deep in __post_init__.
         for key, value in kwargs.items():
-            wanted = {"int": int, "bool": bool}.get(cls.__dataclass_fields__[key].type)
+            wanted = {"int": int, "bool": bool}.get(str(cls.__dataclass_fields__[key].type))
             if wanted is not None and type(value) is not wanted:
                 raise ValueError(f"bad value for {key}: {value!r} (expected {wanted.__name__})")
-        converters = {
+        converters: dict[str, Callable[[Any], Any]] = {
             "setup": Setup,
             "first_mover": Colour,
             "captured_removal": CapturedRemoval,
@@ -158,7 +159,7 @@ class Rules:
         return cls(**kwargs)
 
 
-def _move_list(value) -> tuple[str, ...]:
+def _move_list(value: Any) -> tuple[str, ...]:
     """A list of moves; a lone string is refused, as tuple() would split it into characters."""
     if isinstance(value, str) or not all(isinstance(move, str) for move in value):
         raise ValueError("expected a list of moves such as [\"22-18\", \"11-15\"]")

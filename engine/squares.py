@@ -31,11 +31,6 @@ BOARD_MASK: int = sum(BIT[1:])
 #: Square number of each bit index (0 for ghost bits).
 SQUARE_OF_INDEX: dict[int, int] = {_bit_index(s): s for s in SQUARES}
 
-#: Shifts toward row 0 ("up", dark's forward direction) are negative.
-UP_STEPS: tuple[int, int] = (-4, -5)
-DOWN_STEPS: tuple[int, int] = (4, 5)
-ALL_STEPS: tuple[int, int, int, int] = (-4, -5, 4, 5)
-
 #: Rows 1-4 and 29-32 as bitboards: where light and dark men are crowned.
 TOP_ROW: int = BIT[1] | BIT[2] | BIT[3] | BIT[4]
 BOTTOM_ROW: int = BIT[29] | BIT[30] | BIT[31] | BIT[32]
@@ -73,13 +68,3 @@ def squares_of(bitboard: int) -> list[int]:
         bitboard ^= low
     out.sort()
     return out
-
-
-def bitboard_of(squares) -> int:
-    """The bitboard of an iterable of square numbers."""
-    board = 0
-    for square in squares:
-        if not 1 <= square <= 32:
-            raise ValueError(f"no square {square}: squares are numbered 1-32")
-        board |= BIT[square]
-    return board

@@ -69,6 +69,7 @@ class SQLiteLog:
             cursor = self._db.execute(
                 "INSERT INTO events (board, body) VALUES (?, ?)", (event.board, event.to_json())
             )
+            assert cursor.lastrowid is not None  # an INSERT always gives one
             return event.with_seq(cursor.lastrowid)
 
     def read(self, board: str | None = None, after: int = 0, limit: int = 1000) -> list[GameEvent]:

@@ -34,7 +34,7 @@ promise that an event is on disk before anyone is shown it, as SQLite does).
 from __future__ import annotations
 
 import hashlib
-from typing import Callable, TypeVar
+from typing import Any, Callable, TypeVar
 
 import redis
 
@@ -76,7 +76,7 @@ class RedisLog:
         return f"{self._prefix}:board:{board}"
 
     def append(self, event: GameEvent) -> GameEvent:
-        body = event.with_seq(None).to_json() if event.seq is not None else event.to_json()
+        body = event.with_seq(0).to_json()
         key = hashlib.blake2b(body.encode(), digest_size=16).hexdigest()
         keys = [self._stream(event.board), f"{self._prefix}:keys:{event.board}",
                 f"{self._prefix}:seq", f"{self._prefix}:boards"]
@@ -90,9 +90,11 @@ class RedisLog:
         # Every event up to ``top`` is wholly stored, board set included (the append is
         # atomic), so reading the boards after ``top`` and dropping what lies beyond it
         # never skips an event of a board that appeared meanwhile.
-        def snapshot():
+        def snapshot() -> list[Any]:
             with self._redis.pipeline(transaction=True) as pipe:
-                return pipe.get(f"{self._prefix}:seq").smembers(f"{self._prefix}:boards").execute()
+                pipe.get(f"{self._prefix}:seq")
+                pipe.smembers(f"{self._prefix}:boards")
+                return pipe.execute()
 
         top, boards = self._call(snapshot)
         if not top or not boards:
@@ -100,8 +102,8 @@ class RedisLog:
         return [e for e in self._xread(sorted(boards), after, limit) if e.seq <= int(top)]
 
     def _xread(self, boards: list[str], after: int, limit: int) -> list[GameEvent]:
-        streams = {self._stream(b): f"{after}-0" for b in boards}
-        reply = self._call(lambda: self._redis.xread(streams, count=limit))
+        streams: dict[Any, Any] = {self._stream(b): f"{after}-0" for b in boards}
+        reply: list[Any] = self._call(lambda: self._redis.xread(streams, count=limit))  # type: ignore[arg-type, return-value]
         events = [GameEvent.from_json(fields["e"]).with_seq(int(entry_id.split("-")[0]))
                   for _, entries in reply for entry_id, fields in entries]
         events.sort(key=lambda e: e.seq)
@@ -110,7 +112,8 @@ class RedisLog:
         return events[:limit]
 
     def boards(self) -> list[str]:
-        return sorted(self._call(lambda: self._redis.smembers(f"{self._prefix}:boards")))
+        boards: set[str] = self._call(lambda: self._redis.smembers(f"{self._prefix}:boards"))  # type: ignore[arg-type, return-value]
+        return sorted(boards)
 
     def wait_for_append(self, timeout: float) -> None:
         """Return at the first append announced on the channel, or after ``timeout``."""

@@ -80,8 +80,14 @@ class SquareNet(nn.Module):
                 boards: int = 1) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         """(kind, colour, light, square_kind); the first three are the ONNX outputs."""
         x = crops.permute(0, 3, 1, 2).float() * (1 / 255.0) - 0.5
+        return self.head(self.features(x).flatten(1), sight, board, boards)
+
+    def head(self, features: torch.Tensor, sight: torch.Tensor, board: torch.Tensor | None = None,
+             boards: int = 1) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        """Everything after the convolutions, from their flattened output: what
+        ``models.head`` refits on its own."""
         sight = sight.float() * self.sight_scale
-        h = self.hidden(torch.cat([self.features(x).flatten(1), sight], 1))
+        h = self.hidden(torch.cat([features, sight], 1))
         square_kind = self.square_kind(h)
         piece = 1 - torch.softmax(square_kind, 1)[:, :1].detach()
         pooled = board_pool(h, piece, board, boards)

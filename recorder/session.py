@@ -1,9 +1,10 @@
 """BoardSession: one camera, one board, from frames to logged events.
 
 Events are appended to the log before the session hands them on, so whatever shows an
-event (the live page, a PDN download) can only show what is already stored. Referee
-decisions arrive through the same log (the console appends them) and are applied to the
-tracker between frames.
+event (the live page, a PDN download) can only show what is already stored. Between
+frames the session reads the log back to the tracker: its own events come back numbered
+(a referee decision names an alert by its seq), and referee decisions and camera notices,
+which others append, are applied to its record.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ import time as clock
 import numpy as np
 
 from engine.pdn import write_game
-from events import EventKind, EventLog, GameEvent
+from events import EventLog, GameEvent
 from tracker import GameTracker
 from vision.pipeline import BoardReader, FrameResult
 from vision.reading import Reading
 
-#: Seconds (wall clock) between two looks at the log for referee decisions.
+#: Seconds (wall clock) between two looks at the log.
 DECISION_POLL = 0.25
 
 
@@ -42,7 +43,7 @@ class BoardSession:
     def observe(self, time: float, reading: Reading | None) -> list[GameEvent]:
         """Take a Reading made without this session's reader (a replayed game in a hall
         bench or test): the same decisions, tracker and log as a camera frame."""
-        self._apply_decisions()
+        self._read_back()
         events = self.tracker.observe(time, reading)
         if self.log is not None:
             events = [self.log.append(event) for event in events]
@@ -61,12 +62,11 @@ class BoardSession:
             seen = batch[-1].seq
         return seen
 
-    def _apply_decisions(self) -> None:
+    def _read_back(self) -> None:
         now = clock.monotonic()
         if self.log is None or now - self._polled < DECISION_POLL:
             return
         self._polled = now
         for event in self.log.read(self.tracker.board_id, after=self._seen):
             self._seen = event.seq
-            if event.kind is EventKind.REFEREE:
-                self.tracker.decide(event)
+            self.tracker.logged(event)

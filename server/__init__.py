@@ -7,7 +7,10 @@ imports OpenCV. :func:`create_app` is the application factory, as in Flask's tut
 from __future__ import annotations
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.middleware.proxy_fix import ProxyFix
 
+from .body import MAX_BODY_BYTES
 from .config import ServerConfig
 from .feed import EventFeed
 from .hall import Hall
@@ -15,15 +18,22 @@ from .hall import Hall
 
 def create_app(config: ServerConfig) -> Flask:
     """A Flask app over ``config.events``; its :class:`Hall` is ``app.extensions["makhos"]``."""
-    from . import api, calibration, errors, pages, referee
+    from . import api, calibration, errors, headers, pages, referee
 
     app = Flask(__name__)
-    app.json.ensure_ascii = False  # Thai names stay readable in the JSON
+    if isinstance(app.json, DefaultJSONProvider):
+        app.json.ensure_ascii = False  # Thai names stay readable in the JSON
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    if config.trusted_proxies:
+        # Only the scheme: the host and the client's address are not ours to take on trust.
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=0, x_proto=config.trusted_proxies,  # type: ignore[method-assign]
+                                x_host=0, x_port=0, x_prefix=0)
     hall = Hall(config, EventFeed(config.events, config.poll_seconds))
     hall.feed.start()
     app.extensions["makhos"] = hall
     # A request sees the log as it is now, not as of the poller's last look.
     app.before_request(hall.feed.refresh)
+    app.after_request(headers.secure)
     errors.register(app)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import hmac
+from typing import Any
 
 from flask import Response, abort, current_app, redirect, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from .config import BoardInfo
 from .hall import Hall
+from .headers import PRIVATE_FRAMING, content_security_policy
 
 COOKIE = "makhos_referee"
 
@@ -36,15 +39,16 @@ def private(response: Response) -> Response:
     """Referee pages (decisions, camera frames showing hands and faces) are never framed by
     another site, cached, or named in a Referer."""
     response.headers["X-Frame-Options"] = "DENY"
+    response.headers["Content-Security-Policy"] = content_security_policy(PRIVATE_FRAMING)
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
 
 
-def token_to_cookie(endpoint: str, token: str, **values) -> Response:
+def token_to_cookie(endpoint: str, token: str, **values: Any) -> BaseResponse:
     """Swap the token in the address for a cookie, so it stays out of the history, the
     address bar and the page's own requests: a redirect to the same page without it."""
-    query = {k: v for k, v in request.args.items() if k != "token"}
+    query: dict[str, Any] = {k: v for k, v in request.args.items() if k != "token"}
     response = redirect(url_for(endpoint, **values, **query), code=303)
     response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/",
                         secure=request.is_secure)

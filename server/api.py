@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, abort
 
-from . import sse
+from . import sse, standings
 from .access import board_or_404, hall
 from .hall import PUBLIC
 
@@ -25,6 +25,18 @@ def hall_json(audience=PUBLIC) -> dict:
 @bp.get("/hall")
 def hall_state():
     return hall_json()
+
+
+def standings_json(audience=PUBLIC) -> dict:
+    the_hall = hall()
+    return {"event": the_hall.config.event_name,
+            **standings.to_json(the_hall.matches(audience), the_hall.config.scoring)}
+
+
+@bp.get("/standings")
+def event_standings():
+    """The matches by round and the players' standings under the event's scoring."""
+    return standings_json()
 
 
 @bp.get("/board/<board>")
@@ -72,18 +84,11 @@ def event_pdn():
     return _pdn_response("\n".join(t for t in texts if t), "event.pdn")
 
 
-def _resume_point() -> int:
-    after = sse.last_event_id()
-    if after < 0:
-        abort(400, description="Last-Event-ID (or ?after=) must be a whole number >= 0")
-    return after
-
-
 @bp.get("/board/<board>/events")
 def board_events(board: str):
     board_or_404(board)
     the_hall = hall()
-    after = _resume_point()
+    after = sse.resume_point()
     return sse.response(sse.stream(the_hall, board, after, PUBLIC,
                                    lambda b: the_hall.state_json(b, PUBLIC)))
 
@@ -91,6 +96,6 @@ def board_events(board: str):
 @bp.get("/hall/events")
 def hall_events():
     the_hall = hall()
-    after = _resume_point()
+    after = sse.resume_point()
     return sse.response(sse.stream(the_hall, None, after, PUBLIC,
                                    lambda b: sse.dumps(the_hall.summary(b, PUBLIC))))

@@ -7,9 +7,10 @@ module only checks access and passes JSON and JPEG through.
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
 from .access import board_or_404, hall, private, require_referee, token_to_cookie
+from .body import json_body
 from .config import CalibrationDesk
 from .i18n import page_language
 
@@ -37,8 +38,11 @@ def page(board: str):
         return token_to_cookie("calibration.page", token, board=board)
     desk = _desk(board)
     lang, strings = page_language()
+    urls = {name: url_for(f"calibration.{endpoint}", board=board)
+            for name, endpoint in (("frame", "frame"), ("board", "board_view"), ("save", "save"))}
     return render_template("calibration.html", board=info, lang=lang, strings=strings,
-                           state=desk.state(board), event_name=hall().config.event_name)
+                           state=desk.state(board), event_name=hall().config.event_name,
+                           page={"start": "calibration", **urls})
 
 
 @bp.get("/api/referee/<board>/calibration")
@@ -57,6 +61,7 @@ def board_view(board: str):
     (the profile's when absent): the page previews a drag before saving it."""
     desk = _desk(board)
     current = desk.state(board)
+    assert current is not None  # _desk refused a board without a profile
     corners, turns = current["corners"], current["quarter_turns"]
     try:
         if "corners" in request.args:
@@ -75,9 +80,10 @@ def board_view(board: str):
 def save(board: str):
     """Save ``{"corners": [[x, y] x 4], "quarter_turns": k}`` into the board's profile."""
     desk = _desk(board)
-    body = request.get_json(silent=True)
+    example = '{"corners": [[x, y], ...], "quarter_turns": k}'
+    body = json_body(example)
     if not isinstance(body, dict) or "corners" not in body:
-        abort(400, description='the body must be JSON {"corners": [[x, y], ...], "quarter_turns": k}')
+        abort(400, description=f"the body must be JSON {example}")
     try:
         saved = desk.save(board, body["corners"], body.get("quarter_turns", 0))
     except ValueError as error:

@@ -28,6 +28,10 @@ class Scoring:
     draw: int = 1
     loss: int = 0
 
+    def points(self, outcome: str) -> int:
+        """A player's points for one game they ``"won"``, ``"drawn"`` or ``"lost"``."""
+        return {"won": self.win, "drawn": self.draw, "lost": self.loss}[outcome]
+
 
 class FrameProvider(Protocol):
     """Where the camera view comes from (the vision pipeline plugs in here later).
@@ -66,6 +70,10 @@ class ServerConfig:
     ``broadcast_delay`` holds public pages and the public API that many seconds behind the
     log (anti-cheating for broadcasts); the referee console always sees it live.
     ``referee_token`` None disables the console rather than leaving it open.
+    ``trusted_proxies`` is how many reverse proxies in front set ``X-Forwarded-Proto``:
+    only then does a request that reached the proxy over TLS count as secure (the
+    referee's cookie gets the Secure flag). With 0 the header is ignored, since any client
+    can send it.
     """
 
     events: EventLog
@@ -79,10 +87,13 @@ class ServerConfig:
     poll_seconds: float = 0.05  # how often to look for events appended by another process
     keepalive_seconds: float = 15.0  # SSE comment interval, so proxies keep the stream open
     mjpeg_fps: float = 5.0
+    trusted_proxies: int = 0
 
     def __post_init__(self) -> None:
         if self.broadcast_delay < 0:
             raise ValueError("broadcast_delay must not be negative")
+        if self.trusted_proxies < 0:
+            raise ValueError("trusted_proxies must not be negative")
         if self.referee_token is not None and len(self.referee_token) < 4:
             raise ValueError("the referee token must have at least 4 characters")
         ids = [b.id for b in self.boards]

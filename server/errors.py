@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, ServiceUnavailable
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, ServiceUnavailable
 
 from events import LogUnavailable
 
@@ -11,14 +11,18 @@ from events import LogUnavailable
 def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
-        wants_json = request.path.startswith("/api/") or request.is_json
-        if wants_json:
-            response = jsonify(error=error.name, message=error.description, status=error.code)
-        else:
-            response = render_template("error.html", error=error), error.code
-            return response
-        response.status_code = error.code
+        code = error.code or 500
+        if not (request.path.startswith("/api/") or request.is_json):
+            return render_template("error.html", error=error), code
+        response = jsonify(error=error.name, message=error.description, status=code)
+        response.status_code = code
         return response
+
+    @app.errorhandler(RequestEntityTooLarge)
+    def too_large(error: RequestEntityTooLarge):
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        return http_error(RequestEntityTooLarge(
+            f"the body is too large: at most {limit // 1024} KiB (an action is a few hundred bytes)"))
 
     @app.errorhandler(LogUnavailable)
     def log_away(error: LogUnavailable):

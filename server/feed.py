@@ -78,8 +78,8 @@ class EventFeed:
                         self._last = event.seq
                         changed.add(event.board)
                     self._changed.notify_all()
-                    for board in changed:
-                        self._condition(board).notify_all()
+                    for name in changed:
+                        self._condition(name).notify_all()
 
     def start(self) -> None:
         """Start polling the log for events appended by other processes."""
@@ -119,6 +119,12 @@ class EventFeed:
 
     def now(self) -> float:
         return self._clock()
+
+    @property
+    def last_seq(self) -> int:
+        """The seq of the last event the log holds, as of the last look (0: an empty log)."""
+        with self._changed:
+            return self._last
 
     def boards(self) -> list[str]:
         with self._changed:

@@ -19,6 +19,7 @@ from events import GameEvent
 
 from .config import BoardInfo, ServerConfig
 from .feed import EventFeed
+from .standings import MatchLine, match_line
 from .state import BoardState
 
 
@@ -114,6 +115,15 @@ class Hall:
             self._advance(cache, board, audience)
             return self._decorate(cache.state.summary(), board, audience)
 
+    def matches(self, audience: Audience) -> list[MatchLine]:
+        """Every match of every board (one per round) whose players are named."""
+        lines = []
+        for info in self.infos():
+            matches = self.with_state(info.id, audience,
+                                      lambda s: [s.match_json(m) for m in s.matches])
+            lines += [line for m in matches if (line := match_line(info.id, info.label, m))]
+        return lines
+
     def with_state(self, board: str, audience: Audience, use):
         """Run ``use(state)`` on the up-to-date state under its lock (PDN, checks)."""
         cache = self._cache(board, audience)
@@ -124,5 +134,6 @@ class Hall:
     def _decorate(self, data: dict[str, Any], board: str, audience: Audience) -> dict[str, Any]:
         info = self.info(board) or BoardInfo(board)
         data["title"] = info.title
+        data["label"] = info.label
         data["delay"] = self.delay(audience)
         return data

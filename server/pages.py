@@ -1,20 +1,30 @@
-"""The public pages: the hall, the live board, the embed and the OBS overlay.
+"""The public pages: the hall, the live board, the standings, the embed and the OBS overlay.
 
 Each page is rendered with the state it shows inlined (so it is complete before any
-script runs) and then kept live by the SSE stream of ``/api``.
+script runs) and then kept live by the SSE stream of ``/api``. The look of the board
+pages is set by query parameters (:class:`ViewOptions`; docs/pages.md lists them beside
+the embed code), because an OBS source or an ``<iframe>`` has no buttons to press.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, current_app, render_template, request, url_for
 from markupsafe import Markup
 
 from .access import board_or_404, hall
-from .api import hall_json
+from .api import hall_json, standings_json
+from .config import BoardInfo
 from .hall import PUBLIC
 from .i18n import page_language
+from .standings import by_round
 
 bp = Blueprint("pages", __name__)
+
+THEMES = ("dark", "light")
+BOARD_SIZES = (160, 1600)  # ``?size=`` in CSS pixels: smaller cannot be read, larger is a typo
 
 
 @bp.app_template_filter("json_text")
@@ -24,33 +34,107 @@ def json_text(text: str) -> Markup:
                   .replace(">", "\\u003e").replace("'", "\\u0027"))
 
 
+@bp.app_template_filter("board_title")
+def board_title(info: BoardInfo, strings: dict[str, str]) -> str:
+    """The organiser's label, else "Board 7" in the page's language (viewer.js: boardTitle)."""
+    return info.label or f"{strings['board']} {info.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class ViewOptions:
+    """How a board page looks, from its query: ``?theme=light&size=480&moves=0&bg=transparent``.
+
+    ``flip``, ``numbers`` and ``ply`` are read by the page's script (viewer.js), since the
+    viewer's buttons change them too.
+    """
+
+    theme: str = "dark"
+    size: int | None = None  # the board's width in CSS pixels; None: as large as fits
+    moves: bool = True  # the move list beside the board
+    transparent: bool = False  # no page background, for keying over video
+
+    @classmethod
+    def from_query(cls) -> "ViewOptions":
+        """The request's options; a value that means nothing is a 400 that says why."""
+        args = request.args
+        theme = args.get("theme", "dark")
+        if theme not in THEMES:
+            abort(400, description=f"theme must be one of: {', '.join(THEMES)}")
+        size = None
+        if "size" in args:
+            low, high = BOARD_SIZES
+            try:
+                size = int(args["size"])
+            except ValueError:
+                size = -1
+            if not low <= size <= high:
+                abort(400, description=f"size is the board's width in pixels, {low} to {high}")
+        moves = args.get("moves", "1")
+        if moves not in ("0", "1"):
+            abort(400, description="moves must be 1 (show the move list) or 0 (hide it)")
+        bg = args.get("bg")
+        if bg not in (None, "transparent"):
+            abort(400, description="bg=transparent is the one background option")
+        return cls(theme=theme, size=size, moves=moves == "1", transparent=bg == "transparent")
+
+    @property
+    def classes(self) -> str:
+        """Classes of the page's <html> element."""
+        names = [f"theme-{self.theme}"]
+        if not self.moves:
+            names.append("no-moves")
+        if self.transparent:
+            names.append("transparent")
+        return " ".join(names)
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """The icon, for browsers and readers that ask before (or without) reading the page."""
+    return current_app.send_static_file("favicon.svg")
+
+
 @bp.get("/")
 def hall_page():
     lang, strings = page_language()
-    return render_template("hall.html", lang=lang, strings=strings, hall=hall_json(),
+    the_hall = hall_json()
+    rounds = by_round(the_hall["boards"], lambda board: board["match"]["round"])
+    return render_template("hall.html", lang=lang, strings=strings, hall=the_hall, rounds=rounds,
                            event_name=hall().config.event_name)
 
 
-def _board_page(board: str, template: str):
-    info = board_or_404(board)
+@bp.get("/standings")
+def standings_page():
+    """The event's matches round by round, and the players' standings."""
     lang, strings = page_language()
-    transparent = request.args.get("bg") == "transparent"
+    return render_template("standings.html", lang=lang, strings=strings,
+                           standings=standings_json(), event_name=hall().config.event_name)
+
+
+def _board_page(board: str, template: str, **page: Any):
+    info = board_or_404(board)
+    options = ViewOptions.from_query()
+    lang, strings = page_language()
+    page = {"start": "viewer", "stream": url_for("api.board_events", board=board),
+            "size": options.size, **page}
     return render_template(template, board=info, lang=lang, strings=strings,
-                           state=hall().state_json(board, PUBLIC), transparent=transparent,
+                           state=hall().state_json(board, PUBLIC), options=options, page=page,
                            event_name=hall().config.event_name)
 
 
 @bp.get("/board/<board>")
 def board_page(board: str):
-    return _board_page(board, "board.html")
+    """The board as spectators follow it; the move shown is kept in the address (#ply=N)."""
+    return _board_page(board, "board.html", history=True)
 
 
 @bp.get("/board/<board>/embed")
 def embed(board: str):
+    """The board and its moves without the page around them, for an ``<iframe>``."""
     return _board_page(board, "embed.html")
 
 
 @bp.get("/board/<board>/overlay")
 def overlay(board: str):
     """1920x1080 for OBS: add as a browser source; ``?bg=transparent`` to key it over video."""
-    return _board_page(board, "overlay.html")
+    return _board_page(board, "overlay.html", keyboard=False)

@@ -1,6 +1,6 @@
 """The referee console and its API, behind the token: live state, decisions, the camera.
 
-Decisions are appended to the log as ``referee`` events (see events.referee) after a
+Decisions are appended to the log as ``referee`` events (see events.decisions) after a
 check against the live state; a decision that does not fit the board (no such alert,
 extra time used up, an illegal correction) is refused with 409 and the reason.
 """
@@ -10,11 +10,12 @@ from __future__ import annotations
 import time
 from typing import Iterator
 
-from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
-from events import referee as ra
+from events import decisions as ra
 from . import sse
 from .access import board_or_404, hall, private, require_referee, token_to_cookie
+from .body import json_body
 from .hall import REFEREE
 from .i18n import page_language
 
@@ -37,7 +38,9 @@ def console(board: str):
     return render_template(
         "referee.html", board=info, lang=lang, strings=strings,
         state=the_hall.state_json(board, REFEREE), camera=the_hall.config.camera is not None,
-        event_name=the_hall.config.event_name)
+        event_name=the_hall.config.event_name,
+        page={"start": "referee", "stream": url_for("referee.live_events", board=board),
+              "action": url_for("referee.act", board=board)})
 
 
 @bp.get("/api/referee/<board>")
@@ -51,9 +54,7 @@ def live_state(board: str):
 def live_events(board: str):
     require_referee()
     board_or_404(board)
-    after = sse.last_event_id()
-    if after < 0:
-        abort(400, description="Last-Event-ID (or ?after=) must be a whole number >= 0")
+    after = sse.resume_point()
     the_hall = hall()
     return sse.response(sse.stream(the_hall, board, after, REFEREE,
                                    lambda b: the_hall.state_json(b, REFEREE)))
@@ -64,10 +65,7 @@ def act(board: str):
     """Check a decision against the live board and append it to the log."""
     require_referee()
     board_or_404(board)
-    body = request.get_json(silent=True)
-    if body is None:
-        abort(400, description="the body must be JSON, e.g. {\"action\": \"take_back\", "
-                               "\"plies\": 1}, sent with Content-Type: application/json")
+    body = json_body('{"action": "take_back", "plies": 1}')
     try:
         action = ra.parse_action(body)
     except ra.ActionError as error:
@@ -85,7 +83,7 @@ def act(board: str):
         stored = the_hall.with_state(board, REFEREE, decide)
     except ra.ActionError as error:
         abort(409, description=str(error))
-    return jsonify(seq=stored.seq, game=stored.game, detail=stored.detail), 201
+    return jsonify(seq=stored.seq, game=stored.game, detail=stored.detail.to_dict()), 201
 
 
 def _snapshot_or_404(board: str) -> bytes:
@@ -113,13 +111,16 @@ def camera(board: str):
     the_hall = hall()
     period = 1.0 / the_hall.config.mjpeg_fps
 
+    camera = the_hall.config.camera
+    assert camera is not None  # _snapshot_or_404 found one
+
     def frames() -> Iterator[bytes]:
         frame: bytes | None = first
         while frame is not None and not the_hall.feed.closed:
             yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                    f"Content-Length: {len(frame)}\r\n\r\n").encode() + frame + b"\r\n"
             time.sleep(period)
-            frame = the_hall.config.camera.snapshot(board)
+            frame = camera.snapshot(board)
 
     return Response(frames(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
                     headers={"Cache-Control": "no-store"})

@@ -21,6 +21,8 @@ _ALL = np.arange(32)
 _BITS = np.array(BIT_INDEX[1:], dtype=np.int64)
 _LIGHT_MAN, _DARK_MAN = CLASS_INDEX[Piece.LIGHT_MAN], CLASS_INDEX[Piece.DARK_MAN]
 _LIGHT_KING, _DARK_KING = CLASS_INDEX[Piece.LIGHT_KING], CLASS_INDEX[Piece.DARK_KING]
+#: The classes of men and of kings, either side.
+MAN_CLASSES, KING_CLASSES = (_LIGHT_MAN, _DARK_MAN), (_LIGHT_KING, _DARK_KING)
 
 
 def board_classes(boards: list[Board]) -> np.ndarray:

@@ -170,6 +170,7 @@ class BoardTracker:
 
     def _keeps_polarity(self, refit: BoardLocation, frame: np.ndarray) -> bool:
         """A refit that snapped to the corners one square over would invert every corner."""
+        assert self._probe is not None  # a board is being tracked
         check = self._probe.moved_to(refit, frame.shape).check(frame)
         return check.n_visible >= self.cfg.min_visible and check.agreement >= self.cfg.min_agreement
 
@@ -179,6 +180,7 @@ class BoardTracker:
         refit = self._refine(frame)
         if refit is None or not self._keeps_polarity(refit, frame):
             return
+        assert self.location is not None and self._probe is not None  # _refine had a board
         self._fitted = refit
         shift = np.linalg.norm(refit.corners - self.location.corners, axis=1).max()
         if shift > self.cfg.refit_shift * self.location.square_px:

@@ -49,20 +49,65 @@ INNER_CORNERS = (
 )
 
 
+#: Where the four quadrants of a lattice node are sampled, in squares along each diagonal:
+#: close enough to the corner that men on the square centres do not reach them.
+QUADRANT_OFFSET = 0.15
+#: Fewest points a homography is fitted to (fewer: an affine guess, or no fit at all).
+HOMOGRAPHY_POINTS = 6
+#: Lines of lattice nodes, or squares in a line, that make a line of evidence.
+LINE_EVIDENCE = 3
+
+
 @dataclass(frozen=True)
 class LocateConfig:
-    """Tuning of the marker-free localiser; the defaults suit 640-1920 px wide frames."""
+    """Tuning of the marker-free localiser; the defaults suit 640-1920 px wide frames.
 
+    Distances given as a share of a ``step`` are in squares of the board as it is seen
+    there (the shorter side of the square: seen from low down, squares are flat).
+    """
+
+    # 1. candidate X-corners
     work_size: int = 640  # longer side of the working image
     blur_sigma: float = 1.0  # pre-smoothing before the Hessian
+    peak_window: int = 5  # non-maximum suppression of the saddle map, working pixels
     max_candidates: int = 400  # strongest saddle points kept
+    min_strength: float = 0.01  # of the strongest candidate's saddle strength
     ring_radius: float = 3.0  # radius of the ring test, working pixels
     min_contrast: float = 12.0  # grey levels between the ring's bright and dark sectors
+    # 2. growing a lattice
     max_seeds: int = 40  # seeds tried before giving up
-    planes_tried: int = 2  # colour planes searched before the finer second look
+    seed_max_cos: float = 0.6  # the seed's two neighbours are this far from collinear ...
+    seed_step_ratio: float = 2.0  # ... and at most this many times further than the other
+    match_step: float = 0.3  # a point this near a predicted node (of a step) is that node
+    grow_pairing: float = 0.7  # paired-quadrant tolerance while growing (:func:`paired`)
+    dense_share: float = 0.5  # nodes per lattice cell of a lattice that is not spread thin
+    claim_quality: int = 8  # a clean lattice this large keeps its points from seeding again
     good_lattice: int = 30  # a lattice this large stops the seed search
+    planes_tried: int = 2  # colour planes searched before the finer second look
+    # 3. the 8x8 window
+    window_pairing: float = 0.5  # paired-quadrant tolerance of a window's inner corners
+    outline_weight: float = 1.5  # what a corner on the window's outline costs, per corner
+    sure_lead: float = 10.0  # a window this far ahead of the runner-up is sure (confidence 1)
+    min_square_contrast: float = 12.0  # grey levels between the two square colours
+    alternating_step: float = 0.5  # of that contrast between neighbouring squares ...
+    alternating_share: float = 0.7  # ... in this share of a line of squares
+    # 4. refinement at full resolution
+    coarse_window: float = 0.3  # the first sub-pixel window after a bump, of a step
+    fine_window: float = 0.2  # the last sub-pixel window, of a step
+    window_px: tuple[int, int] = (2, 12)  # bounds of the sub-pixel half-window, pixels
+    max_snap: float = 0.3  # a corner that moved further (of a step) was pulled off
+    refine_pairing: float = 0.35  # paired-quadrant tolerance of a refined corner
+    refine_ring: float = 0.2  # ring test radius at full resolution, of a step ...
+    min_ring_px: float = 2.0  # ... and at least this many pixels
+    ransac_step: float = 0.04  # RANSAC tolerance of the final homography, of a step ...
+    min_ransac_px: float = 1.0  # ... and at least this many pixels
+    radial_corners: int = 20  # inner corners needed to fit a lens bend from one frame
+    radial_range: tuple[float, float] = (-0.4, 0.2)  # the bends tried, r^2 coefficient
+    # acceptance
     min_inner: int = 12  # inner corners needed to accept a board
     min_confidence: float = 0.25
+    hint_confidence: float = 0.5  # a refit near the last location this sure is kept
+    good_confidence: float = 0.6  # a board this sure ends the search over colour planes
 
 
 @dataclass(frozen=True)
@@ -160,7 +205,8 @@ def _channel_maps(
 
 def _features(g: np.ndarray, saddle: np.ndarray, scale: float, cfg: LocateConfig) -> _Features:
     """Candidate X-corners: saddle peaks that pass the ring test, strongest first."""
-    peaks = (saddle == cv2.dilate(saddle, np.ones((5, 5), np.uint8))) & (saddle > 0)
+    window = np.ones((cfg.peak_window, cfg.peak_window), np.uint8)
+    peaks = (saddle == cv2.dilate(saddle, window)) & (saddle > 0)
     ys, xs = np.nonzero(peaks)
     strength = saddle[ys, xs]
     if len(strength) > cfg.max_candidates:
@@ -169,14 +215,14 @@ def _features(g: np.ndarray, saddle: np.ndarray, scale: float, cfg: LocateConfig
     points = np.stack([xs, ys], axis=1).astype(np.float32)
     ok = x_corner_evidence(g, points, cfg.ring_radius, cfg.min_contrast) > 0
     top = strength[ok].max() if ok.any() else 0.0
-    ok &= strength > 0.01 * top
+    ok &= strength > cfg.min_strength * top
     order = np.argsort(-strength[ok])
     return _Features(g, points[ok][order], scale)
 
 
 def _fit(lattice: np.ndarray, pixels: np.ndarray) -> np.ndarray | None:
     """Least-squares lattice -> pixel homography (affine while too few points)."""
-    if len(lattice) >= 6:
+    if len(lattice) >= HOMOGRAPHY_POINTS:
         h, _ = cv2.findHomography(lattice.astype(np.float32), pixels.astype(np.float32), 0)
         return h
     a, _ = cv2.estimateAffine2D(
@@ -186,7 +232,7 @@ def _fit(lattice: np.ndarray, pixels: np.ndarray) -> np.ndarray | None:
 
 
 def quadrants(
-    gray: np.ndarray, h: np.ndarray, nodes: np.ndarray, offset: float = 0.15
+    gray: np.ndarray, h: np.ndarray, nodes: np.ndarray, offset: float = QUADRANT_OFFSET
 ) -> tuple[np.ndarray, np.ndarray]:
     """Signed X-corner contrast at lattice nodes, and how unlike each other the paired quadrants are.
 
@@ -198,13 +244,31 @@ def quadrants(
     (triangle inequality). The quadrants are sampled close to the corner so that discs on
     the square centres do not reach them.
     """
+    v = sample(gray, project(h, _around(nodes, offset).reshape(-1, 2))).reshape(-1, 4)
+    return _contrast_and_spread(v)
+
+
+def _around(nodes: np.ndarray, offset: float = QUADRANT_OFFSET) -> np.ndarray:
+    """(N, 4, 2) board points of the quadrants of each node: (+,+), (-,-), (+,-), (-,+)."""
     d = np.array(
         [[offset, offset], [-offset, -offset], [offset, -offset], [-offset, offset]], np.float32
     )
-    v = sample(gray, project(h, (nodes[:, None, :] + d[None]).reshape(-1, 2))).reshape(-1, 4)
+    return nodes[:, None, :] + d[None]
+
+
+def _contrast_and_spread(v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """From (N, 4) quadrant values (see :func:`_around`): the signed X-corner contrast and
+    how unlike each other the paired quadrants are."""
     return v[:, 0] + v[:, 1] - v[:, 2] - v[:, 3], np.abs(v[:, 0] - v[:, 1]) + np.abs(
         v[:, 2] - v[:, 3]
     )
+
+
+def paired(signed: np.ndarray, spread: np.ndarray, tolerance: float) -> np.ndarray:
+    """Where the paired quadrants match: their spread is under ``tolerance`` times the
+    contrast. The tolerance is looser while a lattice grows (a guess to confirm) than for a
+    window's corners or a refined corner (what the board's outline must never pass)."""
+    return spread < tolerance * np.abs(signed)
 
 
 def _grow(
@@ -238,10 +302,10 @@ def _grow(
         )
         nearest = dist.argmin(axis=1)
         near = dist[np.arange(len(grid)), nearest]
-        ok = near < 0.3 * step
+        ok = near < cfg.match_step * step
         signed, spread = quadrants(feat.gray, h, grid)
         signed *= np.where((grid.sum(axis=1) % 2) == 0, 1.0, -1.0)
-        ok &= (np.abs(signed) >= cfg.min_contrast) & (spread < 0.7 * np.abs(signed))
+        ok &= (np.abs(signed) >= cfg.min_contrast) & paired(signed, spread, cfg.grow_pairing)
         if not ok.any():
             return None
         ok &= np.sign(signed) == np.sign(signed[ok].sum())
@@ -250,7 +314,7 @@ def _grow(
         np.minimum.at(claim, nearest[ok], near[ok])
         ok &= near <= claim[nearest]
         new_lattice, new_members = grid[ok], nearest[ok]
-        if len(new_members) < 3:
+        if len(new_members) < LINE_EVIDENCE:
             return None
         if len(new_members) == len(members) and np.array_equal(
             np.sort(new_members), np.sort(members)
@@ -258,7 +322,7 @@ def _grow(
             break
         lattice, members = new_lattice, new_members
         h = _fit(lattice, points[members])
-    return lattice, members, h
+    return None if h is None else (lattice, members, h)
 
 
 def _grow_seed(
@@ -273,7 +337,7 @@ def _grow_seed(
     best = _grow(
         feat, np.array([[0, 0], [1, 0], [0, 1]], np.float32), np.array([seed, first, second]), cfg
     )
-    if best is None or len(best[1]) < 6 or _quality(best[0]) >= cfg.good_lattice:
+    if best is None or len(best[1]) < HOMOGRAPHY_POINTS or _quality(best[0], cfg) >= cfg.good_lattice:
         return best
     lattice, members, _ = best
     i, j = lattice[:, 0], lattice[:, 1]
@@ -283,12 +347,12 @@ def _grow_seed(
         np.stack([i, 2 * j], axis=1),
     ):
         grown = _grow(feat, denser, members, cfg)
-        if grown is not None and _quality(grown[0]) > _quality(best[0]):
+        if grown is not None and _quality(grown[0], cfg) > _quality(best[0], cfg):
             best = grown
     return best
 
 
-def _seed_neighbours(points: np.ndarray, seed: int) -> tuple[int, int] | None:
+def _seed_neighbours(points: np.ndarray, seed: int, cfg: LocateConfig) -> tuple[int, int] | None:
     """The two nearest neighbours of a seed along different grid directions."""
     d = points - points[seed]
     dist = np.linalg.norm(d, axis=1)
@@ -299,12 +363,13 @@ def _seed_neighbours(points: np.ndarray, seed: int) -> tuple[int, int] | None:
         return None
     for other in order[1:]:
         cos = abs(np.dot(d[first], d[other])) / (dist[first] * dist[other])
-        if cos < 0.6 and 0.5 < dist[other] / dist[first] < 2.0:
+        ratio = dist[other] / dist[first]
+        if cos < cfg.seed_max_cos and 1 / cfg.seed_step_ratio < ratio < cfg.seed_step_ratio:
             return int(first), int(other)
     return None
 
 
-def _quality(lattice: np.ndarray) -> float:
+def _quality(lattice: np.ndarray, cfg: LocateConfig) -> float:
     """Points explained, discounted when they are spread thin over a large span.
 
     A wrong lattice (steps of a square and a half, say) can pick up many stray points
@@ -312,7 +377,7 @@ def _quality(lattice: np.ndarray) -> float:
     """
     span = lattice.max(axis=0) - lattice.min(axis=0) + 1
     density = len(lattice) / float(span[0] * span[1])
-    return len(lattice) * min(1.0, density / 0.5)
+    return len(lattice) * min(1.0, density / cfg.dense_share)
 
 
 def _best_lattice(
@@ -323,14 +388,14 @@ def _best_lattice(
     for seed in range(min(cfg.max_seeds, len(feat.points))):
         if used[seed]:
             continue
-        pair = _seed_neighbours(feat.points, seed)
+        pair = _seed_neighbours(feat.points, seed, cfg)
         if pair is None:
             continue
         grown = _grow_seed(feat, seed, *pair, cfg)
         if grown is None:
             continue
-        quality = _quality(grown[0])
-        if quality >= 8 and quality == len(grown[0]):
+        quality = _quality(grown[0], cfg)
+        if quality >= cfg.claim_quality and quality == len(grown[0]):
             used[grown[1]] = True
         if quality > best_quality:
             best, best_quality = grown, quality
@@ -352,13 +417,12 @@ def _evidence_grid(
     nodes = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float32)
     ring = x_corner_evidence(feat.gray, project(h, nodes), cfg.ring_radius, cfg.min_contrast)
     signed, spread = quadrants(feat.gray, h, nodes)
-    consistent = spread < 0.5 * np.abs(signed)
-    return (ring * consistent).reshape(ii.shape)
+    return (ring * paired(signed, spread, cfg.window_pairing)).reshape(ii.shape)
 
 
 def _grid_run(ev: np.ndarray, axis: int) -> tuple[int, int]:
     """Longest run of lattice lines (along ``axis`` of ``ev``) that hold corner evidence."""
-    lines = ev.sum(axis=1 - axis) >= 3
+    lines = ev.sum(axis=1 - axis) >= LINE_EVIDENCE
     best, start = (0, 0), None
     for k, on in enumerate(np.append(lines, False)):
         if on and start is None:
@@ -370,7 +434,7 @@ def _grid_run(ev: np.ndarray, axis: int) -> tuple[int, int]:
 
 
 def _cell_lines(
-    feat: _Features, h: np.ndarray, runs: list[tuple[int, int]], lo: np.ndarray
+    feat: _Features, h: np.ndarray, runs: list[tuple[int, int]], lo: np.ndarray, cfg: LocateConfig
 ) -> list[tuple[int, int] | None]:
     """Along each lattice axis, the first line of squares that shows the checkerboard and the
     span to the last one; None where no line does.
@@ -386,7 +450,7 @@ def _cell_lines(
     length of the lines of corner evidence; the squares on both sides of them are counted.
     """
     (si, ni), (sj, nj) = runs
-    if ni < 3 or nj < 3:
+    if ni < LINE_EVIDENCE or nj < LINE_EVIDENCE:
         return [None, None]
     # Square (a, b) spans lattice [a, a+1] x [b, b+1]; squares up to four lines beyond the
     # corner lines each way are looked at, those beside the corner lines are counted.
@@ -394,7 +458,7 @@ def _cell_lines(
     cb, nb = lo[1] + sj - 1, nj + 1
     a0, b0 = ca - 3, cb - 3
     aa, bb = np.meshgrid(np.arange(a0, ca + na + 3), np.arange(b0, cb + nb + 3))  # [b, a]
-    d = np.array([[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7]], np.float32)
+    d = _SQUARE_SAMPLES
     squares = np.stack([aa.ravel(), bb.ravel()], axis=1).astype(np.float32)
     values = sample(feat.gray, project(h, (squares[:, None, :] + d[None]).reshape(-1, 2)))
     value = np.median(values.reshape(-1, len(d)), axis=1).reshape(aa.shape)
@@ -405,26 +469,31 @@ def _cell_lines(
     level_even = float(np.median(value[board & even]))
     level_odd = float(np.median(value[board & ~even]))
     contrast = abs(level_even - level_odd)
-    if contrast < 12.0:
+    if contrast < cfg.min_square_contrast:
         return [None, None]
     # Signed so that a square brighter than its neighbour where its colour should be is > 0.
     signed = value * np.where(even, 1.0, -1.0) * np.sign(level_even - level_odd)
     return [
-        _line_span(signed.T, along_b.T, a0, contrast),
-        _line_span(signed, along_a, b0, contrast),
+        _line_span(signed.T, along_b.T, a0, contrast, cfg),
+        _line_span(signed, along_a, b0, contrast, cfg),
     ]
 
 
+#: Where a square's value is read, in board units from its corner: the centre and four
+#: points around it (their median is the square's, whatever stands on part of it).
+_SQUARE_SAMPLES = np.array([[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7]], np.float32)
+
+
 def _line_span(
-    signed: np.ndarray, counted: np.ndarray, first: int, contrast: float
+    signed: np.ndarray, counted: np.ndarray, first: int, contrast: float, cfg: LocateConfig
 ) -> tuple[int, int] | None:
     """First index and span of the lines (rows of ``signed``) whose counted squares alternate."""
     # Neighbouring squares along a line: one is +value, the other -value, so their sum is
     # the difference between the brighter-expected and the darker-expected one.
     steps = signed[:, 1:] + signed[:, :-1]
     pairs = counted[:, 1:] & counted[:, :-1]
-    alternate = ((steps >= 0.5 * contrast) & pairs).sum(axis=1)
-    shows = (pairs.sum(axis=1) >= 3) & (alternate >= 0.7 * pairs.sum(axis=1))
+    alternate = ((steps >= cfg.alternating_step * contrast) & pairs).sum(axis=1)
+    shows = (pairs.sum(axis=1) >= LINE_EVIDENCE) & (alternate >= cfg.alternating_share * pairs.sum(axis=1))
     on = np.flatnonzero(shows)
     if len(on) == 0:
         return None
@@ -452,12 +521,12 @@ def _choose_window(
     def box(i0: np.ndarray, j0: np.ndarray, n: int) -> np.ndarray:
         return sat[j0 + n, i0 + n] - sat[j0, i0 + n] - sat[j0 + n, i0] + sat[j0, i0]
 
-    oi, oj = np.meshgrid(np.arange(lmin[0] - 3, lmax[0] - 2), np.arange(lmin[1] - 3, lmax[1] - 2))
-    oi, oj = oi.ravel(), oj.ravel()
+    grid_i, grid_j = np.meshgrid(np.arange(lmin[0] - 3, lmax[0] - 2), np.arange(lmin[1] - 3, lmax[1] - 2))
+    oi, oj = grid_i.ravel(), grid_j.ravel()
     i0, j0 = oi - lo[0], oj - lo[1]
     inner = box(i0, j0, 7)
     outline = box(i0 - 1, j0 - 1, 9) - inner
-    score = inner - 1.5 * outline
+    score = inner - cfg.outline_weight * outline
     runs = [_grid_run(ev, axis) for axis in (1, 0)]  # along i (columns of ev), along j
     ring = [length == 9 for _, length in runs]
     centre = [lo[axis] + start + 1 for axis, (start, _) in enumerate(runs)]
@@ -466,13 +535,13 @@ def _choose_window(
         # break their corners), so the other way has a ring too, whose corners men may hide;
         # its squares show where it is.
         other = 1 - ring.index(True)
-        span = _cell_lines(feat, h, runs, lo)[other]
+        span = _cell_lines(feat, h, runs, lo, cfg)[other]
         if span is not None and span[1] == 10:
             ring[other], centre[other] = True, span[0] + 2  # the ring's squares, then row 0's
     if all(ring):
         centred = (oi == centre[0]) & (oj == centre[1])
         if centred.any():
-            return np.array(centre, np.float32), 10.0
+            return np.array(centre, np.float32), cfg.sure_lead
     order = np.argsort(-score)
     k = int(order[0])
     margin = float(score[k] - score[order[1]]) if len(order) > 1 else float(score[k])
@@ -481,12 +550,14 @@ def _choose_window(
 
 #: Luminance weights of B, G, R.
 _LUMA = np.array([0.114, 0.587, 0.299])
+#: The share of a colour difference that may be brightness while it is still "all colour".
+_COLOUR_ONLY_LUMA = 0.15
 
 
 def colour_only(axis: np.ndarray) -> bool:
     """Whether the difference ``axis`` (B, G, R) between the two square colours is almost
-    all colour and hardly brightness (red and green squares): under 15 % of it is luma."""
-    return abs(float(axis @ _LUMA)) < 0.15 * float(np.abs(axis).sum())
+    all colour and hardly brightness (red and green squares)."""
+    return abs(float(axis @ _LUMA)) < _COLOUR_ONLY_LUMA * float(np.abs(axis).sum())
 
 
 def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
@@ -507,8 +578,7 @@ def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.
     offset = np.array([x0, y0], np.float32)
     if crop.ndim == 2:
         return crop.astype(np.float32), offset, 1.0
-    d = np.array([[0.15, 0.15], [-0.15, -0.15], [0.15, -0.15], [-0.15, 0.15]], np.float32)
-    pts = project(h_board, (INNER_CORNERS[:, None, :] + d[None]).reshape(-1, 2)) - offset
+    pts = project(h_board, _around(INNER_CORNERS).reshape(-1, 2)) - offset
     q = np.stack([sample(crop[..., c], pts) for c in range(3)], axis=1).reshape(49, 4, 3)
     sign = np.where(INNER_CORNERS.sum(axis=1) % 2 == 0, 1.0, -1.0)[:, None]
     axis = ((q[:, 0] + q[:, 1] - q[:, 2] - q[:, 3]) * sign).sum(axis=0)
@@ -522,6 +592,10 @@ def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.
         # lives in JPEG's chroma, stored at half resolution; measure it there.
         return cv2.resize(plane, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), offset, 2.0
     return plane, offset, 1.0
+
+
+#: When ``cv2.cornerSubPix`` stops: after 20 steps, or a step under 0.03 pixels.
+_SUBPIX_STOP = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)
 
 
 def _refine(
@@ -540,7 +614,7 @@ def _refine(
     out the JPEG blocks of the colour planes. Tolerances follow each corner's own square
     size along its shorter side: seen from low down, squares are much flatter than wide.
     """
-    if tried.sum() < 6:
+    if tried.sum() < HOMOGRAPHY_POINTS:
         return None
     plane, offset, factor = board_plane(frame, h_board)
     src = INNER_CORNERS[tried]
@@ -555,31 +629,27 @@ def _refine(
         return ((p - offset + 0.5) / factor - 0.5).astype(np.float32)
 
     guess = to_plane(at).reshape(-1, 1, 2)
-    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_MAX_ITER, 20, 0.03)
-    refined = guess.copy()
-    for frac in (0.3, 0.2) if coarse else (0.2,):
-        half = int(np.clip(round(frac * typical / factor), 2, 12))
-        refined = cv2.cornerSubPix(plane, refined, (half, half), (-1, -1), criteria)
+    refined: np.ndarray = guess.copy()
+    for frac in (cfg.coarse_window, cfg.fine_window) if coarse else (cfg.fine_window,):
+        half = int(np.clip(round(frac * typical / factor), *cfg.window_px))
+        refined = cv2.cornerSubPix(plane, refined, (half, half), (-1, -1), _SUBPIX_STOP)
     refined = refined.reshape(-1, 2)
     moved = np.linalg.norm(refined - guess.reshape(-1, 2), axis=1) * factor
     # A corner a man leans over (seen from low down) is pulled off; its quadrants no longer
     # pair up, so it is left out of the fit.
-    d = np.array([[0.15, 0.15], [-0.15, -0.15], [0.15, -0.15], [-0.15, 0.15]], np.float32)
-    around = project(h_board, (src[:, None, :] + d[None]).reshape(-1, 2)).reshape(-1, 4, 2)
+    around = project(h_board, _around(src).reshape(-1, 2)).reshape(-1, 4, 2)
     q = sample(plane, refined[:, None, :] + (around - at[:, None, :]) / factor)
-    paired = np.abs(q[:, 0] - q[:, 1]) + np.abs(q[:, 2] - q[:, 3]) < 0.35 * np.abs(
-        q[:, 0] + q[:, 1] - q[:, 2] - q[:, 3]
-    )
-    radius = np.maximum(2.0, 0.2 * step / factor)
+    pairs = paired(*_contrast_and_spread(q), cfg.refine_pairing)
+    radius = np.maximum(cfg.min_ring_px, cfg.refine_ring * step / factor)
     ring = x_corner_evidence(plane, refined, radius, cfg.min_contrast)
-    keep = (moved < 0.3 * step) & paired & (ring > 0)
+    keep = (moved < cfg.max_snap * step) & pairs & (ring > 0)
     refined = (refined + 0.5) * factor - 0.5 + offset
-    if keep.sum() < 6:
+    if keep.sum() < HOMOGRAPHY_POINTS:
         return None
     board, image = src[keep], refined[keep]
     if lens is not None:
         image = lens.undistort_points(image).astype(np.float32)
-    h, mask = cv2.findHomography(board, image, cv2.RANSAC, max(1.0, 0.04 * typical))
+    h, mask = cv2.findHomography(board, image, cv2.RANSAC, max(cfg.min_ransac_px, cfg.ransac_step * typical))
     if h is None:
         return None
     inlier = mask.ravel() > 0
@@ -588,7 +658,12 @@ def _refine(
         # homography puts it, nothing to extrapolate but the plane.
         return lens.distort_points(project(h, BOARD_CORNERS)).astype(np.float32), int(inlier.sum())
     size = (frame.shape[1], frame.shape[0])
-    return _outer_corners(board[inlier], image[inlier], h, size), int(inlier.sum())
+    return _outer_corners(board[inlier], image[inlier], h, size, cfg), int(inlier.sum())
+
+
+#: The bends tried on a grid before the parabola, and the fixed-point steps that invert one.
+_RADIAL_STEPS = 9
+_RADIAL_INVERSION_STEPS = 10
 
 
 def _radial(points: np.ndarray, k: float, centre: np.ndarray, norm: float) -> np.ndarray:
@@ -598,7 +673,8 @@ def _radial(points: np.ndarray, k: float, centre: np.ndarray, norm: float) -> np
 
 
 def _outer_corners(
-    board: np.ndarray, image: np.ndarray, h_global: np.ndarray, size: tuple[int, int]
+    board: np.ndarray, image: np.ndarray, h_global: np.ndarray, size: tuple[int, int],
+    cfg: LocateConfig,
 ) -> np.ndarray:
     """The four outer corners, extrapolated with lens distortion taken into account.
 
@@ -608,7 +684,7 @@ def _outer_corners(
     and a parabola, the homography solved linearly for each), and the corners are mapped
     back through it.
     """
-    if len(board) < 20:
+    if len(board) < cfg.radial_corners:
         return project(h_global, BOARD_CORNERS)
     centre = np.array([size[0] / 2, size[1] / 2], np.float32)
     norm = float(np.hypot(*size) / 2)
@@ -619,7 +695,7 @@ def _outer_corners(
             return np.inf, None
         return float(np.square(project(h, board) - _radial(image, k, centre, norm)).sum()), h
 
-    ks = np.linspace(-0.4, 0.2, 9)
+    ks = np.linspace(*cfg.radial_range, _RADIAL_STEPS)
     errors = np.array([residual(k)[0] for k in ks])
     best = int(np.clip(np.argmin(errors), 1, len(ks) - 2))
     # Vertex of the parabola through the best grid point and its neighbours.
@@ -635,7 +711,7 @@ def _outer_corners(
         return project(h_global, BOARD_CORNERS)
     undistorted = project(h, BOARD_CORNERS)
     distorted = undistorted.copy()
-    for _ in range(10):  # invert the model by fixed-point iteration
+    for _ in range(_RADIAL_INVERSION_STEPS):  # invert the model by fixed-point iteration
         d = distorted - centre
         distorted = centre + (undistorted - centre) / (
             1 + k * (d * d).sum(axis=1, keepdims=True) / norm**2
@@ -690,7 +766,7 @@ def locate_board(
     """
     if hint is not None:
         near = refine_location(frame, hint, cfg, lens)
-        if near is not None and near.confidence >= 0.5:
+        if near is not None and near.confidence >= cfg.hint_confidence:
             return near
     best = None
     # The colour plane with the strongest saddles usually shows the grid; when pieces or
@@ -701,7 +777,7 @@ def locate_board(
             found = _locate_in(frame, _features(g, saddle, scale, cfg), cfg, lens)
             if found is not None and (best is None or found.confidence > best.confidence):
                 best = found
-            if best is not None and best.confidence >= 0.6:
+            if best is not None and best.confidence >= cfg.good_confidence:
                 return best
         if best is not None or max(frame.shape[:2]) <= work_size:
             return best
@@ -736,7 +812,7 @@ def _locate_in(
     if fitted is None:
         return None
     corners, inliers = fitted
-    confidence = inliers / len(INNER_CORNERS) * min(1.0, margin / 10.0)
+    confidence = inliers / len(INNER_CORNERS) * min(1.0, margin / cfg.sure_lead)
     if inliers < cfg.min_inner or confidence < cfg.min_confidence:
         return None
     return _ordered(corners, confidence, "grid")

@@ -21,13 +21,15 @@ orient the board; reading the position is the classifier's job.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from .geometry import BoardLocation
-from .rectify import camera_foot
+from .lens import Lens
+from .rectify import SquareCrops, camera_foot, crop_squares
 
 PX = 32  # rectified pixels per square
 
@@ -82,7 +84,7 @@ def cell_evidence(frame: np.ndarray, location: BoardLocation) -> CellEvidence:
         view = view[..., None]
     h, w = frame.shape[:2]
     foot = camera_foot(location.corners, (w, h))
-    rc = np.stack(np.mgrid[0:8, 0:8], axis=-1).reshape(-1, 2)
+    rc = np.moveaxis(np.mgrid[0:8, 0:8], 0, -1).reshape(-1, 2)
     centres = rc[:, ::-1] + 0.5  # (x, y) board units
     away = centres - foot
     away /= np.maximum(np.linalg.norm(away, axis=1, keepdims=True), 1e-6)
@@ -116,7 +118,7 @@ def cell_evidence(frame: np.ndarray, location: BoardLocation) -> CellEvidence:
 
 def _cell_map(location: BoardLocation, turned: BoardLocation) -> np.ndarray:
     """(8, 8, 2): for each cell (row, col) of ``turned``, its (row, col) in ``location``."""
-    rc = np.stack(np.mgrid[0:8, 0:8], axis=-1).reshape(-1, 2).astype(np.float32)
+    rc = np.moveaxis(np.mgrid[0:8, 0:8], 0, -1).reshape(-1, 2).astype(np.float32)
     centres = rc[:, ::-1] + 0.5  # board (x, y) = (col, row)
     image = turned.to_image(centres)
     back = cv2.perspectiveTransform(
@@ -126,20 +128,21 @@ def _cell_map(location: BoardLocation, turned: BoardLocation) -> np.ndarray:
 
 
 def orient(
-    frame: np.ndarray, location: BoardLocation, evidence: CellEvidence | None = None
+    frame: np.ndarray, location: BoardLocation, evidence: CellEvidence | None = None,
+    played_parity: int | None = None,
 ) -> Orientation:
     """The numbering frame of a located board, from the pieces it shows.
 
     Confidence grows with the brightness difference between the two ends of the board:
     high in the start position, low in a mixed middle game, 0 on an empty board.
+    ``played_parity`` ((row + col) % 2 of the squares in play, in ``location``'s frame)
+    overrides the cheap cue's choice (:func:`colour_in_play` settles it with the network).
     """
     ev = evidence if evidence is not None else cell_evidence(frame, location)
     parity = np.add.outer(np.arange(8), np.arange(8)) % 2
-    played_parity = int(
-        np.argmax(
-            [ev.occupied[parity == p].sum() + 1e-3 * ev.score[parity == p].sum() for p in (0, 1)]
-        )
-    )
+    if played_parity is None:
+        played_parity = int(np.argmax([ev.occupied[parity == p].sum()
+                                       + 1e-3 * ev.score[parity == p].sum() for p in (0, 1)]))
     square_tone = [np.median(ev.square_tone[parity == p]) for p in (0, 1)]
     played = "dark" if square_tone[played_parity] < square_tone[1 - played_parity] else "light"
     want_parity = 1 if played == "dark" else 0  # rectify.played_cells: row + col odd for dark
@@ -170,3 +173,36 @@ def orient(
     k, turned, _ = candidates[best]
     confidence = float(np.clip(abs(sums[best]) / (8 * 3 * 0.2), 0.0, 1.0))
     return Orientation(turned, played, confidence, k)
+
+
+#: How much more piece evidence (the mean piece probability of a colour's 32 squares, see
+#: :func:`colour_in_play`) the other colour's squares must show before the cheap cue's
+#: choice of the colour in play is overturned: three more men's worth.
+PLAYED_MARGIN = 0.1
+
+
+def colour_in_play(classify: Callable[[SquareCrops], np.ndarray], frame: np.ndarray,
+                   orientation: Orientation, lens: Lens | None = None) -> Orientation:
+    """``orientation`` checked by the square network on the squares of both colours.
+
+    The cheap cue of :func:`cell_evidence` looks for pieces at the squares' centres; tall
+    men seen from low lean over the square behind them, which is of the other colour, and
+    dark men on dark squares barely show, so it can take the wrong colour for the one in
+    play. The network reads a crop the way pieces stand: the base on its square, the stack
+    spilling away from the camera. So both colours' squares are cut and read, and the colour
+    whose squares hold clearly more pieces (by the mean piece probability) is the one in play. Only squares inside the 8x8 area are read: markers and men
+    beside the board never count. ``classify`` is a square classifier's ``classify``.
+    """
+    corners = orientation.location.corners
+    other = "light" if orientation.played == "dark" else "dark"
+    evidence = []
+    for played in (orientation.played, other):
+        piece = 1.0 - classify(crop_squares(frame, corners, played, lens=lens))[:, 0]
+        evidence.append(float(piece.mean()))
+    if evidence[1] <= evidence[0] + PLAYED_MARGIN:
+        return orientation
+    # In the numbering frame the squares in play are row + col odd for 'dark' (rectify).
+    parity = 0 if orientation.played == "dark" else 1
+    turned = orient(frame, orientation.location, played_parity=parity)
+    return Orientation(turned.location, turned.played, turned.confidence,
+                       (orientation.quarter_turns + turned.quarter_turns) % 4)

@@ -2,7 +2,7 @@
 
     frame -> BoardTracker (cheap check, re-localise when bumped)
           -> OcclusionGate (hands, arms, motion)
-          -> orientation (once, from the pieces)
+          -> orientation (once, from the pieces; the colour in play checked by the network)
           -> SquareClassifier (only on settled frames that differ from the last read)
           -> Reading
 
@@ -12,23 +12,21 @@ mean of those classifications (sensor noise and a flickering square average out)
 board that stays settled re-uses it. The reads take turns among four views of the crops
 (``view``): as cut, mirrored left-right, and both of those moved by a pixel. The network
 was trained on such views and errs on each partly independently, so together they are
-right more often than any one (held-out synthetic boards: 1.10 % of squares wrong from one
-view, 0.89 % from a view and its mirror, 0.90 % from all four; with another initialisation of
-the network 1.29, 0.98 and 0.95 %), at no extra cost per frame.
+right more often than any one (bench/RESULTS.md), at no extra cost per frame.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
 from .board_tracker import BoardTracker
-from .classifier import SquareClassifier
 from .geometry import BoardLocation
 from .lens import Lens
 from .occlusion import GateState, GateStatus, OcclusionGate
-from .orientation import orient
+from .orientation import colour_in_play, orient
 from .rectify import SquareCrops, crop_squares
 from .reading import Reading
 
@@ -61,14 +59,22 @@ def view(crops: SquareCrops, read: int) -> SquareCrops:
     return crops.with_images(images)
 
 
+class SquareReader(Protocol):
+    """What reads the crops of the 32 squares: the network, alone or adapted to a set."""
+
+    def classify(self, crops: SquareCrops) -> np.ndarray:
+        """(32, 5) class probabilities, one row per square."""
+        ...
+
+
 class BoardReader:
     """Vision for one board. Not thread-safe: one reader per camera."""
 
-    def __init__(self, classifier: SquareClassifier, tracker: BoardTracker | None = None,
+    def __init__(self, classifier: SquareReader, tracker: BoardTracker | None = None,
                  gate: OcclusionGate | None = None, played: str | None = None,
                  quarter_turns: int | None = None, rereads: int = 4,
                  lens: Lens | None = None) -> None:
-        self.classifier = classifier  # anything with classify(crops) -> (32, 5)
+        self.classifier = classifier
         self.tracker = tracker or BoardTracker()
         self.gate = gate or OcclusionGate()
         self.played = played
@@ -89,13 +95,14 @@ class BoardReader:
                              f"at {self.lens.size[0]}x{self.lens.size[1]}: calibrate it again")
         location = self.tracker.update(image, time)
         status = self.gate.update(image, location, time, self.tracker.last_check)
-        if location is not None and self.oriented:
-            location = location.rotated(self.quarter_turns)
+        if location is not None and self.quarter_turns is not None and self.played is not None:
+            location = location.rotated(self.quarter_turns)  # oriented already
         if status.state is not GateState.STILL or location is None:
             self._still_since = None
             return FrameResult(time, location, status, None, self.played)
-        if not self.oriented:
-            orientation = orient(image, location)
+        if self.played is None or self.quarter_turns is None:  # not oriented yet
+            orientation = colour_in_play(self.classifier.classify, image, orient(image, location),
+                                         self.lens)
             if orientation.confidence < MIN_ORIENTATION:
                 return FrameResult(time, location, status, None, None)
             self.played, self.quarter_turns = orientation.played, orientation.quarter_turns
@@ -107,5 +114,6 @@ class BoardReader:
             probabilities = self.classifier.classify(view(crops, self._read_count))
             self._sum = probabilities if self._sum is None else self._sum + probabilities
             self._read_count += 1
+        assert self._sum is not None  # read at least once this settled period
         mean = (self._sum / self._read_count).astype(np.float32)
         return FrameResult(time, location, status, Reading(time, mean, location.confidence), self.played)

@@ -214,7 +214,8 @@ def paced(frames: Iterable[Frame], speed: float = 1.0,
           clock: Callable[[], float] = time.time) -> Iterator[Frame]:
     """A recording played as if live (the demo): each frame is handed on at its own time,
     stamped with the wall clock as a camera's frame would be."""
-    start_wall = start_stamp = None
+    start_wall: float | None = None
+    start_stamp = 0.0
     for frame in frames:
         if start_wall is None:
             start_wall, start_stamp = clock(), frame.timestamp

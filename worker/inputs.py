@@ -20,7 +20,9 @@ REPLAY_PREFIX = "replay:"
 
 
 class Input(Protocol):
-    live: bool  # a live input is reopened when it stops; a recording ends the worker
+    @property
+    def live(self) -> bool:
+        """A live input is reopened when it stops; a recording ends the worker."""
 
     def describe(self) -> str: ...
 
@@ -114,7 +116,8 @@ class CameraInput:
 
                 from vision.classifier import model_path
 
-                session.reader = board_reader(saved, self.profile, model_path(self.model))
+                session.reader = board_reader(saved, self.profile or "the calibration page",
+                                              model_path(self.model))
         events = session.feed(item.image, item.timestamp)
         if self.view is not None and session.last is not None:
             self.view.offer(item.image, session.last)

@@ -1,11 +1,13 @@
 """Worker: one board's loop, from its input to the hall's log, through every fault it can meet.
 
-- Start (or restart after SIGKILL): the board's events are read back and folded into a
-  fresh tracker (:func:`tracker.resume.resume`), so the game goes on from the log.
+- Start (or restart after SIGKILL): the board's events are read back and replayed into a
+  fresh tracker (:meth:`tracker.GameTracker.restore`), so the game goes on from the log.
 - The camera stops delivering (unplugged, rebooting, frozen): after ``lost_after``
   seconds without a frame a ``camera`` event says "lost" (the page shows it); the source
   is reopened with doubling waits; the first frame back says "back", and the tracker
   explains against the game whatever was played meanwhile, or raises an alert.
+- A recording (a video file, a replay) plays to its end: a ``camera`` event says "ended",
+  and the pages stop the clock.
 - The log is away (Redis restarting): events queue in the :class:`~worker.outbox.Outbox`
   and are sent in order when it returns.
 """
@@ -22,18 +24,16 @@ from typing import Any, Iterator
 
 from engine import Colour, Rules
 from events import EventKind, EventLog, GameEvent, LogUnavailable
-from events.referee import SetPlayers
+from events.decisions import SetPlayers
+from events.details import CameraNotice, CameraStatus
 from recorder import BoardSession
 from tracker import GameTracker, TrackerConfig
-from tracker.resume import resume
+from tracker.tracker import TRACKER_KINDS
 
 from .inputs import Input
 from .outbox import Outbox
 
 logger = logging.getLogger("makhos.worker")
-
-#: Events a worker's own tracker made; their times are the input's clock.
-TRACKER_MADE = frozenset(EventKind) - {EventKind.REFEREE, EventKind.CAMERA}
 
 _END = object()
 
@@ -80,15 +80,16 @@ class Worker:
                     raise
                 delay = min(2 * delay, config.reopen_longest)
         tracker = GameTracker(config.board, config.rules, TrackerConfig(first_mover=config.first_mover))
-        seen = resume(tracker, history)
+        seen = tracker.restore(history)
         # Decisions logged after ``seen`` are the session's to apply, through the outbox's reads.
         self.outbox = Outbox(self.log)
         self.session = BoardSession(reader, tracker, self.outbox, seen=seen)
-        if config.players and not any(e.detail.get("action") == "set_players" for e in history):
+        if config.players and not any(isinstance(e.detail, SetPlayers) for e in history):
             first, second = config.players
-            game = max(tracker.game_number, 1)
+            game = tracker.record.current.number
             self.outbox.append(SetPlayers(first, second).to_event(config.board, game, time.time()))
-        return max((e.time for e in history if e.kind in TRACKER_MADE), default=float("-inf"))
+        # The input's clock: the times of the events its tracker made.
+        return max((e.time for e in history if e.kind in TRACKER_KINDS), default=float("-inf"))
 
     def _history(self) -> list[GameEvent]:
         events, after = [], 0
@@ -102,19 +103,26 @@ class Worker:
     def run(self, stop: threading.Event) -> None:
         """Watch until the input ends (a recording) or ``stop`` is set; then flush."""
         after = self.start_session(stop)
+        _, outbox = self._started()
         try:
             self._watch(after, stop)
         finally:
-            if not self.outbox.close(self.config.flush_seconds):
+            if not outbox.close(self.config.flush_seconds):
                 logger.error("board %s: %d event(s) not sent: the log stayed away",
-                             self.config.board, self.outbox.backlog)
+                             self.config.board, outbox.backlog)
+
+    def _started(self) -> tuple[BoardSession, Outbox]:
+        if self.session is None or self.outbox is None:
+            raise RuntimeError("the worker's session is not started (start_session)")
+        return self.session, self.outbox
 
     def _watch(self, after: float, stop: threading.Event) -> None:
         config = self.config
+        session, _ = self._started()
         delay = config.reopen_first
         lost = False
         while not stop.is_set():
-            items: queue.Queue = queue.Queue(maxsize=4)
+            items: queue.Queue[Any] = queue.Queue(maxsize=4)
             pump = threading.Thread(target=_pump, args=(self.source.items(after), items, stop),
                                     name=f"source-{config.board}", daemon=True)
             pump.start()
@@ -125,38 +133,44 @@ class Worker:
                     item = items.get(timeout=0.2)
                 except queue.Empty:
                     if not lost and time.monotonic() - last_frame >= config.lost_after:
-                        self._camera(after, "lost")
+                        self._camera(after, CameraStatus.LOST)
                         lost = True
                     continue
                 if item is _END or isinstance(item, Exception):
                     ended = item
                     break
                 if lost:
-                    self._camera(self.source.time_of(item), "back")
+                    self._camera(self.source.time_of(item), CameraStatus.BACK)
                     lost = False
-                after, _ = self.source.feed(self.session, item)
+                after, _ = self.source.feed(session, item)
                 last_frame, delay = time.monotonic(), config.reopen_first
-            if stop.is_set() or (ended is _END and not self.source.live):
+            if stop.is_set():
+                return
+            if ended is _END and not self.source.live:
+                # Said, so the pages stop the clock and show that no move will come.
+                self._camera(after, CameraStatus.ENDED)
                 return
             if not self.source.live:
+                assert isinstance(ended, Exception)
                 raise ended  # a recording that cannot be read will not read better later
             logger.warning("board %s: %s stopped (%s); reopening in %.1f s", config.board,
                            self.source.describe(), ended if ended is not _END else "ended", delay)
             if not lost:
-                self._camera(after, "lost")
+                self._camera(after, CameraStatus.LOST)
                 lost = True
             if stop.wait(delay):
                 return
             delay = min(2 * delay, config.reopen_longest)
 
-    def _camera(self, at: float, status: str) -> None:
+    def _camera(self, at: float, status: CameraStatus) -> None:
         """A camera notice, at the source's time (now, if it never gave a frame)."""
         at = at if math.isfinite(at) else time.time()
-        tracker = self.session.tracker
-        self.outbox.append(GameEvent(self.config.board, EventKind.CAMERA, at,
-                                     game=max(tracker.game_number, 1),
-                                     ply=len(tracker.game.plies) if tracker.game else None,
-                                     detail={"status": status}))
+        session, outbox = self._started()
+        game = session.tracker.game
+        outbox.append(GameEvent(self.config.board, EventKind.CAMERA, at,
+                                game=session.tracker.record.current.number,
+                                ply=None if game is None else len(game.plies),
+                                detail=CameraNotice(status)))
 
 
 def _pump(items: Iterator[Any], out: queue.Queue, stop: threading.Event) -> None:

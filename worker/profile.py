@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from events.decisions import ActionError, SetPlayers, parse_action
+
 
 @dataclass(frozen=True, slots=True)
 class BoardPlan:
@@ -36,6 +38,11 @@ class BoardPlan:
         players = data.get("players")
         if players is not None and (not isinstance(players, list) or len(players) != 2):
             raise ValueError(f"board {data.get('id')}: players must be a list of two names")
+        if players is not None:
+            try:  # the names a referee could type, no others (a NUL would never reach a page)
+                parse_action(SetPlayers(str(players[0]), str(players[1])).to_dict())
+            except ActionError as error:
+                raise ValueError(f"board {data.get('id')}: players: {error}") from None
         profile = data.get("profile")
         if profile is not None and (not isinstance(profile, str) or not profile):
             raise ValueError(f"board {data.get('id')}: profile must be the path of a board "

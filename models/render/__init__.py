@@ -8,7 +8,7 @@
 """
 
 from .renderer import Hand, RenderedFrame, Renderer, random_position, sample_hand
-from .scene import Scene, sample_scene
+from .scene import Scene, sample_scene, widened
 
 __all__ = ["Hand", "RenderedFrame", "Renderer", "Scene", "random_position", "sample_hand",
-           "sample_scene"]
+           "sample_scene", "widened"]

@@ -15,7 +15,7 @@ import numpy as np
 
 from vision.rectify import played_cells
 
-from .scene import Scene
+from .scene import Scene, bgr
 from .textures import TEXTURE_PPS, board_texture, smooth_noise, table_texture
 
 SEGMENTS = 28  # polygon sides of a rendered disc
@@ -84,8 +84,8 @@ def sample_hand(rng: np.random.Generator) -> Hand:
     skin = np.array([80, 120, 180]) * (1 - tone) + np.array([150, 185, 230]) * tone
     return Hand(tip=(float(rng.uniform(0.5, 7.5)), float(rng.uniform(0.5, 7.5))),
                 angle=float(rng.uniform(0, 2 * np.pi)), height=float(rng.uniform(0.3, 2.0)),
-                width=float(rng.uniform(0.9, 1.4)), skin=tuple(int(v) for v in skin),
-                sleeve=tuple(int(v) for v in rng.integers(20, 230, 3)))
+                width=float(rng.uniform(0.9, 1.4)), skin=bgr(skin),
+                sleeve=bgr(rng.integers(20, 230, 3)))
 
 
 class Renderer:
@@ -140,10 +140,10 @@ class Renderer:
         labels = {sq: _label(v) for sq, v in (pieces or {}).items()}
         cylinders = self._cylinders(labels, rng)
 
-        img = self.background.copy()
+        img: np.ndarray = self.background.copy()
         self._shadows(img, cylinders, hand)
         self._draw_cylinders(img, cylinders)
-        hand_mask = None
+        hand_mask: np.ndarray | None = None
         if hand is not None:
             hand_mask = np.zeros((h, w), np.uint8)
             self._draw_hand(img, hand_mask, hand)
@@ -164,9 +164,11 @@ class Renderer:
             img = np.clip(f, 0, 255).astype(np.uint8)
         if fx.jpeg_quality is not None:
             ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, fx.jpeg_quality])
-            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            assert decoded is not None  # a JPEG just encoded decodes
+            img = decoded
 
-        over, covered = False, frozenset()
+        over, covered = False, frozenset[int]()
         if hand_mask is not None:
             hand_mask = cv2.remap(hand_mask, self.map_x, self.map_y, cv2.INTER_NEAREST)
             over, covered = self._covered(hand_mask)
@@ -225,7 +227,7 @@ class Renderer:
             return
         cam = self.scene.camera
         w, h = cam.size
-        mask = np.zeros((h // 2, w // 2), np.uint8)
+        mask: np.ndarray = np.zeros((h // 2, w // 2), np.uint8)
         cot = 1 / np.tan(light.elevation)
         shift = -cot * np.array([np.cos(light.azimuth), np.sin(light.azimuth), 0.0])
         for x, y, z0, z1, _, radius in cylinders:
@@ -253,8 +255,9 @@ class Renderer:
         cam = scene.camera
         L = light.direction
         top_shade = light.ambient + (1 - light.ambient) * max(0.0, -L[2])
-        a = np.linspace(0, 2 * np.pi, SEGMENTS, endpoint=False)
-        normals = np.stack([np.cos(a + np.pi / SEGMENTS), np.sin(a + np.pi / SEGMENTS)], axis=1)
+        angles = np.linspace(0, 2 * np.pi, SEGMENTS, endpoint=False)
+        normals = np.stack([np.cos(angles + np.pi / SEGMENTS), np.sin(angles + np.pi / SEGMENTS)],
+                           axis=1)
         side_shade = light.ambient + (1 - light.ambient) * np.clip(normals @ L[:2], 0, None)
         line = max(1, int(round(self.pps / 40)))
         for x, y, z0, z1, is_light, radius in cylinders:

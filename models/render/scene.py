@@ -7,7 +7,9 @@ that does not change between frames.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -95,9 +97,19 @@ class Scene:
     table_seed: int
 
 
+def bgr(values: Any) -> BGR:
+    """Three numbers (an array, a tuple) as a BGR colour of whole numbers."""
+    blue, green, red = (int(v) for v in values)
+    return blue, green, red
+
+
+def _three(values: Any) -> tuple[float, float, float]:
+    a, b, c = (float(v) for v in values)
+    return a, b, c
+
+
 def _jitter_colour(rng: np.random.Generator, colour: BGR, amount: float) -> BGR:
-    out = np.clip(np.asarray(colour, float) + rng.normal(0, amount, 3), 0, 255)
-    return tuple(int(v) for v in out)
+    return bgr(np.clip(np.asarray(colour, float) + rng.normal(0, amount, 3), 0, 255))
 
 
 def random_piece_set(rng: np.random.Generator) -> PieceSet:
@@ -111,8 +123,7 @@ def random_piece_set(rng: np.random.Generator) -> PieceSet:
         if int(lab[0, 0, 0]) - int(lab[0, 1, 0]) >= 25 * 2.55:
             break
     light, dark = cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)[0]
-    return PieceSet("random", tuple(int(v) for v in light), tuple(int(v) for v in dark),
-                    wood=bool(rng.random() < 0.3))
+    return PieceSet("random", bgr(light), bgr(dark), wood=bool(rng.random() < 0.3))
 
 
 def sample_camera(rng: np.random.Generator, size: tuple[int, int],
@@ -204,7 +215,7 @@ def sample_scene(rng: np.random.Generator, *, held_out: bool | None = False,
         shadow_strength=float(rng.uniform(0.1, 0.55)),
         shadow_blur=float(rng.uniform(0.03, 0.25)),
         uneven=float(rng.uniform(0.0, 0.4)),
-        white_balance=tuple(float(v) for v in rng.uniform(0.85, 1.15, 3)),
+        white_balance=_three(rng.uniform(0.85, 1.15, 3)),
         glare=float(rng.uniform(40, 150)) if rng.random() < 0.35 else 0.0,
         glare_at=(float(rng.uniform(0.2, 0.8)), float(rng.uniform(0.2, 0.8))),
         glare_size=float(rng.uniform(0.04, 0.2)),
@@ -220,6 +231,53 @@ def sample_scene(rng: np.random.Generator, *, held_out: bool | None = False,
     return Scene(
         camera=camera, board=board, pieces=pieces, lighting=lighting, effects=effects,
         played=played or str(rng.choice(["dark", "light"], p=[0.7, 0.3])),
-        table=_jitter_colour(rng, tuple(int(v) for v in rng.integers(40, 230, 3)), 10),
+        table=_jitter_colour(rng, bgr(rng.integers(40, 230, 3)), 10),
         table_seed=int(rng.integers(2**31)),
     )
+
+
+def widened(scene: Scene, rng: np.random.Generator) -> Scene:
+    """The scene with a piece set from the wider world that real photographs show.
+
+    The named sets are turned plastic and wood men of ordinary size. Real sets also have
+    discs as wide as the square (0.9 of it across), paper stickers and thin printed discs
+    barely above the board, tall cylinders taller than a square is wide, and two sides of
+    about the same lightness told apart by hue (green and red stickers, orange and blue
+    3-D-printed men). Drawn from its own generator, so a split that draws none of them
+    renders exactly as before.
+    """
+    pieces = scene.pieces
+    shape = rng.choice(["wide", "thin", "tall"], p=[0.4, 0.35, 0.25])
+    radius = float(rng.uniform(0.38, 0.47)) if shape != "tall" else float(rng.uniform(0.3, 0.44))
+    height = {"wide": rng.uniform(0.06, 0.2), "thin": rng.uniform(0.008, 0.06),
+              "tall": rng.uniform(0.35, 0.9)}[str(shape)]
+    colours = pieces.pieces
+    if rng.random() < 0.5:
+        colours = hue_piece_set(rng)
+    style = dataclasses.replace(
+        pieces, pieces=colours, radius=radius, height=float(height),
+        chamfer=float(rng.uniform(0.02, 0.1)) if shape == "thin" else pieces.chamfer,
+        boss_height=0.0 if shape == "thin" else pieces.boss_height)
+    return dataclasses.replace(scene, pieces=style)
+
+
+def hue_piece_set(rng: np.random.Generator) -> PieceSet:
+    """Two colours that differ by hue at least as much as by lightness (red and green, orange
+    and blue, purple and teal); 'light' is still the lighter of the two, by however little."""
+    import cv2  # local: only the sampler needs colour conversion
+
+    while True:
+        lightness = rng.uniform(30, 85) * 2.55
+        gap = rng.uniform(0, 15) * 2.55
+        angle = rng.uniform(0, 2 * np.pi)
+        chroma = rng.uniform(25, 60)
+        a, b = chroma * np.cos(angle), chroma * np.sin(angle)
+        turn = angle + rng.uniform(0.6, 1.0) * np.pi
+        c = rng.uniform(20, 60)
+        lab = np.array([[[lightness + gap / 2, 128 + a, 128 + b],
+                         [lightness - gap / 2, 128 + c * np.cos(turn), 128 + c * np.sin(turn)]]])
+        if (lab >= 0).all() and (lab <= 255).all():
+            break
+    light, dark = (tuple(int(v) for v in c) for c in cv2.cvtColor(lab.astype(np.uint8),
+                                                                    cv2.COLOR_LAB2BGR)[0])
+    return PieceSet("hue", (light[0], light[1], light[2]), (dark[0], dark[1], dark[2]))

@@ -62,7 +62,7 @@ def board_texture(style: BoardStyle) -> tuple[np.ndarray, float]:
             colour = dark if (r + c) % 2 else light
             colour = colour * (1 + rng.normal(0, 0.02))
             patch = np.broadcast_to(colour, (pps, pps, 3)).copy()
-            if wood:
+            if grains is not None:  # a wooden board
                 patch *= grains[(r + c) % 2][..., None]
             tex[y0:y0 + pps, x0:x0 + pps] = patch
 

@@ -252,16 +252,16 @@ class Camera:
     def _shadow_mask(self, rng: np.random.Generator) -> np.ndarray:
         """A person standing beside the table: a large soft dark blob over part of the view."""
         w, h = self.n.size
-        mask = np.zeros((h // 4, w // 4), np.float32)
+        small = np.zeros((h // 4, w // 4), np.float32)
         # From one side of the view, reaching a third to a half of the way to its centre.
         side = [(-1, 0), (1, 0), (0, -1), (0, 1)][int(rng.integers(4))]
         reach = rng.uniform(0.25, 0.45)
         centre = (int(w / 8 * (1 + side[0] * 2 * reach)), int(h / 8 * (1 + side[1] * 2 * reach)))
         axes = (int(rng.uniform(0.3, 0.6) * w / 4), int(rng.uniform(0.3, 0.6) * h / 4))
-        cv2.ellipse(mask, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
-        mask = cv2.GaussianBlur(mask, (0, 0), max(w, h) / 4 * rng.uniform(0.02, 0.06))
+        cv2.ellipse(small, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        soft = cv2.GaussianBlur(small, (0, 0), max(w, h) / 4 * rng.uniform(0.02, 0.06))
         self._shadow_dir = rng.uniform(0, 2 * np.pi)
-        return cv2.resize(mask, (w, h), interpolation=cv2.INTER_LINEAR)
+        return np.asarray(cv2.resize(soft, (w, h), interpolation=cv2.INTER_LINEAR), np.float32)
 
     def _shadow_factor(self, time: float) -> np.ndarray | None:
         """(h, w) multiplier of the shadow at ``time``, None before it falls. Applied with the
@@ -276,8 +276,8 @@ class Camera:
         if u < 1:
             shift = (1 - u) * 0.4 * np.array([math.cos(self._shadow_dir),
                                               math.sin(self._shadow_dir)]) * (w, h)
-            m = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
-            mask = cv2.warpAffine(mask, m, (w, h), borderMode=cv2.BORDER_CONSTANT)
+            m = np.array([[1, 0, shift[0]], [0, 1, shift[1]]], np.float32)
+            mask = np.asarray(cv2.warpAffine(mask, m, (w, h), borderMode=cv2.BORDER_CONSTANT))
         return 1 - np.float32(self.n.shadow_strength * u ** 0.5) * mask
 
     def _geometry(self, image: np.ndarray, time: float) -> tuple[np.ndarray, float]:
@@ -300,8 +300,9 @@ class Camera:
         ys = np.arange(h, dtype=np.float32) - np.float32(self.centre[1])
         ox, oy = offset[:, 0].astype(np.float32), offset[:, 1].astype(np.float32)
         if np.ptp(offset, axis=0).max() < 0.2:  # no visible skew: one affine warp
-            m = np.float32([[c, sn, self.centre[0] - c * (self.centre[0] + ox[0]) - sn * (self.centre[1] + oy[0])],
-                            [-sn, c, self.centre[1] + sn * (self.centre[0] + ox[0]) - c * (self.centre[1] + oy[0])]])
+            m = np.array([[c, sn, self.centre[0] - c * (self.centre[0] + ox[0]) - sn * (self.centre[1] + oy[0])],
+                          [-sn, c, self.centre[1] + sn * (self.centre[0] + ox[0]) - c * (self.centre[1] + oy[0])]],
+                         np.float32)
             out = cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                  borderMode=cv2.BORDER_REFLECT)
             return out, speed
@@ -330,7 +331,7 @@ class Camera:
         gain = self.exposure(time)
         balance = self._at(self.balance, time)
         f = image.astype(np.float32)
-        cv2.multiply(f, tuple(float(gain * v) for v in balance) + (0.0,), dst=f)
+        np.multiply(f, (gain * np.asarray(balance)).astype(np.float32), out=f)
         if nz.mains_hz > 0 and nz.flicker > 0:
             # Light pulses at twice the mains frequency; each row is exposed at its own time,
             # so the pulse shows as bands that roll unless the frame rate divides it. A row
@@ -348,9 +349,9 @@ class Camera:
         sigma = nz.noise * max(gain, 0.5) ** 0.5
         if sigma > 0.05:
             # Fresh every frame: a reused pattern, shifted, is something a registration locks on.
-            cv2.randn(self._noise, (0.0, 0.0, 0.0), (1.0, 1.0, 1.0))
+            cv2.randn(self._noise, np.zeros(3), np.ones(3))
             cv2.scaleAdd(self._noise, float(sigma), f, dst=f)
-        return cv2.convertScaleAbs(cv2.max(f, 0.0))
+        return np.asarray(cv2.convertScaleAbs(np.maximum(f, 0.0, out=f)))
 
     def frame(self, clean: np.ndarray, time: float) -> np.ndarray:
         """What this camera delivers of the scene ``clean`` captured at ``time``."""

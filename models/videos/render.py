@@ -14,7 +14,9 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict
+from fractions import Fraction
 from pathlib import Path
+from typing import Protocol
 
 import cv2
 import numpy as np
@@ -55,7 +57,7 @@ def frames(script: GameScript, scene: Scene, seed: int = 0, noise_level: float =
         if not shot.path:
             still = renderer.render(shot.board, seed=seed * 100003 + index).image.astype(np.int16)
             for _ in range(shot.frames):
-                cv2.randn(noise, 0, noise_level)
+                cv2.randn(noise, 0, noise_level)  # type: ignore[call-overload]  # scalars are fine
                 yield np.clip(still + noise, 0, 255).astype(np.uint8)
             continue
         height = float(rng.uniform(0.4, 1.2))
@@ -112,51 +114,58 @@ def frame_count(script: GameScript, nuisances: Nuisances) -> int:
     return int(script.frames / FPS * nuisances.fps)
 
 
-class _Writer:
-    """MP4 through OpenCV's writer (``mp4v``) or PyAV (MPEG-4 Part 2 or H.264 at a set bit
-    rate and key-frame interval: OpenCV's bundled FFmpeg writes no H.264 and takes no bit rate)."""
+class _Writer(Protocol):
+    def write(self, image: np.ndarray) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class _OpenCVWriter:
+    """MP4 through OpenCV's writer (``mp4v``): the calm videos, as they always were."""
 
     def __init__(self, path: Path, nuisances: Nuisances) -> None:
-        width, height = nuisances.size
-        self._cv = self._av = None
-        if nuisances.codec == "mp4v":
-            self._cv = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"),
-                                       nuisances.fps, (width, height))
-            if not self._cv.isOpened():
-                raise RuntimeError(f"cannot write video {path}: no MP4 encoder in this OpenCV")
-            return
+        self._video = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"),
+                                      nuisances.fps, nuisances.size)
+        if not self._video.isOpened():
+            raise RuntimeError(f"cannot write video {path}: no MP4 encoder in this OpenCV")
+
+    def write(self, image: np.ndarray) -> None:
+        self._video.write(image)
+
+    def close(self) -> None:
+        self._video.release()
+
+
+class _PyAVWriter:
+    """MPEG-4 Part 2 or H.264 through PyAV at a set bit rate and key-frame interval
+    (OpenCV's bundled FFmpeg writes no H.264 and takes no bit rate)."""
+
+    def __init__(self, path: Path, nuisances: Nuisances) -> None:
         try:
             import av
-        except ImportError as error:  # the bench extra
+        except ImportError as error:  # the dev extra
             raise RuntimeError("hostile test videos need PyAV: pip install -e '.[dev]'") from error
-        from fractions import Fraction
-
-        self._av = av.open(str(path), "w")
+        self._frame = av.VideoFrame
+        self._container = av.open(str(path), "w")
         codec = {"h264": "libx264", "mpeg4": "mpeg4"}[nuisances.codec]
         rate = Fraction(nuisances.fps).limit_denominator(1001)
         options = {"preset": "veryfast"} if codec == "libx264" else {}
-        self._stream = self._av.add_stream(codec, rate=rate, options=options)
-        self._stream.width, self._stream.height = width, height
-        self._stream.pix_fmt = "yuv420p"
-        self._stream.bit_rate = nuisances.bit_rate
-        self._stream.gop_size = nuisances.gop
+        stream = self._container.add_stream(codec, rate=rate, options=options)
+        assert isinstance(stream, av.VideoStream)  # a video codec makes a video stream
+        stream.width, stream.height = nuisances.size
+        stream.pix_fmt = "yuv420p"
+        stream.bit_rate = nuisances.bit_rate
+        stream.gop_size = nuisances.gop
+        self._stream = stream
 
     def write(self, image: np.ndarray) -> None:
-        if self._cv is not None:
-            self._cv.write(image)
-            return
-        import av
-
-        for packet in self._stream.encode(av.VideoFrame.from_ndarray(image, format="bgr24")):
-            self._av.mux(packet)
+        for packet in self._stream.encode(self._frame.from_ndarray(image, format="bgr24")):
+            self._container.mux(packet)
 
     def close(self) -> None:
-        if self._cv is not None:
-            self._cv.release()
-            return
         for packet in self._stream.encode():
-            self._av.mux(packet)
-        self._av.close()
+            self._container.mux(packet)
+        self._container.close()
 
 
 def write_video(script: GameScript, scene: Scene, path: Path, seed: int = 0,
@@ -166,11 +175,11 @@ def write_video(script: GameScript, scene: Scene, path: Path, seed: int = 0,
     (default: calm, 30 fps, OpenCV's writer; written beside as ``.nuisances.json``)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    size = tuple(scene.camera.size)
+    size = scene.camera.size
     nz = nuisances or Nuisances.calm(size, FPS, noise_level)
     if tuple(nz.size) != size:
         raise ValueError(f"nuisances for {nz.size}, scene camera {size}")
-    writer = _Writer(path, nz)
+    writer: _Writer = _OpenCVWriter(path, nz) if nz.codec == "mp4v" else _PyAVWriter(path, nz)
     try:
         source = frames(script, scene, seed, noise_level) if nuisances is None else camera_frames(
             script, scene, nz, seed)
@@ -178,6 +187,7 @@ def write_video(script: GameScript, scene: Scene, path: Path, seed: int = 0,
             writer.write(frame)
     finally:
         writer.close()
+    assert script.game is not None  # script_game records the game it scripted
     path.with_suffix(".pdn").write_text(write_game(script.game), encoding="utf-8")
     times = content_times(frame_count(script, nz), nz)
     with path.with_suffix(".truth.jsonl").open("w", encoding="utf-8") as out:

@@ -5,19 +5,13 @@
   const T = Makhos.readJson("strings");
   const hall = document.getElementById("hall");
 
+  // A board's card, or null after asking for a reload: a board new to the hall, or one
+  // whose match moved to another round, belongs in a group the page does not have yet.
   function card(board) {
-    let c = hall.querySelector(`.card[data-board="${CSS.escape(board.board)}"]`);
-    if (c) return c;
-    const template = hall.querySelector(".card");
-    if (!template) { // the first board of an empty hall: build the card from scratch
-      location.reload();
-      return null;
-    }
-    c = template.cloneNode(true);
-    c.dataset.board = board.board;
-    c.href = `/board/${encodeURIComponent(board.board)}`;
-    hall.appendChild(c);
-    return c;
+    const c = hall.querySelector(`.card[data-board="${CSS.escape(board.board)}"]`);
+    if (c && c.closest(".round-group").dataset.round === board.match.round) return c;
+    location.reload();
+    return null;
   }
 
   function update(board) {
@@ -31,7 +25,7 @@
       c.querySelector(".card-board").appendChild(svg);
     }
     Makhos.drawBoard(svg, {fen: board.fen, last: board.last_move});
-    c.querySelector(".title").textContent = board.title;
+    c.querySelector(".title").textContent = Makhos.boardTitle(board, T);
     const match = board.match;
     for (const side of ["dark", "light"]) {
       const name = board.players[side];
@@ -39,9 +33,7 @@
       const who = name === match.first ? "first" : "second";
       c.querySelector(`.s-${side}`).textContent = match.first && name ? match.score[who] : "";
     }
-    let meta = `${T.game} ${board.game} · ${board.plies} ${T.plies}`;
-    if (match.round) meta += ` · ${T.round} ${match.round}`;
-    c.querySelector(".card-meta").textContent = meta;
+    c.querySelector(".card-meta").textContent = `${T.game} ${board.game} · ${board.plies} ${T.plies}`;
     const result = c.querySelector(".card-result");
     result.textContent = board.result ? T[board.result.outcome] || board.result.outcome : "";
     c.classList.toggle("finished", !!board.result);
@@ -51,6 +43,7 @@
 
   for (const board of Makhos.readJson("initial").boards) update(board);
   Makhos.connect("/api/hall/events", (message) => {
-    if (message.state) update(message.state);
+    if (message.reset) location.reload(); // another log: the boards themselves may differ
+    else if (message.state) update(message.state);
   });
 })();

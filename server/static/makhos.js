@@ -108,10 +108,13 @@ const Makhos = (() => {
     return el ? JSON.parse(el.textContent) : null;
   }
 
-  // EventSource reconnects by itself and sends Last-Event-ID, so no update is lost.
+  // EventSource reconnects by itself and sends Last-Event-ID, so no update is lost. A
+  // "reset" (the server's log is not the one that id came from) carries the state as it is
+  // now, or null on the hall's stream; every event of the new log follows it.
   function connect(url, onUpdate, onStatus) {
     const source = new EventSource(url);
     source.addEventListener("update", (e) => onUpdate(JSON.parse(e.data), Number(e.lastEventId)));
+    source.addEventListener("reset", (e) => onUpdate(JSON.parse(e.data), 0));
     source.onopen = () => onStatus && onStatus(true);
     source.onerror = () => onStatus && onStatus(false);
     return source;
@@ -135,5 +138,10 @@ const Makhos = (() => {
     if (link) document.cookie = `lang=${link.dataset.lang}; path=/; max-age=31536000; samesite=lax`;
   });
 
-  return {parseFen, rowCol, drawBoard, readJson, connect, clockText, el};
+  // A board as the organiser named it, else "Board 7" in the page's language.
+  function boardTitle(board, T) {
+    return board.label || `${T.board} ${board.board}`;
+  }
+
+  return {parseFen, rowCol, drawBoard, readJson, connect, clockText, el, boardTitle};
 })();

@@ -1,5 +1,7 @@
 // The live board: SVG board, players, per-move clock, alerts, result and the move list
 // with keyboard navigation. Used by the board page, the embed, the overlay and the referee.
+// options (from the page's #page data): stream, keyboard (false: no arrow keys), history
+// (true: each step is an entry of the browser's history), size (the board's width, px).
 "use strict";
 
 Makhos.viewer = function (options) {
@@ -18,9 +20,25 @@ Makhos.viewer = function (options) {
     clockOffset: 0,
   };
   const hooks = {alertButtons: options.alertButtons || null, onState: options.onState || null};
+  if (options.size) document.documentElement.style.setProperty("--board-size", `${options.size}px`);
 
   const moves = () => view.state.game.moves;
   const shownPly = () => (view.ply === null ? moves().length : view.ply);
+
+  // The move shown is in the address: #ply=14 (or ?ply=14 in a link) opens that position
+  // and stays there as moves arrive; no ply follows the game live.
+  function plyInAddress() {
+    const raw = new URLSearchParams(location.hash.slice(1)).get("ply") ?? query.get("ply");
+    const ply = raw === null ? NaN : Number(raw);
+    return Number.isInteger(ply) && ply >= 0 ? Math.min(ply, moves().length) : null;
+  }
+
+  function address(ply) {
+    const search = new URLSearchParams(location.search);
+    search.delete("ply");
+    const rest = search.toString();
+    return location.pathname + (rest ? `?${rest}` : "") + (ply === null ? "" : `#ply=${ply}`);
+  }
 
   function fenAt(ply) {
     return ply === 0 ? view.state.game.start_fen : moves()[ply - 1].fen;
@@ -63,16 +81,37 @@ Makhos.viewer = function (options) {
     }
   }
 
+  // The columns are the sides in the order they move: the first mover's moves on the left.
+  function movesHead() {
+    const first = view.state.game.rules.first_mover;
+    const head = Makhos.el("li", "move-head");
+    head.appendChild(Makhos.el("span", "move-no", ""));
+    for (const side of [first, first === "dark" ? "light" : "dark"]) {
+      const cell = Makhos.el("span", `move-side ${side}`);
+      cell.appendChild(Makhos.el("span", `piece-chip ${side}`));
+      cell.appendChild(document.createTextNode(T[side]));
+      head.appendChild(cell);
+    }
+    return head;
+  }
+
   function renderMoves() {
     const list = $("moves");
     list.textContent = "";
     const all = moves();
     const current = shownPly();
+    list.appendChild(movesHead());
     for (let i = 0; i < all.length; i += 2) {
       const row = Makhos.el("li", "move-row");
       row.appendChild(Makhos.el("span", "move-no", `${i / 2 + 1}.`));
       for (const entry of all.slice(i, i + 2)) {
-        const b = Makhos.el("button", "mv", entry.move || "—");
+        const b = Makhos.el("button", "mv");
+        b.appendChild(Makhos.el("span", "mv-text", entry.move || "—"));
+        if (entry.spent !== null && entry.spent !== undefined) {
+          const spent = Makhos.el("span", "mv-time", Makhos.clockText(entry.spent));
+          spent.title = T.time_spent;
+          b.appendChild(spent);
+        }
         b.type = "button";
         b.dataset.ply = entry.ply;
         if (entry.irregular) {
@@ -118,6 +157,12 @@ Makhos.viewer = function (options) {
     if (view.state.crowning_pending) {
       box.appendChild(Makhos.el("div", "alert notice", `${T.crowning} ${view.state.crowning_pending}`));
     }
+    if (view.state.camera === "ended" && !view.state.game.result) {
+      const note = Makhos.el("div", "alert notice camera-ended");
+      note.appendChild(Makhos.el("strong", null, T.camera_ended));
+      note.appendChild(Makhos.el("span", "reason", T.camera_ended_note));
+      box.appendChild(note);
+    }
   }
 
   // One link per game of the match, with its result: the PDN of each game.
@@ -137,12 +182,18 @@ Makhos.viewer = function (options) {
     }
   }
 
+  // LIVE only while the game is played and the page is connected; a game over says so.
   function renderStatus() {
     const badge = $("live-badge");
     if (badge) {
       const n = moves().length;
-      badge.textContent = !view.connected ? T.connection_lost : view.ply === null ? T.live : `${shownPly()} / ${n}`;
-      badge.className = `live-badge${view.ply === null ? "" : " history"}${view.connected ? "" : " offline"}`;
+      const over = !!view.state.game.result;
+      const [text, kind] = view.ply !== null ? [`${shownPly()} / ${n}`, "history"]
+        : !view.connected ? [T.connection_lost, "offline"]
+        : over ? [T.finished, "finished"]
+        : view.state.camera === "ended" ? [T.camera_ended, "finished"] : [T.live, ""];
+      badge.textContent = text;
+      badge.className = `live-badge${kind ? ` ${kind}` : ""}`;
     }
     const delay = $("delay-note");
     if (delay) delay.textContent = view.state.delay ? ` · ${T.delay} ${Math.round(view.state.delay)} ${T.seconds}` : "";
@@ -162,8 +213,10 @@ Makhos.viewer = function (options) {
       box.dataset.level = "";
       return;
     }
-    const now = Date.now() / 1000 + view.clockOffset - (view.state.delay || 0);
+    // A stopped clock (the camera ended) shows the time the move had taken when it stopped.
+    const now = clock.stopped ?? Date.now() / 1000 + view.clockOffset - (view.state.delay || 0);
     const elapsed = now - clock.started;
+    box.classList.toggle("stopped", clock.stopped !== null && clock.stopped !== undefined);
     const limit = clock.limit_seconds;
     timeEl.textContent = Makhos.clockText(elapsed);
     box.querySelector(".clock-limit").textContent = `/ ${Makhos.clockText(limit)}` +
@@ -183,11 +236,26 @@ Makhos.viewer = function (options) {
     tickClock();
   }
 
+  // Show a ply (the end: follow live); on the board page each step is a history entry.
   function go(ply) {
     const n = moves().length;
     ply = Math.max(0, Math.min(n, ply));
-    view.ply = ply === n ? null : ply;
+    const shown = ply === n ? null : ply;
+    if (shown === view.ply) return;
+    view.ply = shown;
+    if (options.history) history.pushState(null, "", address(shown));
     render();
+  }
+
+  function followAddress() {
+    view.ply = plyInAddress();
+    render();
+  }
+
+  view.ply = plyInAddress();
+  if (options.history) {
+    window.addEventListener("popstate", followAddress); // the back and forward buttons
+    window.addEventListener("hashchange", followAddress); // a #ply= typed or pasted
   }
 
   function navigate(action) {
@@ -224,7 +292,10 @@ Makhos.viewer = function (options) {
   function setState(state) {
     const newGame = state.game.number !== view.state.game.number;
     view.state = state;
-    if (newGame || (view.ply !== null && view.ply > moves().length)) view.ply = null;
+    if (newGame || (view.ply !== null && view.ply > moves().length)) {
+      view.ply = null; // that position is not in this game (a new game, a take-back)
+      if (options.history) history.replaceState(null, "", address(null));
+    }
     render();
     if (hooks.onState) hooks.onState(state);
   }

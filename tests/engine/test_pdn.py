@@ -112,3 +112,21 @@ def test_short_form_keeps_the_full_path_when_two_chains_share_their_ends():
     text = write_game(game, short=True)
     assert "18x9x2" in text and "18x2" not in text
     assert read_game(text).game.positions() == game.positions()
+
+
+def test_time_spent_on_each_ply_round_trips_as_emt_comments():
+    game = Game()
+    for text in ("25-21", "8-11", "26-23"):
+        game.play_text(text)
+    after = Position.from_fen("W:W1,2,3,4,5,6,7,11,14:B21,23,27,28,29,30,31,32")
+    game.play_irregular(after, "light man appeared on 14")
+    text = write_game(game, move_seconds=[12.4, None, 75, 3671])
+    moves = " ".join(text.split("\n\n")[1].split())  # the movetext, unwrapped
+    assert moves.startswith("1. 25-21 {[%emt 0:00:12]} 8-11 2. 26-23 {[%emt 0:01:15]}")
+    assert "FEN W:W1,2,3,4,5,6,7,11,14:B21,23,27,28,29,30,31,32} {[%emt 1:01:11]} *" in moves
+    record = read_game(text)
+    assert record.move_seconds == [12.0, None, 75.0, 3671.0]
+    assert record.game.positions() == game.positions()
+    assert read_game(write_game(game)).move_seconds == []  # no times: none invented
+    assert read_game(SAMPLE.replace("{a comment}", "{[%emt 0:00:09.5]}")).move_seconds == \
+        [None, None, 9.5, None, None]

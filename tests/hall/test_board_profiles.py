@@ -77,7 +77,7 @@ def test_the_worker_reads_its_camera_with_the_board_profile(hall, tmp_path, caps
     started = [e for e in log.read("1", limit=10_000) if e.kind is EventKind.GAME_STARTED]
     log.close()
     assert started, "the start position was never read"
-    rules = Rules.from_dict(started[0].detail["rules"])
+    rules = started[0].detail.rules
     assert rules.count_rule_moves == 10 and rules.first_mover is Colour.DARK  # the profile's
 
 

@@ -21,7 +21,7 @@ def log(request, tmp_path):
 
 
 def move(board: str, time: float, text: str = "22-18") -> GameEvent:
-    return GameEvent(board, EventKind.MOVE, time, move=text, detail={"captured": []})
+    return GameEvent(board, EventKind.MOVE, time, move=text)
 
 
 def test_the_factory_picks_the_store_by_its_url(tmp_path, redis_server):

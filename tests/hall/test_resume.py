@@ -1,4 +1,4 @@
-"""A tracker resumed from the log goes on exactly as the one that wrote it (tracker/resume.py)."""
+"""A tracker restored from the log goes on exactly as the one that wrote it (GameTracker.restore)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,8 @@ import numpy as np
 from engine import Position
 from engine.game import Game
 from events import EventKind, GameEvent
-from events.referee import TakeBack
+from events.decisions import TakeBack
 from tracker import GameTracker
-from tracker.resume import resume
 from vision.reading import Reading
 
 
@@ -41,7 +40,7 @@ def test_resumed_at_any_frame_the_game_ends_as_the_uninterrupted_one():
     for cut in range(0, len(frames), 13):
         logged = [e.with_seq(n + 1) for n, e in enumerate(e for b in batches[:cut] for e in b)]
         again = GameTracker("1")
-        resume(again, logged)
+        again.restore(logged)
         rest = [e for b in run(again, frames[cut:]) for e in b]
         assert again.game.positions() == whole.game.positions(), cut
         said = [(e.kind, e.move, e.fen) for b in batches[cut:] for e in b if e.kind is not EventKind.CLOCK]
@@ -55,5 +54,5 @@ def test_referee_decisions_in_the_log_are_applied_once_on_resume():
     plies = len(whole.game.plies)
     logged.append(TakeBack(plies=1).to_event("1", game=1, time=99.0))
     again = GameTracker("1")
-    assert resume(again, [e.with_seq(n + 1) for n, e in enumerate(logged)]) == len(logged)
+    assert again.restore([e.with_seq(n + 1) for n, e in enumerate(logged)]) == len(logged)
     assert len(again.game.plies) == plies - 1

@@ -49,6 +49,18 @@ def test_a_worker_needs_the_hall_token_and_works_with_it(tmp_path, locked_redis)
     assert folded_pdn(open_log(locked_redis.url), "1") == write_game(game)
 
 
+def test_the_worker_takes_the_password_as_hall_token_never_as_token(tmp_path, locked_redis):
+    """--token is the referee token of serve, run and demo; a worker's is --hall-token."""
+    game, pdn = recorded(tmp_path, seed=9, plies=4)
+    args = ("worker", "--source", f"replay:{pdn}", "--speed", "100", "--board", "1",
+            "--redis", f"redis://127.0.0.1:{locked_redis.port}/0")
+    done = makhos(*args, "--hall-token", TOKEN)
+    assert done.returncode == 0, done.stderr
+    assert folded_pdn(open_log(locked_redis.url), "1") == write_game(game)
+    old = makhos(*args, "--token", TOKEN)
+    assert old.returncode == 2 and "--hall-token" in old.stderr
+
+
 def test_a_server_without_the_hall_token_refuses_to_start(locked_redis):
     refused = makhos("serve", "--redis", f"redis://127.0.0.1:{locked_redis.port}/0", "--port", "0")
     assert refused.returncode == 2 and "password" in refused.stderr

@@ -11,6 +11,7 @@ import pytest
 
 from engine.pdn import write_game
 from events import EventKind, SQLiteLog
+from events.decisions import SetPlayers
 from worker.inputs import ReplayInput
 from worker.loop import Worker, WorkerConfig
 from worker.profile import board_plan
@@ -29,7 +30,7 @@ def test_a_replayed_game_is_logged_whole_with_the_profile_players(tmp_path):
                     ReplayInput(ReplaySource(tuple(game.positions()), speed=400)))
     worker.run(threading.Event())
     assert folded_pdn(log, "1") == write_game(game)
-    assert [e.detail.get("first") for e in log.read("1") if e.kind is EventKind.REFEREE] == ["Somchai"]
+    assert [e.detail.first for e in log.read("1") if isinstance(e.detail, SetPlayers)] == ["Somchai"]
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,7 @@ def test_a_stalled_camera_is_reported_lost_then_back_and_the_plies_it_missed_are
         time.sleep(0.05)
     stop.set()
     runner.join()
-    camera = [e.detail["status"] for e in log.read("1", limit=10_000) if e.kind is EventKind.CAMERA]
+    camera = [e.detail.status.value for e in log.read("1", limit=10_000) if e.kind is EventKind.CAMERA]
     assert camera[:2] == ["lost", "back"]
     assert folded_pdn(log, "1") == write_game(game)
 
@@ -91,7 +92,7 @@ def test_a_worker_started_before_redis_waits_for_it(tmp_path):
 
 
 def test_a_restarted_worker_applies_each_referee_decision_once(tmp_path):
-    from events.referee import TakeBack
+    from events.decisions import TakeBack
     from vision.reading import Reading
 
     game = random_game(seed=3, plies=10)

@@ -3,10 +3,16 @@
 Shared by the browser tests (the public pages, the calibration page). Each test module
 skips itself cleanly without the ``playwright`` package or Debian's ``chromium``:
 ``sync_api = require_browser()`` at the top.
+
+Screenshots go to a temporary folder, so a test run leaves the tracked PNGs alone;
+``MAKHOS_REFRESH_SCREENSHOTS=1`` writes them into ``docs/screenshots/`` instead (after a
+change to the pages; look at them before committing).
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,7 +21,8 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+REFRESH_ENV = "MAKHOS_REFRESH_SCREENSHOTS"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run"]
 
@@ -30,11 +37,11 @@ def require_browser():
 
 
 @contextmanager
-def served(app) -> Iterator[str]:
-    """Serve ``app`` on 127.0.0.1 and a free port; yields its base URL."""
+def served(app, port: int = 0) -> Iterator[str]:
+    """Serve ``app`` on 127.0.0.1 and ``port`` (0: a free one); yields its base URL."""
     import waitress
 
-    server = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
+    server = waitress.create_server(app, host="127.0.0.1", port=port, threads=16)
     stop = threading.Event()
 
     def serve() -> None:  # waitress's run() has no stop; turn its loop until told to
@@ -50,7 +57,9 @@ def served(app) -> Iterator[str]:
         server.task_dispatcher.shutdown()  # waits for the worker threads
         stop.set()
         thread.join(timeout=5)
-        server.close()
+        # Every socket, as when a server process ends: a client that connected meanwhile
+        # (an EventSource reconnecting) sees the connection drop and tries again later.
+        server.asyncore.close_all(server._map)
 
 
 @contextmanager
@@ -63,8 +72,16 @@ def chromium(sync_api) -> Iterator[object]:
             browser.close()
 
 
+def shots_folder() -> Path:
+    """``docs/screenshots`` when asked to refresh them, else a folder under the temp dir."""
+    if os.environ.get(REFRESH_ENV) == "1":
+        return DOCS_SHOTS
+    return Path(tempfile.gettempdir()) / "makhos-screenshots"
+
+
 def shot(page, name: str, full_page: bool = False) -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / name
+    folder = shots_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
     page.screenshot(path=str(path), full_page=full_page)
     return path

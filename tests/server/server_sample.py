@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from engine import Rules
 from engine.game import Game
 from events import EventKind, GameEvent
+from events.details import GameStarted
 
 #: A legal game with captures, a chain-free crowning on 2 and a king at the end.
 MOVES = ("25-21", "8-11", "26-23", "11-16", "23-19", "16x23", "27x18", "3-8", "18-14", "7-10",
@@ -18,9 +20,9 @@ def game_events(board: str = "1", moves: tuple[str, ...] = MOVES, game: int = 1,
     """game_started, then one move event per ply with the FEN after it."""
     played = Game()
     events = [GameEvent(board, EventKind.GAME_STARTED, t0, game=game, ply=0,
-                        fen=played.position.fen(), detail={"rules": {}})]
+                        fen=played.position.fen(), detail=GameStarted(Rules()))]
     for index, text in enumerate(moves, start=1):
-        side = played.position.turn.value
+        side = played.position.turn
         ply = played.play_text(text)
         events.append(GameEvent(board, EventKind.MOVE, t0 + 10 * index, game=game, ply=index,
                                 move=str(ply.move), fen=ply.after.fen(), side=side))

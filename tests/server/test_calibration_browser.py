@@ -67,13 +67,13 @@ def browser():
 def test_drag_a_corner_onto_the_board_and_save_the_profile(site, browser, start_frame):
     url, path, desk = site
     before = path.read_text()
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.goto(f"{url}/referee/1/calibration?token={TOKEN}")
     assert "token=" not in page.url  # swapped for a cookie, out of the address bar
     sync_api.expect(page.locator("circle.corner-handle")).to_have_count(4)
     for image in ("#frame", "#board-view"):
-        page.wait_for_function(f"document.querySelector('{image}').naturalWidth > 0")
+        page.wait_for_function(f"() => document.querySelector('{image}').naturalWidth > 0")
 
     # Drag the handle from where the profile has it to where the camera sees the corner.
     svg = page.locator("#corners").bounding_box()
@@ -90,8 +90,8 @@ def test_drag_a_corner_onto_the_board_and_save_the_profile(site, browser, start_
         x, y = on_screen(target - OFF * (1 - step))
         page.mouse.move(x, y)
     page.mouse.up()
-    page.wait_for_function("document.querySelector('#board-view').src.includes('corners=')")
-    page.wait_for_function("document.querySelector('#board-view').complete"
+    page.wait_for_function("() => document.querySelector('#board-view').src.includes('corners=')")
+    page.wait_for_function("() => document.querySelector('#board-view').complete"
                            " && document.querySelector('#board-view').naturalWidth > 0")
 
     page.locator("#save").click()

@@ -1,18 +1,41 @@
-"""Referee actions: wire format and validation (events/referee.py)."""
+"""Referee actions: wire format and validation (events/decisions.py)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from events import EventKind
-from events.referee import ACTIONS, ActionError, SetPlayers, parse_action
+from engine import Colour
+from engine.game import Outcome
+from events import EventKind, GameEvent
+from events import decisions as ra
+from events.decisions import ACTIONS, ActionError, parse_action
+
+ONE_OF_EACH = [ra.Acknowledge(3), ra.AcceptMove(3), ra.Dismiss(3), ra.CorrectMove("22x15x8", 3),
+               ra.CorrectMove("22-18"), ra.TakeBack(2), ra.SetResult(Outcome.DRAW, "agreement"),
+               ra.NewGame({"men_per_side": 12}), ra.SetPlayers("Somchai", "Malee", "QF", 6),
+               ra.GrantExtraTime(Colour.LIGHT, 5)]
 
 
-def test_every_action_round_trips_through_its_event():
-    action = SetPlayers("Somchai", "Malee", "QF", 6)
+@pytest.mark.parametrize("action", ONE_OF_EACH, ids=lambda a: a.name)
+def test_every_action_round_trips_through_its_stored_event(action):
     event = action.to_event("3", 1, 5.0)
-    assert event.kind is EventKind.REFEREE and event.detail["action"] == "set_players"
-    assert parse_action(event.detail) == action
+    stored = json.loads(event.to_json())["detail"]
+    assert event.kind is EventKind.REFEREE and stored["action"] == action.name
+    assert parse_action(stored) == action
+    assert GameEvent.from_json(event.to_json()).detail == action
+
+
+def test_one_of_each_covers_every_action():
+    assert {a.name for a in ONE_OF_EACH} == set(ACTIONS)
+
+
+def test_sides_and_outcomes_are_typed_and_stored_as_words():
+    action = parse_action({"action": "grant_extra_time", "side": "dark", "minutes": 10})
+    assert action == ra.GrantExtraTime(Colour.DARK, 10)
+    assert action.to_dict() == {"action": "grant_extra_time", "side": "dark", "minutes": 10}
+    assert parse_action({"action": "set_result", "outcome": "dark wins"}).outcome is Outcome.DARK_WINS
 
 
 @pytest.mark.parametrize("body, message", [
@@ -36,7 +59,7 @@ def test_bad_requests_say_what_to_fix(body, message):
 
 
 def test_action_names_are_unique_and_documented():
-    import events.referee as module
+    import events.decisions as module
 
     for name in ACTIONS:
         assert name in module.__doc__

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from events import EventKind, GameEvent
+from events.decisions import TakeBack
 
 from server_sample import MOVES, T0, TOKEN, game_events
 
@@ -60,7 +61,7 @@ def test_a_decision_is_appended_to_the_log_as_a_referee_event(app, log, client):
                            json={"action": "take_back", "plies": 2})
     assert response.status_code == 201
     [event] = log.read("1", after=response.get_json()["seq"] - 1)
-    assert event.kind is EventKind.REFEREE and event.detail == {"action": "take_back", "plies": 2}
+    assert event.kind is EventKind.REFEREE and event.detail == TakeBack(2)
     assert len(client.get("/api/referee/1", headers=AUTH).get_json()["game"]["moves"]) == 1
 
 

@@ -6,6 +6,7 @@ import json
 
 from engine.pdn import read_game, read_games
 from events import EventKind, GameEvent
+from events.decisions import SetPlayers
 
 from server_sample import MOVES, T0, game_events
 
@@ -15,21 +16,29 @@ def fill(log, events):
         log.append(event)
 
 
-def sse_messages(response, count: int) -> list[dict]:
-    """The first ``count`` update messages of a stream (the stream is then closed)."""
-    messages, buffer = [], ""
+def sse_blocks(response, count: int) -> list[dict]:
+    """The first ``count`` messages of a stream, each with its id, event name and data (the
+    stream is then closed)."""
+    blocks, buffer = [], ""
     for chunk in response.response:
         buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
         while "\n\n" in buffer:
             block, buffer = buffer.split("\n\n", 1)
             fields = dict(line.split(": ", 1) for line in block.splitlines() if ": " in line
                           and not line.startswith(":"))
-            if fields.get("event") == "update":
-                messages.append({"id": int(fields["id"]), **json.loads(fields["data"])})
-        if len(messages) >= count:
+            if "data" in fields:
+                blocks.append({"id": fields.get("id"), "event": fields.get("event"),
+                               "data": json.loads(fields["data"])})
+        if len(blocks) >= count:
             break
     response.close()
-    return messages
+    return blocks
+
+
+def sse_messages(response, count: int) -> list[dict]:
+    """The first ``count`` update messages of a stream: the event's seq and the data."""
+    return [{"id": int(b["id"]), **b["data"]} for b in sse_blocks(response, count)
+            if b["event"] == "update"]
 
 
 def test_hall_lists_configured_boards_then_boards_from_the_log(log, client):
@@ -127,8 +136,7 @@ def test_events_already_in_the_log_at_start_keep_their_age(make_app, log):
 
 def test_player_names_are_escaped_in_json_and_pages(log, client):
     name = '</script><script>alert(1)</script><img src=x onerror=alert(2)>'
-    log.append(GameEvent("1", EventKind.REFEREE, T0, detail={
-        "action": "set_players", "first": name, "second": "B", "round": "1", "games": 4}))
+    log.append(SetPlayers(name, "B", "1", 4).to_event("1", 1, T0))
     assert client.get("/api/board/1").get_json()["game"]["players"]["dark"] == name
     for url in ("/", "/board/1", "/board/1/embed", "/board/1/overlay"):
         html = client.get(url).get_data(as_text=True)

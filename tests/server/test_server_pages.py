@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from server_sample import MOVES, game_events
 
 
@@ -34,10 +36,41 @@ def test_thai_labels_by_query_or_cookie(client):
     assert "ภาษาไทย" in client.get("/board/1?lang=en").get_data(as_text=True)
 
 
-def test_embed_and_overlay_with_transparent_background(client):
-    assert client.get("/board/1/embed").status_code == 200
-    html = client.get("/board/1/overlay?bg=transparent").get_data(as_text=True)
-    assert "page-overlay transparent" in html and "overlay-stage" in html
+def page_classes(html: str) -> set[str]:
+    return set(re.search(r'<html [^>]*class="([^"]*)"', html).group(1).split())
+
+
+def test_view_options_become_classes_of_the_page(client):
+    overlay = client.get("/board/1/overlay?bg=transparent").get_data(as_text=True)
+    assert {"page-overlay", "transparent"} <= page_classes(overlay) and "overlay-stage" in overlay
+    embed = client.get("/board/1/embed?theme=light&moves=0&size=480").get_data(as_text=True)
+    assert {"page-embed", "theme-light", "no-moves"} <= page_classes(embed)
+    assert json.loads(re.search(r'<script id="page" type="application/json">(.*?)</script>',
+                                embed).group(1))["size"] == 480
+    assert "transparent" not in page_classes(client.get("/board/1").get_data(as_text=True))
+
+
+@pytest.mark.parametrize("query, word", [("theme=blue", "theme"), ("size=12", "size"),
+                                         ("size=big", "size"), ("moves=no", "moves"),
+                                         ("bg=green", "bg=transparent")])
+def test_an_option_that_means_nothing_is_a_400_that_says_why(client, query, word):
+    response = client.get(f"/board/1/embed?{query}")
+    assert response.status_code == 400 and word in response.get_data(as_text=True)
+
+
+def test_the_board_page_shows_the_embed_code_and_its_options(client):
+    html = client.get("/board/1").get_data(as_text=True)
+    assert '&lt;iframe src="http://localhost/board/1/embed"' in html
+    for option in ("size=", "theme=light", "flip=1", "moves=0", "ply=14", "bg=transparent"):
+        assert option in html, option
+
+
+def test_a_board_without_a_label_is_named_in_the_pages_language(client):
+    thai = client.get("/board/2?lang=th").get_data(as_text=True)
+    shown = re.sub(r'<script id="initial".*?</script>', "", thai, flags=re.S)  # data, not text
+    assert "<h1 class=\"board-title\">กระดาน 2</h1>" in shown and "Board 2" not in shown
+    assert "<h1 class=\"board-title\">Board 2</h1>" in client.get("/board/2").get_data(as_text=True)
+    assert "Table 1" in client.get("/board/1?lang=th").get_data(as_text=True)  # the organiser's label
 
 
 def test_unknown_page_is_an_html_404(client):
@@ -47,5 +80,5 @@ def test_unknown_page_is_an_html_404(client):
 
 
 def test_static_files_are_served(client):
-    for name in ("makhos.js", "viewer.js", "hall.js", "referee.js", "style.css"):
+    for name in ("makhos.js", "viewer.js", "hall.js", "referee.js", "boot.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200

@@ -5,9 +5,13 @@ from __future__ import annotations
 import pytest
 
 from engine import Colour, Position, Rules, Setup
+from engine.game import Outcome
 from engine.pdn import read_game
 from events import EventKind, GameEvent
-from events import referee as ra
+from events.details import (AlertClosed, BoardMismatch, CameraNotice, CameraStatus, ClockLevel, ClockSignal,
+                            GameOver, GameStarted, Irregularity, IrregularityKind, MovePlayed,
+                            Takeback, Unreadable)
+from events import decisions as ra
 from server.config import Scoring
 from server.state import BoardState
 
@@ -45,7 +49,7 @@ def test_captured_squares_are_the_opponent_pieces_removed():
 
 def test_clock_restarts_at_each_move_for_the_side_to_move():
     state = fold(game_events(moves=MOVES[:3]))
-    assert state.clock.side == "light"
+    assert state.clock.side is Colour.LIGHT
     assert state.clock.started == T0 + 30
     assert state.clock.limit_seconds == 120
 
@@ -53,8 +57,8 @@ def test_clock_restarts_at_each_move_for_the_side_to_move():
 def test_irregular_move_stands_with_its_reason_and_the_board_fen():
     events = game_events(moves=MOVES[:2])
     after = "W:W1,2,3,4,5,6,7,11:B21,22,26,27,28,29,30,31,32"  # a dark man appeared on 22
-    events.append(GameEvent("1", EventKind.MOVE, T0 + 99, ply=3, fen=after, side="dark",
-                            reason="a piece was added", detail={"irregular": True}))
+    events.append(GameEvent("1", EventKind.MOVE, T0 + 99, ply=3, fen=after, side=Colour.DARK,
+                            reason="a piece was added", detail=MovePlayed(irregular=True)))
     game = fold(events).to_json()["game"]
     assert game["moves"][-1]["irregular"] == "a piece was added"
     assert game["moves"][-1]["move"] is None
@@ -64,19 +68,19 @@ def test_irregular_move_stands_with_its_reason_and_the_board_fen():
 
 def test_alert_opens_on_irregularity_and_closes_by_event():
     events = game_events(moves=MOVES[:2])
-    events.append(GameEvent("1", EventKind.IRREGULARITY, T0 + 50, side="dark",
-                            reason="missed capture", detail={"missed": ["16x23"]}))
+    events.append(GameEvent("1", EventKind.IRREGULARITY, T0 + 50, side=Colour.DARK,
+                            reason="missed capture", detail=Irregularity(missed=("16x23",))))
     state = fold(events)
     [alert] = state.to_json()["alerts"]
     assert alert["reason"] == "missed capture" and alert["kind"] == "irregularity"
-    state.apply(GameEvent("1", EventKind.ALERT_CLOSED, T0 + 60, detail={"alert": alert["seq"]},
+    state.apply(GameEvent("1", EventKind.ALERT_CLOSED, T0 + 60, detail=AlertClosed(alert=alert["seq"]),
                           seq=99))
     assert state.to_json()["alerts"] == []
 
 
 def test_board_mismatch_closes_when_the_board_matches_again():
     state = fold(game_events(moves=MOVES[:1]) + [
-        GameEvent("1", EventKind.BOARD_MISMATCH, T0 + 20, detail={"squares": [5]})])
+        GameEvent("1", EventKind.BOARD_MISMATCH, T0 + 20, detail=BoardMismatch((5,)))])
     assert [a["kind"] for a in state.to_json()["alerts"]] == ["board_mismatch"]
     state.apply(GameEvent("1", EventKind.BOARD_MATCHED, T0 + 21, seq=50))
     assert state.to_json()["alerts"] == []
@@ -84,7 +88,7 @@ def test_board_mismatch_closes_when_the_board_matches_again():
 
 def test_takeback_event_and_referee_take_back_undo_plies():
     state = fold(game_events(moves=MOVES[:4]) + [
-        GameEvent("1", EventKind.TAKEBACK, T0 + 60, detail={"plies": 1})])
+        GameEvent("1", EventKind.TAKEBACK, T0 + 60, detail=Takeback(1))])
     assert len(state.current.moves) == 3
     state.apply(referee(ra.TakeBack(2)).with_seq(77))
     assert [m.move for m in state.current.moves] == ["25-21"]
@@ -95,7 +99,7 @@ def test_correct_move_with_an_alert_plays_the_right_move_now_and_closes_it():
     # The tracker never records the change an alert is about, so the correction is the
     # move due now: after dark's 23-19, light must take 16x23.
     events = game_events(moves=MOVES[:5])
-    events.append(GameEvent("1", EventKind.IRREGULARITY, T0 + 60, side="light", reason="x"))
+    events.append(GameEvent("1", EventKind.IRREGULARITY, T0 + 60, side=Colour.LIGHT, reason="x"))
     state = fold(events)
     alert = next(iter(state.alerts))
     with pytest.raises(ra.ActionError):
@@ -118,7 +122,7 @@ def test_correct_move_without_an_alert_replaces_the_last_ply():
 
 def test_accepting_a_mismatch_makes_the_board_of_the_alert_stand():
     events = game_events(moves=MOVES[:1])
-    events.append(GameEvent("1", EventKind.BOARD_MISMATCH, T0 + 60, side="light",
+    events.append(GameEvent("1", EventKind.BOARD_MISMATCH, T0 + 60, side=Colour.LIGHT,
                             reason="light man removed from 5",
                             fen="B:W1,2,3,4,6,7,8:B21,26,27,28,29,30,31,32"))
     state = fold(events)
@@ -139,7 +143,7 @@ def test_acknowledge_keeps_the_alert_open_but_heard():
 
 def test_red_clock_signal_is_an_alert_until_the_move():
     state = fold(game_events(moves=MOVES[:1]) + [
-        GameEvent("1", EventKind.CLOCK, T0 + 130, detail={"level": "red", "seconds": 120})])
+        GameEvent("1", EventKind.CLOCK, T0 + 130, detail=ClockSignal(ClockLevel.RED, 120.0))])
     assert state.to_json()["alerts"][0]["kind"] == "clock"
     state.apply(game_events(moves=MOVES[:2])[-1].with_seq(20))
     assert state.to_json()["alerts"] == []
@@ -148,30 +152,30 @@ def test_red_clock_signal_is_an_alert_until_the_move():
 def test_extra_time_lengthens_the_move_and_is_limited_per_game():
     state = fold(game_events(moves=MOVES[:2]))  # dark to move
     for minutes in (5, 5):
-        action = ra.GrantExtraTime("dark", minutes)
+        action = ra.GrantExtraTime(Colour.DARK, minutes)
         state.check(action)
         state.apply(referee(action).with_seq(state.seq + 1))
     assert state.clock.limit_seconds == 120 + 600
     with pytest.raises(ra.ActionError, match="two of 5 or one of 10"):
-        state.check(ra.GrantExtraTime("dark", 5))
-    state.check(ra.GrantExtraTime("light", 10))
+        state.check(ra.GrantExtraTime(Colour.DARK, 5))
+    state.check(ra.GrantExtraTime(Colour.LIGHT, 10))
     state.apply(game_events(moves=MOVES[:3])[-1].with_seq(state.seq + 1))
     assert state.clock.limit_seconds == 120  # the extension was for that one move
 
 
 def test_ten_minutes_only_when_none_used():
     state = fold(game_events(moves=MOVES[:2]))
-    state.apply(referee(ra.GrantExtraTime("light", 5)).with_seq(40))
+    state.apply(referee(ra.GrantExtraTime(Colour.LIGHT, 5)).with_seq(40))
     with pytest.raises(ra.ActionError):
-        state.check(ra.GrantExtraTime("light", 10))
+        state.check(ra.GrantExtraTime(Colour.LIGHT, 10))
 
 
 def test_match_players_alternate_first_move_and_score_follows_scoring():
     events = [referee(ra.SetPlayers("Somchai", "Malee", "R1", 4))]
     events += game_events(moves=MOVES[:2])
-    events.append(referee(ra.SetResult("dark wins", "resignation")))
+    events.append(referee(ra.SetResult(Outcome.DARK_WINS, "resignation")))
     events.append(referee(ra.NewGame({}), game=2))
-    events.append(referee(ra.SetResult("draw", "agreement"), game=2))
+    events.append(referee(ra.SetResult(Outcome.DRAW, "agreement"), game=2))
     state = fold(events, Scoring(3, 1, 0))
     view = state.to_json()
     results = view["match"]["results"]
@@ -190,14 +194,15 @@ def test_new_game_with_rules_uses_their_start():
 def test_tracker_game_started_confirms_a_game_the_referee_began():
     events = [referee(ra.NewGame({"men_per_side": 12}), game=2)]
     events.append(GameEvent("1", EventKind.GAME_STARTED, T0, game=2,
-                            fen=Rules(men_per_side=12).start_fen(), detail={"rules": {"men_per_side": 12}}))
+                            fen=Rules(men_per_side=12).start_fen(),
+                            detail=GameStarted(Rules(men_per_side=12))))
     state = fold(events)
     assert [g.number for g in state.games] == [2]
 
 
 def test_result_event_ends_the_game():
     state = fold(game_events(moves=MOVES[:2]) + [
-        GameEvent("1", EventKind.RESULT, T0, reason="forfeit", detail={"outcome": "light wins"})])
+        GameEvent("1", EventKind.RESULT, T0, reason="forfeit", detail=GameOver(Outcome.LIGHT_WINS))])
     assert state.to_json()["game"]["result"] == {"outcome": "light wins", "reason": "forfeit"}
 
 
@@ -210,15 +215,16 @@ def test_pdn_of_a_game_reads_back_with_the_same_moves():
 
 
 def test_camera_lost_is_an_alert_and_back_closes_it():
-    state = fold([GameEvent("1", EventKind.CAMERA, T0, detail={"status": "lost"})])
+    state = fold([GameEvent("1", EventKind.CAMERA, T0, detail=CameraNotice(CameraStatus.LOST))])
     assert state.to_json()["alerts"][0]["kind"] == "camera"
-    state.apply(GameEvent("1", EventKind.CAMERA, T0, detail={"status": "back"}, seq=9))
-    assert state.to_json()["alerts"] == [] and state.camera == "back"
+    state.apply(GameEvent("1", EventKind.CAMERA, T0, detail=CameraNotice(CameraStatus.BACK), seq=9))
+    assert state.to_json()["alerts"] == [] and state.camera is CameraStatus.BACK
 
 
 def test_a_malformed_referee_entry_in_the_log_is_skipped():
     state = fold(game_events(moves=MOVES[:1]) + [
-        GameEvent("1", EventKind.REFEREE, T0, detail={"action": "take_back", "plies": "all"})])
+        GameEvent.from_json(GameEvent("1", EventKind.REFEREE, T0, detail=Unreadable(
+            EventKind.REFEREE, {"action": "take_back", "plies": "all"}, "")).to_json())])
     assert len(state.current.moves) == 1
 
 
@@ -233,7 +239,7 @@ def test_hall_summary_is_small_and_flags_alerts():
 def test_a_move_with_a_note_is_not_irregular():
     events = game_events(moves=MOVES[:1])
     events[-1] = GameEvent("1", EventKind.MOVE, T0, ply=1, move="25-21", fen=events[-1].fen,
-                           side="dark", reason="path uncertain: 25-21")
+                           side=Colour.DARK, reason="path uncertain: 25-21")
     assert fold(events).to_json()["game"]["moves"][0]["irregular"] is None
 
 
@@ -243,7 +249,7 @@ def test_light_moving_first_makes_light_the_first_mover():
     move = light_first.legal_moves()[0]
     after = light_first.play(move)
     state = fold([GameEvent("1", EventKind.GAME_STARTED, T0, fen=start),
-                  GameEvent("1", EventKind.MOVE, T0 + 5, move=str(move), fen=after.fen(), side="light")])
+                  GameEvent("1", EventKind.MOVE, T0 + 5, move=str(move), fen=after.fen(), side=Colour.LIGHT)])
     game = state.to_json()["game"]
     assert game["moves"][0]["irregular"] is None and game["rules"]["first_mover"] == "light"
 
@@ -251,7 +257,7 @@ def test_light_moving_first_makes_light_the_first_mover():
 def test_passing_notice_ends_at_the_next_move():
     state = fold(game_events(moves=MOVES[:1]) + [
         GameEvent("1", EventKind.IRREGULARITY, T0, reason="crowning not done on 4",
-                  detail={"rule": "crowning", "open": False})])
+                  detail=Irregularity(IrregularityKind.CROWNING, open=False))])
     assert state.to_json()["alerts"][0]["kind"] == "notice"
     state.apply(game_events(moves=MOVES[:2])[-1].with_seq(30))
     assert state.to_json()["alerts"] == []

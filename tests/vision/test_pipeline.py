@@ -31,16 +31,19 @@ def test_a_still_board_is_read_in_four_views_averaged():
     results = [reader.process(frame.image, k / 30) for k in range(60)]
     readings = [r.reading for r in results if r.reading is not None]
     assert readings, "a still, unobstructed board is read within 2 s"
-    assert len(network.crops) == 4  # then the reading is re-used, not recomputed
+    # The colour in play is checked once on both colours' squares, then four reads, and
+    # then the reading is re-used, not recomputed.
+    assert len(network.crops) == 2 + 4
+    reads = network.crops[2:]
     straight = crop_squares(frame.image, results[-1].location.corners, results[-1].played).images
-    first, second = network.crops[0], network.crops[1]
+    first, second = reads[0], reads[1]
     assert np.abs(first.astype(int) - straight).mean() < 2  # the board as seen
     assert np.array_equal(second, first[:, :, ::-1])  # the same crops, mirrored left-right
-    third, fourth = network.crops[2], network.crops[3]
+    third, fourth = reads[2], reads[3]
     assert np.array_equal(third[:, 1:], first[:, :-1])  # moved down a pixel
     assert np.array_equal(third[:, 0], first[:, 0])  # the top row repeated
     assert np.array_equal(fourth[:, :-1], second[:, 1:])  # mirrored, moved up a pixel
     assert np.array_equal(fourth[:, -1], second[:, -1])
     expected = np.zeros(len(LABELS))
-    expected[[1, 2, 3, 4]] = 0.25  # the four calls' answers, averaged
+    expected[[3, 4, 0, 1]] = 0.25  # the four reads' answers (calls 3-6), averaged
     assert np.allclose(readings[-1].probabilities, expected[None, :])

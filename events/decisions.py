@@ -1,9 +1,9 @@
 """What a referee can decide, as data: one frozen dataclass per action.
 
 Every action is stored as a :class:`~events.GameEvent` of kind ``referee`` whose
-``detail`` is ``{"action": NAME, **fields}``. The event *is* the decision: every reader
-(the view state here, the tracker later) applies it itself, and nobody re-emits its effect
-as another kind of event, so a decision is never applied twice.
+``detail`` is the action itself, ``{"action": NAME, **fields}`` on disk. The event *is* the
+decision: every reader applies it through the one replay (:mod:`events.record`), and
+nobody re-emits its effect as another kind of event, so a decision is never applied twice.
 
 Actions (fields; effect):
 
@@ -26,14 +26,20 @@ Actions (fields; effect):
 
 from __future__ import annotations
 
-from dataclasses import MISSING, asdict, dataclass, fields
-from typing import Any, ClassVar
+import enum
+import unicodedata
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar, Mapping
 
-from engine import MoveText, Rules
+from engine import Colour, MoveText, Rules
 from engine.game import Outcome
-from .event import EventKind, GameEvent
+
+from .details import Detail, EventKind, json_value
+from .event import GameEvent
 
 MAX_TEXT = 80  # a name or a reason longer than this is a mistake, not a name
+# Bidirectional embeddings and overrides: they would make a name display as another.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class ActionError(ValueError):
@@ -41,17 +47,21 @@ class ActionError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class RefereeAction:
+class RefereeAction(Detail):
     """Base of all actions: ``name`` is the wire name in ``detail.action``."""
 
+    kind: ClassVar[EventKind] = EventKind.REFEREE
     name: ClassVar[str] = ""
 
-    def detail(self) -> dict[str, Any]:
-        return {"action": self.name, **asdict(self)}
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.name, **{f.name: json_value(getattr(self, f.name)) for f in fields(self)}}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RefereeAction:
+        return parse_action(data)
 
     def to_event(self, board: str, game: int, time: float) -> GameEvent:
-        return GameEvent(board=board, kind=EventKind.REFEREE, time=time, game=game,
-                         detail=self.detail())
+        return GameEvent(board=board, kind=EventKind.REFEREE, time=time, game=game, detail=self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +98,7 @@ class TakeBack(RefereeAction):
 @dataclass(frozen=True, slots=True)
 class SetResult(RefereeAction):
     name: ClassVar[str] = "set_result"
-    outcome: str
+    outcome: Outcome
     reason: str = "referee"
 
 
@@ -110,7 +120,7 @@ class SetPlayers(RefereeAction):
 @dataclass(frozen=True, slots=True)
 class GrantExtraTime(RefereeAction):
     name: ClassVar[str] = "grant_extra_time"
-    side: str
+    side: Colour
     minutes: int
 
 
@@ -120,7 +130,10 @@ ACTIONS: dict[str, type[RefereeAction]] = {
                 SetPlayers, GrantExtraTime)
 }
 OUTCOMES = tuple(o.value for o in Outcome)
-SIDES = ("dark", "light")
+_ENUM_FIELDS: tuple[tuple[str, type[enum.Enum], str], ...] = (
+    ("outcome", Outcome, f"outcome must be one of: {', '.join(OUTCOMES)}"),
+    ("side", Colour, "side must be 'dark' or 'light'"),
+)
 
 
 def parse_action(data: Any) -> RefereeAction:
@@ -131,9 +144,9 @@ def parse_action(data: Any) -> RefereeAction:
     >>> parse_action({"action": "grant_extra_time", "side": "dark", "minutes": 7})
     Traceback (most recent call last):
     ...
-    events.referee.ActionError: minutes must be 5 or 10
+    events.decisions.ActionError: minutes must be 5 or 10
     """
-    if not isinstance(data, dict):
+    if not isinstance(data, Mapping):
         raise ActionError("the body must be a JSON object with an 'action' field")
     name = data.get("action")
     cls = ACTIONS.get(name) if isinstance(name, str) else None
@@ -143,8 +156,15 @@ def parse_action(data: Any) -> RefereeAction:
     unknown = set(data) - known - {"action"}
     if unknown:
         raise ActionError(f"{name}: unknown field(s) {', '.join(sorted(unknown))}")
+    values = {k: v for k, v in data.items() if k != "action"}
+    for key, enum_type, message in _ENUM_FIELDS:
+        if key in values:
+            try:
+                values[key] = enum_type(values[key])
+            except ValueError:
+                raise ActionError(message) from None
     try:
-        action = cls(**{k: v for k, v in data.items() if k != "action"})
+        action = cls(**values)
     except TypeError:
         required = [f.name for f in fields(cls)
                     if f.default is MISSING and f.default_factory is MISSING]
@@ -160,6 +180,11 @@ def _text(value: Any, what: str, allow_empty: bool = False) -> None:
         raise ActionError(f"{what} must not be empty")
     if len(value) > MAX_TEXT:
         raise ActionError(f"{what} is longer than {MAX_TEXT} characters")
+    control = next((c for c in value
+                    if unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in _BIDI_CONTROLS), None)
+    if control is not None:
+        raise ActionError(f"{what} holds a control character (U+{ord(control):04X}); "
+                          "names, rounds and reasons are one line of plain text")
 
 
 def _count(value: Any, what: str, low: int, high: int) -> None:
@@ -181,9 +206,7 @@ def _check(action: RefereeAction) -> None:
                 _count(alert, "alert", 1, 2**62)
         case TakeBack(plies=plies):
             _count(plies, "plies", 1, 1000)
-        case SetResult(outcome=outcome, reason=reason):
-            if outcome not in OUTCOMES:
-                raise ActionError(f"outcome must be one of: {', '.join(OUTCOMES)}")
+        case SetResult(reason=reason):
             _text(reason, "reason")
         case NewGame(rules=rules):
             if not isinstance(rules, dict):
@@ -197,8 +220,6 @@ def _check(action: RefereeAction) -> None:
             _text(second, "second")
             _text(round_, "round", allow_empty=True)
             _count(games, "games", 1, 20)
-        case GrantExtraTime(side=side, minutes=minutes):
-            if side not in SIDES:
-                raise ActionError("side must be 'dark' or 'light'")
+        case GrantExtraTime(minutes=minutes):
             if minutes not in (5, 10) or isinstance(minutes, bool):
                 raise ActionError("minutes must be 5 or 10")

@@ -1,0 +1,98 @@
+"""``makhos analyse GAME.pdn``: every position's score and best move, and the moves that cost most."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from engine import Rules
+from engine.analysis import PlyReview, review
+from engine.endgame import EndgameTable
+from engine.pdn import read_games, write_game
+from engine.search import Limits, Searcher
+
+#: Where ``make endgames`` writes the tables (the repository's data/ folder).
+DEFAULT_TABLES = Path(__file__).resolve().parents[1] / "data" / "endgames"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "analyse",
+        help="score every position of a game and mark its mistakes",
+        description="Search every position of a PDN game: print each move with its score (from "
+                    "the mover's side, in men; 'win in N' counts plies to a forced end), the best "
+                    "move where the one played cost half a man or more, and the moves that cost "
+                    "most. --out writes the game back with ?/?? marks and the scores as comments.",
+        epilog="examples:\n  makhos analyse game.pdn\n  makhos analyse game.pdn --seconds 0.3 --out annotated.pdn",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("pdn", type=Path, help="a PDN file (the first game unless --game)")
+    parser.add_argument("--game", type=int, default=1, help="which game of the file, from 1")
+    parser.add_argument("--seconds", type=float, default=1.0, help="search time per position (default 1)")
+    parser.add_argument("--depth", type=int, help="search to this depth instead of for a time")
+    parser.add_argument("--out", type=Path, help="write the annotated game here ('-' for standard output)")
+    parser.add_argument("--tables", type=Path, default=DEFAULT_TABLES,
+                        help="folder of the endgame tables (make endgames); used when present")
+    parser.add_argument("--worst", type=int, default=3, help="how many costliest moves to list (default 3)")
+    parser.set_defaults(func=run)
+
+
+def load_tables(folder: Path, rules: Rules) -> EndgameTable | None:
+    """The endgame table for the rules' removal setting, or None where none was built."""
+    try:
+        return EndgameTable.load(folder, rules.captured_removal)
+    except FileNotFoundError:
+        return None
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.seconds <= 0 and args.depth is None:
+        raise ValueError("--seconds must be positive")
+    if args.depth is not None and args.depth < 1:
+        raise ValueError("--depth must be at least 1")
+    games = read_games(args.pdn.read_text(encoding="utf-8"))
+    if not 1 <= args.game <= len(games):
+        raise ValueError(f"{args.pdn} holds {len(games)} game(s), not a game {args.game}")
+    chosen = games[args.game - 1]
+    game = chosen.game
+    table = load_tables(args.tables, game.rules)
+    if table is None:
+        print(f"(no endgame table in {args.tables}: run `make endgames` for exact endings)", file=sys.stderr)
+    limits = Limits(depth=args.depth) if args.depth is not None else Limits(seconds=args.seconds)
+    searcher = Searcher(game.rules, table=table)
+    reviews = review(game, searcher, limits,
+                     progress=lambda done, total: print(f"\r{done}/{total} positions", end="", file=sys.stderr))
+    print(file=sys.stderr)
+    for item in reviews:
+        print(_line(item))
+    worst = sorted((r for r in reviews if r.cost > 0), key=lambda r: -r.cost)[: args.worst]
+    if worst:
+        print("\ncostliest moves:")
+        for item in worst:
+            print(f"  {_number(item.index)} {item.played}{item.mark}  cost {item.cost / 100:.2f}"
+                  f"  (best {item.before.best}, {item.before.score})")
+    if args.out:
+        notes = {r.index: (r.mark, r.comment()) for r in reviews}
+        text = write_game(game, chosen.tags, notes=notes)
+        if str(args.out) == "-":
+            sys.stdout.write(text)
+        else:
+            args.out.write_text(text, encoding="utf-8")
+            print(f"wrote {args.out}")
+    return 0
+
+
+def _number(index: int) -> str:
+    return f"{index // 2 + 1}." + ("" if index % 2 == 0 else "..")
+
+
+def _line(item: PlyReview) -> str:
+    move = "--" if item.played is None else str(item.played)
+    text = f"{_number(item.index):>6} {move + item.mark:<14} {str(item.after):>12}"
+    if item.irregular:
+        return text + "  (irregular: not judged)"
+    best = item.before.best
+    if item.mark and best is not None:
+        text += f"  best {best} {item.before.score}, line {' '.join(map(str, item.before.pv[:6]))}"
+    return text

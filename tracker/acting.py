@@ -1,0 +1,279 @@
+"""Acting on a chosen story: the events it means, each applied to the board's record at once.
+
+The tracker's game is nothing but these events replayed (:class:`events.record.BoardRecord`),
+the same replay the server and a restored tracker use, so what the tracker believes is what
+its log says. Besides the record, :class:`Acts` keeps what the board still shows undone
+(captured men not lifted, new kings not stacked): the log does not hold it, and readings
+settle it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine import Colour, Move, Piece, Position, Rules
+from engine.game import Game
+from engine.referee import Hypothesis, Pending, Verdict, describe, describe_change
+from events import EventKind, GameEvent
+from events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
+                            Crowned, CrowningPending, GameOver, GameStarted, Irregularity,
+                            IrregularityKind, MovePlayed, Takeback)
+from events.record import Alert, BoardRecord
+
+from .config import TrackerConfig
+from .stories import Story, StoryKind
+
+
+@dataclass(frozen=True)
+class NoGame:
+    """No game on the board yet (or a new one announced): looking for its set-up."""
+
+
+@dataclass(frozen=True)
+class Playing:
+    """A game in progress."""
+
+    game: Game
+
+
+@dataclass(frozen=True)
+class Over:
+    """The game has a result: looking for the next set-up, still comparing with this game."""
+
+    game: Game
+
+
+Phase = NoGame | Playing | Over
+
+
+class Acts:
+    """One board's record and the events that change it."""
+
+    def __init__(self, board: str, rules: Rules | None, config: TrackerConfig) -> None:
+        self.board_id = board
+        self.config = config
+        self.record = BoardRecord(board, rules)
+        # Squares where the board may still differ from the game in a known way: captured
+        # men not lifted yet (the piece still there) and new kings not stacked (a man).
+        self.overlay: dict[int, Piece] = {}
+        self._crowning_alerted: set[int] = set()
+
+    @property
+    def phase(self) -> Phase:
+        current = self.record.current
+        if not current.set_up:
+            return NoGame()
+        return Over(current.game) if current.result is not None else Playing(current.game)
+
+    @property
+    def alert(self) -> Alert | None:
+        """The open alert whose board waits on a correction or on play going on."""
+        return self.record.board_alert()
+
+    def configured(self, rules: Rules) -> Rules:
+        """The rules with the configured first mover, if one is configured."""
+        mover = self.config.first_mover
+        return rules if mover is None else rules.with_(first_mover=mover)
+
+    def apply(self, event: GameEvent) -> None:
+        """Apply an event to the record, and what it says of the board still pending."""
+        current = self.record.current
+        self.record.apply(event)
+        if self.record.current is not current:  # a new game: nothing of the old one pends
+            self.overlay, self._crowning_alerted = {}, set()
+        if isinstance(event.detail, CrowningPending) and event.side is not None:
+            # The new king still shows as a man until the opponent stacks it.
+            self.overlay[event.detail.square] = Piece.of(event.side, False)
+        elif isinstance(event.detail, Crowned):
+            self.overlay.pop(event.detail.square, None)
+
+    def _emit(self, kind: EventKind, time: float, game: int | None = None,
+              **fields: Any) -> GameEvent:
+        """Make an event, apply it, and return it with the plies it leaves."""
+        event = GameEvent(self.board_id, kind, time,
+                          game=self.record.current.number if game is None else game, **fields)
+        self.apply(event)
+        current = self.record.current
+        return replace(event, ply=len(current.game.plies) if current.set_up else None)
+
+    def crowned(self, square: int, colour: Colour, time: float) -> GameEvent:
+        """The opponent has stacked the king on ``square``: said, so the pages stop saying
+        it is pending."""
+        return self._emit(EventKind.CROWNED, time, side=colour, detail=Crowned(square))
+
+    def act(self, story: Story, time: float) -> list[GameEvent]:
+        """The events that acting on ``story`` makes, each applied as it is made."""
+        phase = self.phase
+        if story.kind is StoryKind.START:
+            assert story.rules is not None
+            events = self.start(story.rules, None, time)
+            if story.moves and story.mover is not None:
+                events += self._play(story.moves, story.mover, Pending(), time)
+            return events
+        if isinstance(phase, NoGame):
+            return []
+        if story.kind is StoryKind.MISMATCH:
+            return self._mismatch(phase.game, story, time)
+        if story.kind is StoryKind.ALERT_UNCHANGED:
+            return []  # the irregular board still stands: still waiting for a correction
+        events = self._matched(phase.game, time)
+        if story.kind is StoryKind.STOOD:
+            assert story.move is not None
+            return events + self._stood(story.move, time)
+        h = story.hypothesis
+        assert h is not None and story.mover is not None
+        if h.verdict is Verdict.UNCHANGED:
+            if self.alert is not None:
+                events.append(self._close_alert(time, AlertEnding.CORRECTED))
+            return events
+        if h.verdict in (Verdict.MOVE, Verdict.TWO_PLIES):
+            return events + self._play(h.moves, story.mover, h.pending, time)
+        if h.verdict is Verdict.TAKEBACK:
+            if self.alert is not None:  # the board went back past the irregular change
+                events.append(self._close_alert(time, AlertEnding.CORRECTED))
+            after = phase.game.positions()[-1 - h.plies_back]
+            return events + [self._emit(EventKind.TAKEBACK, time, fen=after.fen(),
+                                        reason=f"{h.plies_back} ply(s) taken back",
+                                        detail=Takeback(h.plies_back))]
+        if h.verdict is Verdict.PARTIAL_CHAIN:
+            return events  # the chain may go on: the tracker raises the alert if it rests
+        return events + self.irregular(phase.game, h, time)
+
+    def start(self, rules: Rules, position: Position | None, time: float) -> list[GameEvent]:
+        rules = self.configured(rules)
+        start = position or Position.start(rules)
+        current = self.record.current
+        number = current.number + 1 if current.set_up else current.number
+        return [self._emit(EventKind.GAME_STARTED, time, game=number, fen=start.fen(),
+                           side=start.turn, detail=GameStarted(rules))]
+
+    def _play(self, moves: tuple[Move, ...], mover: Colour, pending: Pending,
+              time: float) -> list[GameEvent]:
+        """Each move as a move event (``mover`` makes the first), then what they leave."""
+        events = []
+        side = mover
+        for move in moves:
+            record = self.record.current
+            before = record.position_for(side)
+            forced = record.game.forced_move()
+            events += self._crowning_check(side, time)
+            ambiguous = _same_board_moves(before, move, record.rules) if len(moves) == 1 else []
+            note = "path uncertain: " + ", ".join(ambiguous) if ambiguous else None
+            events.append(self._emit(EventKind.MOVE, time, move=str(move),
+                                     fen=before.play(move).fen(), side=side, reason=note,
+                                     detail=MovePlayed(move.captured, ambiguous=tuple(ambiguous))))
+            if forced is not None and not forced.matches(move):
+                events.append(self._alert(time, f"deviation from the forced opening "
+                                          f"({' - '.join(map(str, forced.squares))} was due)",
+                                          IrregularityKind.FORCED_OPENING, side))
+            side = self.record.current.game.position.turn
+        events += self._record_pending(pending, time)
+        alert = self.alert
+        if alert is not None and alert.rule is IrregularityKind.PARTIAL_CHAIN:
+            events.append(self._close_alert(time, AlertEnding.CHAIN_FINISHED))
+        return events + self._result_events(time)
+
+    def _record_pending(self, pending: Pending, time: float) -> list[GameEvent]:
+        game = self.record.current.game
+        before = game.plies[-1].before
+        for square in pending.removals:
+            piece = before.piece_at(square)
+            if piece is not None:
+                self.overlay[square] = piece
+        events = []
+        for square in pending.crownings:
+            king = game.position.piece_at(square)
+            assert king is not None
+            events.append(self._emit(
+                EventKind.CROWNING_PENDING, time, side=king.colour,
+                reason=f"{king.colour.value} man on {square} reached the far row: "
+                       f"{king.colour.opponent.value} to crown it", detail=CrowningPending(square)))
+        return events
+
+    def _crowning_check(self, mover: Colour, time: float) -> list[GameEvent]:
+        """The side that had to stack a new king moves without doing so: a notice."""
+        events = []
+        position = self.record.current.game.position
+        for square, shown in self.overlay.items():
+            king = position.piece_at(square)
+            if (king is not None and king.is_king and not shown.is_king and king.colour is mover.opponent
+                    and square not in self._crowning_alerted):
+                self._crowning_alerted.add(square)
+                events.append(self._alert(time, f"crowning not done on {square}: "
+                                          f"{mover.value} moved without stacking the new king",
+                                          IrregularityKind.CROWNING, mover, opens=False))
+        return events
+
+    def irregular(self, game: Game, h: Hypothesis, time: float) -> list[GameEvent]:
+        position = game.position
+        explanation = describe(position, [h], game.positions()[:-1], game.rules)
+        mover = position.turn.opponent if h.verdict is Verdict.WRONG_SIDE else position.turn
+        board = Position(*h.board, turn=mover.opponent)
+        return [self._alert(time, explanation.reason, IrregularityKind(h.verdict.value), mover,
+                            missed=tuple(str(m) for m in explanation.missed), fen=board.fen(),
+                            move=str(h.moves[-1]) if h.moves else None)]
+
+    def _mismatch(self, game: Game, story: Story, time: float) -> list[GameEvent]:
+        position = game.position
+        seen = Position(*story.board, turn=position.turn.opponent)
+        differing = tuple(s for s in range(1, 33) if seen.piece_at(s) != position.piece_at(s))
+        return [self._emit(EventKind.BOARD_MISMATCH, time, fen=seen.fen(), side=position.turn,
+                           reason=describe_change(position, seen), detail=BoardMismatch(differing))]
+
+    def _matched(self, game: Game, time: float) -> list[GameEvent]:
+        if not self.record.mismatch:
+            return []
+        return [self._emit(EventKind.BOARD_MATCHED, time, fen=game.position.fen(),
+                           detail=BoardMatched())]
+
+    def _stood(self, reply: Move, time: float) -> list[GameEvent]:
+        """The opponent played on: the irregular change stands, then his move is played."""
+        alert = self.alert
+        assert alert is not None and alert.fen is not None
+        mover = self.record.current.game.position.turn
+        events = [self._emit(EventKind.MOVE, time, move=alert.move, fen=alert.fen, side=mover,
+                             reason=alert.reason, detail=MovePlayed(irregular=True)),
+                  self._close_alert(time, AlertEnding.STOOD)]
+        position = self.record.current.game.position
+        events.append(self._emit(EventKind.MOVE, time, move=str(reply), fen=position.play(reply).fen(),
+                                 side=position.turn, detail=MovePlayed(reply.captured)))
+        return events + self._result_events(time)
+
+    def _close_alert(self, time: float, how: AlertEnding) -> GameEvent:
+        alert = self.alert
+        return self._emit(EventKind.ALERT_CLOSED, time, reason=alert.reason if alert else None,
+                          detail=AlertClosed(how))
+
+    def _result_events(self, time: float) -> list[GameEvent]:
+        game = self.record.current.game
+        result = game.result()
+        if result is None:
+            return []
+        return [self._emit(EventKind.RESULT, time, reason=result.reason, fen=game.position.fen(),
+                           detail=GameOver(result.outcome))]
+
+    def clock_signals(self, time: float) -> list[GameEvent]:
+        """The per-move clock's signals due at ``time``, in a game in progress."""
+        phase = self.phase
+        if not isinstance(phase, Playing):
+            return []
+        side = phase.game.position.turn
+        return [self._emit(EventKind.CLOCK, time, side=side, detail=signal)
+                for signal in self.record.clock.due(time)]
+
+    def _alert(self, time: float, reason: str, rule: IrregularityKind, side: Colour,
+               opens: bool = True, missed: tuple[str, ...] = (), fen: str | None = None,
+               move: str | None = None) -> GameEvent:
+        """An irregularity; ``fen`` is the irregular board, which a referee may let stand."""
+        return self._emit(EventKind.IRREGULARITY, time, side=side, reason=reason, fen=fen,
+                          move=move, detail=Irregularity(rule, opens, missed))
+
+
+def _same_board_moves(before: Position, move: Move, rules: Rules) -> list[str]:
+    """Every legal move that leaves the same board as ``move`` when there are several:
+    the path the camera cannot tell."""
+    target = before.play(move)
+    same = [str(m) for m in before.legal_moves(rules) if before.play(m) == target]
+    return same if len(same) > 1 else []
+

@@ -1,0 +1,74 @@
+"""Choosing the story a reading supports: the best, only when it is clearly the best.
+
+Every story's board is scored against the reading (:mod:`tracker.scoring`). The best one
+is chosen only when no story that would lead to another decision on another board comes
+within ``margin`` nats; a best story contradicted on some square by more than
+``square_tolerance`` nats means the board matches no story at all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.reading import Reading
+
+from .config import TrackerConfig
+from .scoring import (KING_CLASSES, MAN_CLASSES, SIDE_OF_CLASS, board_classes, log_probabilities,
+                      score_boards, worst_square_gap)
+from .stories import Story, StoryKind
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """Stories with their boards as class rows and a number per distinct decision."""
+
+    stories: list[Story]
+    classes: np.ndarray  # (N, 32) class index of each square of each story's board
+    decisions: np.ndarray  # (N,) stories with the same number lead to the same decision
+
+    @classmethod
+    def of(cls, stories: list[Story]) -> Candidates:
+        numbers: dict[tuple[object, ...], int] = {}
+        decisions = np.array([numbers.setdefault(s.decision, len(numbers)) for s in stories])
+        return cls(stories, board_classes([s.board for s in stories]), decisions)
+
+
+def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig) -> Story | None:
+    """The story to act on, a MISMATCH story when none fits, or None while unsure."""
+    log_p = log_probabilities(reading)
+    stories, classes, decisions = candidates.stories, candidates.classes, candidates.decisions
+    scores = score_boards(log_p, classes)
+    best = int(np.argmax(scores))
+    if worst_square_gap(log_p, classes[best]) > config.square_tolerance:
+        return Story(StoryKind.MISMATCH, reading.position().board)
+    sides = SIDE_OF_CLASS[classes]
+    same_sides = np.all(sides == sides[best], axis=1)
+    if stories[best].kind is StoryKind.START:
+        best = _set_up(reading, classes, np.flatnonzero(same_sides), config.margin)
+    rival = (decisions != decisions[best]) & ~same_sides
+    if rival.any() and scores[best] - scores[rival].max() < config.margin:
+        return None  # not sure yet: say nothing rather than guess
+    return stories[best]
+
+
+def _set_up(reading: Reading, classes: np.ndarray, candidates: np.ndarray, margin: float) -> int:
+    """Among starts with the same pieces on the same squares (set-ups that differ only in
+    their kings), the configured one, unless the camera is sure of another's kings and calls
+    none of that set-up's men a king.
+
+    A king appears only by crowning or in a set-up, and real men read as kings far more
+    often than kings as men (thick turned men, wide discs seen from above): a set-up with
+    kings is taken only where it explains every king the camera sees, so men that look
+    tall never turn the standard start into another (#22).
+    """
+    sharp = score_boards(log_probabilities(reading, king_doubt=0.0), classes[candidates])
+    p = reading.probabilities
+    read_king = p[:, list(KING_CLASSES)].sum(1) > p[:, list(MAN_CLASSES)].sum(1)
+    is_man = np.isin(classes[candidates], MAN_CLASSES)
+    explains = ~(is_man & read_king[None, :]).any(axis=1)
+    leader = int(np.argmax(np.where(explains, sharp, -np.inf)))
+    if explains[leader] and sharp[leader] - sharp[0] >= margin:
+        return int(candidates[leader])
+    return int(candidates[0])  # the configured rules' start is listed first

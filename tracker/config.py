@@ -1,0 +1,19 @@
+"""The tracker's thresholds, in one typed object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine import Colour
+
+
+@dataclass(frozen=True)
+class TrackerConfig:
+    """Thresholds of the tracker; log-likelihoods are in nats over the 32 squares."""
+
+    confirm_readings: int = 2  # consecutive settled readings that must agree
+    confirm_mismatch: int = 6  # ... before "board does not match" (a misread is brief)
+    margin: float = 4.0  # lead of the best story over any story with another board
+    square_tolerance: float = 3.0  # how far, on any one square, the best story may trail
+    chain_patience: float = 2.0  # seconds a chain may rest unfinished before the alert
+    first_mover: Colour | None = None  # None: the first move decides it
