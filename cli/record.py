@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
     from events import SQLiteLog
     from recorder import BoardSession
+    from recorder.diagnosis import Diagnosis
     from tracker import GameTracker, TrackerConfig
     from vision.classifier import SquareClassifier, model_path
     from vision.pipeline import BoardReader
@@ -54,18 +55,26 @@ def run(args: argparse.Namespace) -> int:
     )
     events = []
     total = int(cv2.VideoCapture(str(args.video)).get(cv2.CAP_PROP_FRAME_COUNT))
+    diagnosis = Diagnosis()
     try:
         with Progress(total, "frames", enabled=sys.stderr.isatty()) as progress:
             for frame in VideoFile(args.video):
                 events += session.feed(frame.image, frame.timestamp)
+                if session.last is not None:
+                    diagnosis.observe(session.last)
                 progress.update(1)
     except SourceError as error:
         raise ValueError(str(error)) from None
     pdn = session.pdn({"Event": args.video.stem})
+    game = session.tracker.game
+    why = diagnosis.explain(game is not None, len(game.plies) if game is not None else 0,
+                            total if total > 0 else None)
     if pdn is None:
-        print(f"makhos record: no game found in {args.video}: is the whole board in view "
-              "and set up for the start?", file=sys.stderr)
+        print(f"makhos record: no game found in {args.video}: " + "; ".join(why),
+              file=sys.stderr)
         return 1
+    for line in why:
+        print(f"makhos record: {args.video}: {line}", file=sys.stderr)
     output = args.output or args.video.with_suffix(".pdn")
     output.write_text(pdn, encoding="utf-8")
     if args.events:

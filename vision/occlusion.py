@@ -18,6 +18,14 @@ A board just found has no still view to compare with: its first read waits ``fir
 (longer), and a hand resting there from the start, hiding few corners, is the gap that
 remains until a hand detector joins the gate.
 
+The location it is given is where the board is in this very frame (the tracker registers
+every frame, see :mod:`vision.registration`), so the cells are the board's own whatever
+the camera does, and every comparison first divides out what the light did (see
+:mod:`vision.light`: exposure, white balance, flicker bands). Motion and crossing are
+judged against the cells' own noise as well as fixed levels: a camera at high gain or a
+video at a low bit rate makes every cell shimmer by more than a sleeve of the table's
+colour would.
+
 Changes of pieces on the squares are what we want to see, so the gate compares the
 squares themselves only through their corners. A change that stays still for ``settle_s``
 and is not an arm (hidden corners together with a changed ring) becomes the new normal:
@@ -32,8 +40,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .geometry import BoardLocation
+from .geometry import BoardLocation, project
 from .grid_probe import GridCheck, GridProbe
+from .light import corrected, light_gain, noise_level, unexplained
 
 
 class GateState(enum.Enum):
@@ -51,7 +60,8 @@ class GateStatus:
     since: float  # timestamp at which ``state`` began
     readable: bool
     lost_corners: int = 0  # X-corners hidden since the last still view
-    motion: float = 0.0  # largest cell change since the previous frame, grey levels
+    motion: float = 0.0  # cell change since the previous frame (third largest), grey levels
+    shake: float = 0.0  # how far the board moves in the image between frames (pixels, median of the last second)
 
 
 @dataclass(frozen=True)
@@ -68,6 +78,8 @@ class GateConfig:
     new_board_shift: float = 0.5  # squares a corner must move for the views to start afresh
     settle_s: float = 2.0  # a still change that is not an arm becomes the new normal after this
     settle_hidden_s: float = 0.3  # corners hidden by men (the ring untouched) are normal after this
+    noise_factor: float = 5.0  # a change must also exceed this many times the cells' noise
+    shake_s: float = 1.0  # the camera's shake is the median over this long
 
 
 class OcclusionGate:
@@ -79,6 +91,8 @@ class OcclusionGate:
         ring = np.ones((q, q), bool)
         ring[outer : q - outer, outer : q - outer] = False
         self._ring = ring  # the outer half of the ring around the board
+        u = (np.arange(q) + 0.5) / 4 - cfg.margin
+        self._centres = np.stack(np.meshgrid(u, u), axis=-1).astype(np.float32)  # board units
         self._reset(None)
 
     def _reset(self, location: BoardLocation | None) -> None:
@@ -91,6 +105,22 @@ class OcclusionGate:
         self._quiet_frames = 0
         self._state = GateState.NO_BOARD
         self._since = 0.0
+        self._centre: np.ndarray | None = None  # the board's centre in the previous frame
+        self._shakes: list[tuple[float, float]] = []  # (time, pixels moved since the previous frame)
+
+    def _rows(self, location: BoardLocation) -> np.ndarray:
+        """Image rows of the quarter cells' centres, ``(4n, 4n)``."""
+        q = self._centres.shape[0]
+        rows = project(location.homography, self._centres.reshape(-1, 2))[:, 1]
+        return np.nan_to_num(rows).reshape(q, q)
+
+    def _shake(self, location: BoardLocation, timestamp: float) -> float:
+        centre = location.to_image(np.array([[4.0, 4.0]]))[0]
+        if self._centre is not None:
+            self._shakes.append((timestamp, float(np.linalg.norm(centre - self._centre))))
+        self._centre = centre
+        self._shakes = [(t, d) for t, d in self._shakes if t > timestamp - self.cfg.shake_s]
+        return float(np.median([d for _, d in self._shakes])) if self._shakes else 0.0
 
     def _cells(self, frame: np.ndarray, location: BoardLocation) -> np.ndarray:
         """Mean colour of each quarter square of the board and its ring, ``(4n, 4n, c)`` float32.
@@ -115,7 +145,7 @@ class OcclusionGate:
         )
 
     def _moved(self, location: BoardLocation) -> bool:
-        """A new board position (found again after a bump), not a refit of a few pixels."""
+        """A new board position (found again after a bump), not a wobble of a few pixels."""
         if self._location is None:
             return True
         shift = np.linalg.norm(location.corners - self._location.corners, axis=1).max()
@@ -134,19 +164,31 @@ class OcclusionGate:
             return self._status(GateState.NO_BOARD, timestamp)
         if self._moved(location):
             self._reset(location)
+        self._location = location
+        shake = self._shake(location, timestamp)
         cfg = self.cfg
         if self._probe is None:
             self._probe = GridProbe.build(location, frame)
         if check is None:
             check = self._probe.check(frame)
-        # The view stays on the location the gate started from: the tracker's refits of a
-        # pixel or two would otherwise show up as motion and keep the board from settling.
-        assert self._location is not None  # _reset gave it when the board first came or moved
-        cells = self._cells(frame, self._location)
-        halves = cells.reshape(cells.shape[0] // 2, 2, cells.shape[1] // 2, 2, -1).mean(axis=(1, 3))
-        motion = 0.0 if self._previous is None else float(np.abs(halves - self._previous).max())
+        # The location is where the board is in this frame (the tracker registers every
+        # frame): the cells are the board's own, whatever the camera did.
+        cells = self._cells(frame, location)
+        halves = _halves(cells)
+        rows = self._rows(location)
+        half_rows = _halves(rows[..., None])[..., 0]
+        motion, moving = 0.0, False
+        if self._previous is not None:
+            bands, channel = light_gain(halves, self._previous, half_rows)
+            change = unexplained(corrected(halves, half_rows, bands, channel), halves,
+                                 self._previous)
+            # The third largest cell: a hand or an arm covers several half squares, while a
+            # codec's block or a burst of sensor noise changes one.
+            per_cell = np.abs(change).max(axis=2).ravel()
+            motion = float(np.partition(per_cell, -3)[-3])
+            moving = motion > max(cfg.motion_level, cfg.noise_factor * noise_level(change))
         self._previous = halves
-        if motion > cfg.motion_level or self._quiet_since is None:
+        if moving or self._quiet_since is None:
             self._quiet_since, self._quiet_frames = timestamp, 0
         self._quiet_frames += 1
         quiet = timestamp - self._quiet_since
@@ -157,7 +199,12 @@ class OcclusionGate:
         else:
             lost = int((self._reference_visible & ~check.visible).sum())
             hidden = lost > cfg.max_lost_corners
-            crossing = bool(np.abs(cells - self._reference)[self._ring].max() > cfg.change_level)
+            # The light's change fitted on half squares, the ring judged in quarters.
+            bands, channel = light_gain(halves, _halves(self._reference), half_rows)
+            change = unexplained(corrected(cells, rows, bands, channel), cells,
+                                 self._reference)[self._ring]
+            crossing = bool(np.abs(change).max() > max(cfg.change_level,
+                                                       cfg.noise_factor * noise_level(change)))
             if quiet >= cfg.settle_s and not (hidden and crossing):
                 # A still change that no arm reaching in explains (a tall king now hiding a
                 # corner, a cup beside the board) is the new normal.
@@ -179,11 +226,18 @@ class OcclusionGate:
                 # The still view is taken as the board settles, not frame by frame: a hand
                 # creeping in below the motion level would otherwise become part of it.
                 self._reference, self._reference_visible = cells, check.visible
-        return self._status(state, timestamp, lost, motion)
+        return self._status(state, timestamp, lost, motion, shake)
 
     def _status(
-        self, state: GateState, timestamp: float, lost: int = 0, motion: float = 0.0
+        self, state: GateState, timestamp: float, lost: int = 0, motion: float = 0.0,
+        shake: float = 0.0,
     ) -> GateStatus:
         if state is not self._state:
             self._state, self._since = state, timestamp
-        return GateStatus(state, self._since, state is GateState.STILL, lost, motion)
+        return GateStatus(state, self._since, state is GateState.STILL, lost, motion, shake)
+
+
+def _halves(cells: np.ndarray) -> np.ndarray:
+    """Quarter-square cells ``(4n, 4n, c)`` averaged into half squares ``(2n, 2n, c)``."""
+    h, w = cells.shape[:2]
+    return cells.reshape(h // 2, 2, w // 2, 2, -1).mean(axis=(1, 3))

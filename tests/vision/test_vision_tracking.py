@@ -74,7 +74,8 @@ def test_tracker_keeps_the_board_under_a_hand(scene):
     before = tracker.update(clean.image, 0.0)
     during = tracker.update(hand.image, DT)
     assert during is not None
-    np.testing.assert_allclose(during.corners, before.corners)
+    # The registration may move it by noise under the hand, never by a visible amount.
+    np.testing.assert_allclose(during.corners, before.corners, atol=0.25)
 
 
 def run_gate(gate: OcclusionGate, tracker: BoardTracker, images: list[np.ndarray], t0: float):
