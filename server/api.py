@@ -113,7 +113,8 @@ def board_events(board: str):
     the_hall = hall()
     after = sse.resume_point()
     return sse.response(sse.stream(the_hall, board, after, PUBLIC,
-                                   lambda b: the_hall.state_json(b, PUBLIC), the_hall.analysis_text))
+                                   lambda b: the_hall.state_json(b, PUBLIC), the_hall.analysis_text,
+                                   sse.client_gone()))
 
 
 @bp.get("/hall/events")
@@ -121,4 +122,5 @@ def hall_events():
     the_hall = hall()
     after = sse.resume_point()
     return sse.response(sse.stream(the_hall, None, after, PUBLIC,
-                                   lambda b: sse.dumps(the_hall.summary(b, PUBLIC))))
+                                   lambda b: sse.dumps(the_hall.summary(b, PUBLIC)),
+                                   gone=sse.client_gone()))

@@ -57,7 +57,7 @@ def live_events(board: str):
     after = sse.resume_point()
     the_hall = hall()
     return sse.response(sse.stream(the_hall, board, after, REFEREE,
-                                   lambda b: the_hall.state_json(b, REFEREE)))
+                                   lambda b: the_hall.state_json(b, REFEREE), gone=sse.client_gone()))
 
 
 @bp.post("/api/referee/<board>/action")
