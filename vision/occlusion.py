@@ -79,6 +79,7 @@ class GateConfig:
     settle_s: float = 2.0  # a still change that is not an arm becomes the new normal after this
     settle_hidden_s: float = 0.3  # corners hidden by men (the ring untouched) are normal after this
     noise_factor: float = 5.0  # a change must also exceed this many times the cells' noise
+    pulse_factor: float = 1.5  # a lone frame moving by at most this times the level is no motion
     shake_s: float = 1.0  # the camera's shake is the median over this long
 
 
@@ -91,6 +92,8 @@ class OcclusionGate:
         ring = np.ones((q, q), bool)
         ring[outer : q - outer, outer : q - outer] = False
         self._ring = ring  # the outer half of the ring around the board
+        y, x = np.mgrid[0:q, 0:q]
+        self._depth = np.minimum(np.minimum(y, x), np.minimum(q - 1 - y, q - 1 - x))  # cells in from the edge
         u = (np.arange(q) + 0.5) / 4 - cfg.margin
         self._centres = np.stack(np.meshgrid(u, u), axis=-1).astype(np.float32)  # board units
         self._reset(None)
@@ -102,11 +105,27 @@ class OcclusionGate:
         self._reference: np.ndarray | None = None  # cells of the last still view
         self._reference_visible: np.ndarray | None = None  # corners seen in the last still view
         self._quiet_since: float | None = None
+        self._was_moving = False  # the previous frame moved beyond the motion level
         self._quiet_frames = 0
         self._state = GateState.NO_BOARD
         self._since = 0.0
         self._centre: np.ndarray | None = None  # the board's centre in the previous frame
         self._shakes: list[tuple[float, float]] = []  # (time, pixels moved since the previous frame)
+
+    def _spans_ring(self, strong: np.ndarray, weak: np.ndarray) -> bool:
+        """Whether changed ring cells reach from its outer edge to its inner edge in one
+        piece, as an arm reaching in does: cells of ``weak`` joined (8 neighbours) into a
+        piece that holds a cell of ``strong``, as an edge is traced from strong points."""
+        count, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
+        if count <= 1:
+            return False
+        armed = np.zeros(count, bool)
+        armed[np.unique(labels[strong])] = True
+        outside = np.zeros(count, bool)
+        outside[np.unique(labels[weak & (self._depth == 0)])] = True
+        inside = np.zeros(count, bool)
+        inside[np.unique(labels[weak & (self._depth == self._depth[self._ring].max())])] = True
+        return bool((armed & outside & inside)[1:].any())
 
     def _rows(self, location: BoardLocation) -> np.ndarray:
         """Image rows of the quarter cells' centres, ``(4n, 4n)``."""
@@ -186,7 +205,14 @@ class OcclusionGate:
             # codec's block or a burst of sensor noise changes one.
             per_cell = np.abs(change).max(axis=2).ravel()
             motion = float(np.partition(per_cell, -3)[-3])
-            moving = motion > max(cfg.motion_level, cfg.noise_factor * noise_level(change))
+            level = max(cfg.motion_level, cfg.noise_factor * noise_level(change))
+            moving = motion > level
+            # One frame that moves a little between quiet ones is a key frame's pulse or a
+            # burst of noise, not a hand: a hand moves the board's cells for frames on end,
+            # and a second moving frame in a row ends the quiet run all the same.
+            pulse = moving and not self._was_moving and motion <= cfg.pulse_factor * level
+            self._was_moving = moving
+            moving = moving and not pulse
         self._previous = halves
         if moving or self._quiet_since is None:
             self._quiet_since, self._quiet_frames = timestamp, 0
@@ -201,14 +227,22 @@ class OcclusionGate:
             hidden = lost > cfg.max_lost_corners
             # The light's change fitted on half squares, the ring judged in quarters.
             bands, channel = light_gain(halves, _halves(self._reference), half_rows)
-            change = unexplained(corrected(cells, rows, bands, channel), cells,
-                                 self._reference)[self._ring]
-            crossing = bool(np.abs(change).max() > max(cfg.change_level,
-                                                       cfg.noise_factor * noise_level(change)))
+            signed = unexplained(corrected(cells, rows, bands, channel), cells, self._reference)
+            level = max(cfg.change_level, cfg.noise_factor * noise_level(signed[self._ring]))
+            change = np.abs(signed).max(axis=2)
+            changed = self._ring & (change > level)
+            crossing = bool(changed.any())
             if quiet >= cfg.settle_s and not (hidden and crossing):
                 # A still change that no arm reaching in explains (a tall king now hiding a
                 # corner, a cup beside the board) is the new normal.
                 hidden = crossing = False
+            elif (crossing and not hidden
+                  and not self._spans_ring(changed, self._ring & (change > level / 2))):
+                # Every corner in view and no change across the ring's depth: no arm. A
+                # line along the board's edge (a border pattern the codec or the registration
+                # shifts by a fraction of a pixel) or a cell or two does not keep the board
+                # from settling; the still view taken then makes it the new normal.
+                crossing = False
             elif hidden and not crossing and quiet >= cfg.settle_hidden_s:
                 # Corners hidden with the ring around the board untouched: no arm reaches in
                 # (an arm must cross the ring), so tall men moved onto the corners' squares.
