@@ -12,7 +12,13 @@ board plus a ring of ``margin`` squares around it:
   yet). Only the outer half: a low camera sees a king of the far row leaning up to 0.8
   squares past the board's edge, and when the hand that played nudges it, that change must
   not look like an arm that never leaves. Measured in quarter squares and at 20 grey levels,
-  so a thin wrist at a corner, or a sleeve of nearly the table's colour, still counts.
+  so a thin wrist at a corner, or a sleeve of nearly the table's colour, still counts. With
+  every corner in view, only a change that reaches across the ring's depth in one piece is
+  an arm: a line along the board's edge (a border pattern that the codec or the
+  registration shifts by a fraction of a pixel) or a cell or two is not.
+
+Motion is measured between consecutive frames; a lone frame that moves a little between
+quiet ones (a key frame's pulse in a compressed video) does not end a quiet run.
 
 A board just found has no still view to compare with: its first read waits ``first_still_s``
 (longer), and a hand resting there from the start, hiding few corners, is the gap that
