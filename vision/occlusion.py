@@ -86,6 +86,7 @@ class GateConfig:
     settle_hidden_s: float = 0.3  # corners hidden by men (the ring untouched) are normal after this
     noise_factor: float = 5.0  # a change must also exceed this many times the cells' noise
     pulse_factor: float = 1.5  # a lone frame moving by at most this times the level is no motion
+    pulse_gap_s: float = 0.3  # ...unless another was let pass this recently
     shake_s: float = 1.0  # the camera's shake is the median over this long
 
 
@@ -112,6 +113,7 @@ class OcclusionGate:
         self._reference_visible: np.ndarray | None = None  # corners seen in the last still view
         self._quiet_since: float | None = None
         self._was_moving = False  # the previous frame moved beyond the motion level
+        self._last_pulse = -np.inf  # when a lone frame's motion was last let pass
         self._quiet_frames = 0
         self._state = GateState.NO_BOARD
         self._since = 0.0
@@ -200,7 +202,7 @@ class OcclusionGate:
         # frame): the cells are the board's own, whatever the camera did.
         cells = self._cells(frame, location)
         rows = self._rows(location)
-        motion, moving = self._motion(cells, rows)
+        motion, moving = self._motion(cells, rows, timestamp)
         if moving or self._quiet_since is None:
             self._quiet_since, self._quiet_frames = timestamp, 0
         self._quiet_frames += 1
@@ -221,7 +223,7 @@ class OcclusionGate:
                 self._reference, self._reference_visible = cells, check.visible
         return self._status(state, timestamp, lost, motion, shake)
 
-    def _motion(self, cells: np.ndarray, rows: np.ndarray) -> tuple[float, bool]:
+    def _motion(self, cells: np.ndarray, rows: np.ndarray, timestamp: float) -> tuple[float, bool]:
         """The change of half squares since the previous frame (the third largest, in grey
         levels, the light's change divided out) and whether it is motion."""
         cfg = self.cfg
@@ -239,9 +241,13 @@ class OcclusionGate:
         moving = motion > level
         # One frame that moves a little between quiet ones is a key frame's pulse or a
         # burst of noise, not a hand: a hand moves the board's cells for frames on end,
-        # and a second moving frame in a row ends the quiet run all the same.
-        pulse = moving and not self._was_moving and motion <= cfg.pulse_factor * level
+        # and a second moving frame in a row ends the quiet run all the same. Pulses come
+        # a key-frame interval apart; a hand leaving slowly makes them every few frames.
+        pulse = (moving and not self._was_moving and motion <= cfg.pulse_factor * level
+                 and timestamp - self._last_pulse >= cfg.pulse_gap_s)
         self._was_moving = moving
+        if pulse:
+            self._last_pulse = timestamp
         return motion, moving and not pulse
 
     def _covered(self, cells: np.ndarray, rows: np.ndarray, check: GridCheck,
@@ -266,11 +272,14 @@ class OcclusionGate:
             # A still change that no arm reaching in explains (a tall king now hiding a
             # corner, a cup beside the board) is the new normal.
             return lost, False
-        if crossing and not hidden and not self._spans_ring(changed, self._ring & (change > level / 2)):
-            # Every corner in view and no change across the ring's depth: no arm. A line
-            # along the board's edge (a border pattern the codec or the registration shifts
-            # by a fraction of a pixel) or a cell or two does not keep the board from
-            # settling; the still view taken then makes it the new normal.
+        if (crossing and not hidden and quiet >= cfg.settle_hidden_s
+                and not self._spans_ring(changed, self._ring & (change > level / 2))):
+            # Every corner in view and, for a moment, no change across the ring's depth: no
+            # arm. A line along the board's edge (a border pattern the codec or the
+            # registration shifts by a fraction of a pixel) or a cell or two does not keep
+            # the board from settling; the still view taken then makes it the new normal.
+            # (Not at once: the fingertips of an arm on its way out linger at the ring's
+            # outer edge.)
             return lost, False
         if hidden and not crossing and quiet >= cfg.settle_hidden_s:
             # Corners hidden with the ring around the board untouched: no arm reaches in
