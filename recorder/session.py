@@ -13,7 +13,6 @@ import time as clock
 
 import numpy as np
 
-from engine.pdn import write_game
 from events import EventLog, GameEvent
 from tracker import GameTracker
 from vision.pipeline import BoardReader, FrameResult
@@ -51,8 +50,8 @@ class BoardSession:
 
     def pdn(self, tags: dict[str, str] | None = None) -> str | None:
         """The PDN of the current game, None before a game has started."""
-        game = self.tracker.game
-        return write_game(game, tags) if game is not None else None
+        record = self.tracker.record.current
+        return record.pdn(tags, times=False) if record.set_up else None
 
     def _log_end(self) -> int:
         if self.log is None:

@@ -13,7 +13,6 @@ from typing import Any
 
 from engine import Colour
 from engine.game import Outcome
-from engine.pdn import write_game
 from events import decisions as ra
 from events.record import MOVE_SECONDS, Alert, BoardRecord, GameRecord, Match, MoveEntry
 
@@ -168,7 +167,7 @@ class BoardState(BoardRecord):
                 "White": players["light"] or "?", "Black": players["dark"] or "?",
                 "Board": self.board, "Game": str(record.number),
                 "TimeControl": f"1/{MOVE_SECONDS}"}  # PGN's form: one move in 120 seconds
-        return write_game(record.game, tags, move_seconds=[m.spent for m in record.moves])
+        return record.pdn(tags)
 
     def game(self, number: int) -> GameRecord | None:
         return next((r for r in self.games if r.number == number), None)
@@ -181,7 +180,7 @@ def _path(text: str | None) -> list[int]:
 def _move_json(m: MoveEntry) -> dict[str, Any]:
     return {"ply": m.ply, "number": m.number, "side": m.side.value, "move": m.move, "fen": m.fen,
             "path": _path(m.move), "captured": m.captured, "irregular": m.irregular,
-            "time": m.time, "spent": m.spent}
+            "time": m.time, "spent": m.spent, "gap": m.note or None}
 
 
 def _alert_json(a: Alert) -> dict[str, Any]:
