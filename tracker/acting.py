@@ -121,6 +121,8 @@ class Acts:
         if story.kind is StoryKind.STOOD:
             assert story.move is not None
             return events + self._stood(story.move, time)
+        if story.kind is StoryKind.GAP:
+            return events + self.gap(story, time)
         h = story.hypothesis
         assert h is not None and story.mover is not None
         if h.verdict is Verdict.UNCHANGED:
@@ -128,7 +130,7 @@ class Acts:
                 events.append(self._close_alert(time, AlertEnding.CORRECTED))
             return events
         if h.verdict in (Verdict.MOVE, Verdict.TWO_PLIES):
-            return events + self._play(h.moves, story.mover, h.pending, time)
+            return events + self._play(h.moves, story.mover, h.pending, time, gap=story.gap)
         if h.verdict is Verdict.TAKEBACK:
             if self.alert is not None:  # the board went back past the irregular change
                 events.append(self._close_alert(time, AlertEnding.CORRECTED))
@@ -148,9 +150,27 @@ class Acts:
         return [self._emit(EventKind.GAME_STARTED, time, game=number, fen=start.fen(),
                            side=start.turn, detail=GameStarted(rules))]
 
+    def gap(self, story: Story, time: float) -> list[GameEvent]:
+        """Plies played while the board was unseen: one line, recorded as seen after the
+        gap; several, a notice that lists them for the referee (offline: the likeliest,
+        marked unconfirmed)."""
+        assert story.mover is not None and story.lines and story.gap is not None
+        line = story.lines[0]
+        if len(story.lines) == 1 or self.config.offline:
+            return self._play(line, story.mover, Pending(), time, gap=story.gap,
+                              unconfirmed=len(story.lines) > 1)
+        texts = tuple(" ".join(map(str, candidate)) for candidate in story.lines)
+        shown = "; ".join(texts[:3]) + ("; ..." if len(texts) > 3 else "")
+        after = Position(*story.board, turn=story.mover if len(line) % 2 == 0 else story.mover.opponent)
+        return [self._emit(EventKind.IRREGULARITY, time, side=story.mover, fen=after.fen(),
+                           reason=f"{len(line)} plies unseen during a gap of {story.gap:.0f} s: "
+                                  f"{len(texts)} lines explain the board ({shown})",
+                           detail=Irregularity(IrregularityKind.GAP, lines=texts, gap=story.gap))]
+
     def _play(self, moves: tuple[Move, ...], mover: Colour, pending: Pending,
-              time: float) -> list[GameEvent]:
-        """Each move as a move event (``mover`` makes the first), then what they leave."""
+              time: float, gap: float | None = None, unconfirmed: bool = False) -> list[GameEvent]:
+        """Each move as a move event (``mover`` makes the first), then what they leave;
+        ``gap``: seen only after the board was unseen that many seconds."""
         events = []
         side = mover
         for move in moves:
@@ -162,7 +182,8 @@ class Acts:
             note = "path uncertain: " + ", ".join(ambiguous) if ambiguous else None
             events.append(self._emit(EventKind.MOVE, time, move=str(move),
                                      fen=before.play(move).fen(), side=side, reason=note,
-                                     detail=MovePlayed(move.captured, ambiguous=tuple(ambiguous))))
+                                     detail=MovePlayed(move.captured, ambiguous=tuple(ambiguous),
+                                                       gap=gap, unconfirmed=unconfirmed)))
             if forced is not None and not forced.matches(move):
                 events.append(self._alert(time, f"deviation from the forced opening "
                                           f"({' - '.join(map(str, forced.squares))} was due)",
