@@ -29,6 +29,9 @@ class BoardSession:
         by default everything logged before this session is history."""
         self.reader = reader
         self.tracker = tracker
+        game = tracker.game
+        if reader is not None and not reader.oriented and game is not None and game.result() is None:
+            reader.expected = game.position.board  # found again mid-game: number it as the log does
         self.log = log
         self.last: FrameResult | None = None
         self._seen = self._log_end() if seen is None else seen
@@ -52,6 +55,17 @@ class BoardSession:
         """The PDN of the current game, None before a game has started."""
         record = self.tracker.record.current
         return record.pdn(tags, times=False) if record.set_up else None
+
+    def resumed(self, now: float) -> str | None:
+        """What the recorder says at start-up when it takes up a game from its log: which
+        game, at which ply, and ``now - `` the last event's time later (in the log's time
+        base: a video's seconds, or the wall clock)."""
+        last, record = self.tracker.resumed, self.tracker.record.current
+        if last is None or not record.set_up:
+            return None
+        state = "over" if record.result is not None else f"at ply {len(record.moves)}"
+        return (f"resuming game {record.number} from the log {state}, "
+                f"{max(now - last, 0.0):.0f} s after its last event")
 
     def _log_end(self) -> int:
         if self.log is None:
