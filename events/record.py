@@ -242,6 +242,16 @@ def movers(game: Game, fixed: bool) -> tuple[Colour, ...]:
     return (turn,) if fixed or game.plies else (turn, turn.opponent)
 
 
+def line_moves(game: Game, line: str) -> list[Move] | None:
+    """The legal moves of ``line`` (moves spaced: ``25-21 5-9 21-17``) played in turn from
+    the game's position; None when one of them is not legal there."""
+    trial = Game(game.rules, game.position)
+    try:
+        return [move for text in line.split() if (move := trial.play_text(text).move) is not None]
+    except ValueError:
+        return None
+
+
 def described(text: str | None) -> Move | None:
     """A Move for the path of an irregular ply, not checked against the rules."""
     try:
@@ -519,21 +529,14 @@ class BoardRecord:
                     self.clock.signalled.clear()  # the marks fall due again, later
 
     def _play_line(self, record: GameRecord, line: str, time: float, gap: float | None) -> bool:
-        """The plies of ``line`` (moves spaced) played after a gap, when every one is legal
-        in turn; False (nothing played) otherwise."""
-        trial = Game(record.rules, record.game.position)
-        try:
-            moves = [trial.play_text(text) for text in line.split()]
-        except ValueError:
-            return False
-        if not moves:
-            return False
-        for ply in moves:
+        """The plies of ``line`` played after a gap, when every one is legal in turn; False
+        (nothing played) otherwise."""
+        moves = line_moves(record.game, line)
+        for move in moves or ():
             before = record.game.position
-            assert ply.move is not None
-            record.game.play(ply.move)
+            record.game.play(move)
             self._record_ply(record, before, time, gap)
-        return True
+        return bool(moves)
 
 
 def replay(events: Iterable[GameEvent], board: str | None = None,

@@ -19,7 +19,7 @@ from events import EventKind, GameEvent
 from events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
                             Crowned, CrowningPending, GameOver, GameStarted, Irregularity,
                             IrregularityKind, MovePlayed, Takeback)
-from events.record import Alert, BoardRecord
+from events.record import Alert, BoardRecord, line_moves
 
 from .config import TrackerConfig
 from .stories import Story, StoryKind
@@ -249,13 +249,21 @@ class Acts:
                            detail=BoardMatched())]
 
     def _stood(self, reply: Move, time: float) -> list[GameEvent]:
-        """The opponent played on: the irregular change stands, then his move is played."""
+        """The opponent played on: the irregular change stands, then his move is played.
+        Several lines through a gap that no referee chose between stand as the likeliest,
+        unconfirmed (its board is the one played on)."""
         alert = self.alert
         assert alert is not None and alert.fen is not None
-        mover = self.record.current.game.position.turn
-        events = [self._emit(EventKind.MOVE, time, move=alert.move, fen=alert.fen, side=mover,
-                             reason=alert.reason, detail=MovePlayed(irregular=True)),
-                  self._close_alert(time, AlertEnding.STOOD)]
+        record = self.record.current
+        mover = record.game.position.turn
+        detail = alert.detail
+        line = line_moves(record.game, detail.lines[0]) if isinstance(detail, Irregularity) and detail.lines else None
+        if line and isinstance(detail, Irregularity):
+            events = self._play(tuple(line), mover, Pending(), time, gap=detail.gap, unconfirmed=True)
+        else:
+            events = [self._emit(EventKind.MOVE, time, move=alert.move, fen=alert.fen, side=mover,
+                                 reason=alert.reason, detail=MovePlayed(irregular=True))]
+        events.append(self._close_alert(time, AlertEnding.STOOD))
         position = self.record.current.game.position
         events.append(self._emit(EventKind.MOVE, time, move=str(reply), fen=position.play(reply).fen(),
                                  side=position.turn, detail=MovePlayed(reply.captured)))

@@ -141,3 +141,18 @@ def test_a_tracker_restored_from_its_log_finds_the_plies_played_while_it_was_dow
     record = replay(feed.events)
     assert [m.move for m in record.current.moves][7:] == moves_of(events)
     assert all(m.gap is not None for m in record.current.moves[7:])
+
+
+def test_played_on_before_the_referee_chose_the_likeliest_line_stands_unconfirmed():
+    feed = started(Position.start().fen())
+    feed.time += 10.0
+    seen = played(Position.start(), "25-21 5-9 21-17")
+    (notice,) = feed.board(seen, frames=10)
+    feed.hand()
+    events = feed.board(played(seen, "9-13"))
+    assert moves_of(events) == ["25-21", "5-9", "21-17", "9-13"]
+    assert [e.detail.unconfirmed for e in events if e.kind is EventKind.MOVE] == [True] * 3 + [False]
+    assert feed.tracker.alert is None and not any(p.is_irregular for p in feed.tracker.game.plies)
+    late = ChooseLine(notice.seq, "25-22 5-9 22-17").to_event("1", 1, 30.0)
+    feed.log([late])  # too late: the notice closed when play went on
+    assert len(feed.tracker.game.plies) == 4
