@@ -67,7 +67,9 @@ class Outcome:
     unseen: int  # plies the truth played in the gap
     how: str  # unique, ambiguous, none, or "-" (no ply in the gap)
     right: int  # plies of the gap recorded as played
-    wrong: int  # plies recorded that were not played (the whole game)
+    wrong: int  # plies recorded that were not played (the whole game), unconfirmed ones aside
+    unconfirmed: int  # plies of a line that stood unchosen (play went on before the referee)
+    unconfirmed_wrong: int  # ... of those, not the ply played
     complete: bool  # the game recorded to its end, move-perfect
     search_ms: list[float] = field(default_factory=list)
 
@@ -145,11 +147,13 @@ def judge(name: str, video: Path, truth: Game, times: list[float], events: list[
             how = "none"
             break
     plies = record.game.plies
-    wrong = sum(1 for k, ply in enumerate(plies) if ply.irregularity is None
-                and (k >= len(truth.plies) or ply.after != truth.plies[k].after))
+    wrong = [k for k, ply in enumerate(plies) if ply.irregularity is None
+             and (k >= len(truth.plies) or ply.after != truth.plies[k].after)]
+    unconfirmed = [k for k, m in enumerate(record.moves) if m.unconfirmed]
     gap_plies = range(recorded_before, recorded_before + unseen)
     right = sum(1 for k in gap_plies if k < len(plies) and plies[k].after == truth.plies[k].after)
-    return Outcome(name, gap, unseen, how if unseen else "-", right, wrong,
+    return Outcome(name, gap, unseen, how if unseen else "-", right,
+                   len(set(wrong) - set(unconfirmed)), len(unconfirmed), len(set(wrong) & set(unconfirmed)),
                    record.game.positions() == truth.positions(),
                    search_ms(truth, recorded_before, unseen))
 
@@ -302,7 +306,8 @@ def report(title: str, outcomes: list[Outcome]) -> None:
     print(f"{title}:")
     for o in outcomes:
         print(f"  {o.name}: gap {o.gap:4.1f} s, {o.unseen} plies unseen, {o.how:9s} right {o.right}/{o.unseen}"
-              f", wrong plies {o.wrong}, to the end {'yes' if o.complete else 'NO'}", flush=True)
+              f", wrong plies {o.wrong}, unconfirmed {o.unconfirmed} ({o.unconfirmed_wrong} wrong)"
+              f", to the end {'yes' if o.complete else 'NO'}", flush=True)
     n = len(outcomes)
     with_plies = [o for o in outcomes if o.unseen]
     counts = {how: sum(1 for o in with_plies if o.how == how)
@@ -320,7 +325,9 @@ def report(title: str, outcomes: list[Outcome]) -> None:
     print(f"  gaps of 1-6 plies: {len(short)}, recorded to the end {sum(o.complete for o in short)}; "
           f"of more than 6 (beyond the search): {len(with_plies) - len(short)}, recorded to the end "
           f"{sum(o.complete for o in with_plies if o.unseen > 6)}")
-    print(f"  plies recorded that were not played: {sum(o.wrong for o in outcomes)}")
+    print(f"  plies recorded that were not played: {sum(o.wrong for o in outcomes)}; plies of lines that "
+          f"stood unchosen (play went on before the referee answered): {sum(o.unconfirmed for o in outcomes)}"
+          f", of them not the ply played: {sum(o.unconfirmed_wrong for o in outcomes)}")
     ms = [t for o in outcomes for t in o.search_ms]
     if ms:
         print(f"  gap search (3-6 plies, exact boards): median {np.median(ms):.1f} ms, max {max(ms):.1f} ms")
@@ -348,7 +355,7 @@ def main() -> int:
                 outcomes.append(run(video, rng, work, args.timeout))
                 o = outcomes[-1]
                 print(f"{part} {o.name}: gap {o.gap:.1f} s, {o.unseen} unseen, {o.how}, right {o.right}, "
-                      f"wrong {o.wrong}, complete {o.complete}", flush=True)
+                      f"wrong {o.wrong}, unconfirmed {o.unconfirmed}, complete {o.complete}", flush=True)
             report(f"{part}: makhos run killed and restarted" if part == "restart"
                    else "drop: the camera away and back", outcomes)
     return 0
