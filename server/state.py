@@ -14,6 +14,7 @@ from typing import Any
 from engine import Colour
 from engine.game import Outcome
 from events import decisions as ra
+from events.details import Irregularity
 from events.record import MOVE_SECONDS, Alert, BoardRecord, GameRecord, Match, MoveEntry
 
 from .config import Scoring
@@ -57,6 +58,12 @@ class BoardState(BoardRecord):
                     before = record.game.plies[-1].before if seq is None else record.game.position
                     raise ra.ActionError(f"{text} is not one legal move in {before.fen()} "
                                          "(write the full path when the short form is ambiguous)")
+            case ra.ChooseLine(alert=seq, line=line):
+                alert = self.alerts.get(seq)
+                lines = alert.detail.lines if alert is not None and isinstance(alert.detail, Irregularity) else ()
+                if line not in lines:
+                    raise ra.ActionError(f"alert {seq} lists no line {line}" if lines
+                                         else f"no open gap notice {seq}")
             case ra.TakeBack(plies=plies):
                 if plies > len(record.moves):
                     raise ra.ActionError(f"only {len(record.moves)} plies to take back")
