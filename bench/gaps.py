@@ -1,7 +1,8 @@
 """Gaps: a recorder killed and started again, a camera that drops, and the plies nobody saw.
 
-    python bench/gaps.py --videos 20 --folder /work/cache/i25      # both parts
+    python bench/gaps.py --videos 20 --folder /work/cache/i25      # every part
     python bench/gaps.py --videos 3 --part restart                  # a quick look
+    python bench/gaps.py --part search                              # the search alone
 
 The videos are the ``steady`` set of ``bench/record.py`` (a calm camera, games without
 irregularities), rendered into ``--folder`` when missing.
@@ -19,7 +20,8 @@ A referee answers each gap notice as the console would: the line really played w
 notice lists it, else a dismissal. Then the game the log holds is compared with the
 truth. Prints per game: the gap, the plies played in it, how they were recorded (unique:
 recorded as seen after the gap; ambiguous: a notice; none: a board no line explains, a
-mismatch; moves: a gap too short to be one, its plies recorded as moves) and whether the game was recorded to its end; then the totals and the speed
+mismatch; moves: a gap too short to be one, its plies recorded as moves)
+- ``search``: the gap search alone, on random gaps of random games. and whether the game was recorded to its end; then the totals and the speed
 of the gap search (the same search, timed on each gap's true boards).
 """
 
@@ -176,6 +178,15 @@ def moments(rng: np.random.Generator, times: list[float]) -> tuple[float, float]
     return gap, rng.uniform(times[0], max(times[0], times[-1] - gap - 1.0))
 
 
+def setting(video: Path, rng: np.random.Generator, work: Path, part: str
+            ) -> tuple[Game, list[float], Path, Referee, float, float]:
+    """A game's truth, a fresh log for it, its referee, and its gap and moment."""
+    truth, times = truth_of(video)
+    db = work / f"{video.stem}-{part}.db"
+    db.unlink(missing_ok=True)
+    return (truth, times, db, Referee(db, truth)) + moments(rng, times)
+
+
 # ---------------------------------------------------------------- part 1: restart
 
 
@@ -195,11 +206,7 @@ def makhos_run(video: Path, db: Path, start: float, out: Any) -> subprocess.Pope
 
 
 def restart(video: Path, rng: np.random.Generator, work: Path, timeout: float) -> Outcome:
-    truth, times = truth_of(video)
-    db = work / f"{video.stem}-restart.db"
-    db.unlink(missing_ok=True)
-    referee = Referee(db, truth)
-    gap, moment = moments(rng, times)
+    truth, times, db, referee, gap, moment = setting(video, rng, work, "restart")
     with (work / f"{video.stem}-restart.log").open("w") as out:
         process = makhos_run(video, db, 0.0, out)
         deadline = time.monotonic() + timeout
@@ -273,11 +280,7 @@ def drop(video: Path, rng: np.random.Generator, work: Path, timeout: float) -> O
     from worker.inputs import CameraInput
     from worker.loop import Worker, WorkerConfig
 
-    truth, times = truth_of(video)
-    db = work / f"{video.stem}-drop.db"
-    db.unlink(missing_ok=True)
-    referee = Referee(db, truth)
-    gap, moment = moments(rng, times)
+    truth, times, db, referee, gap, moment = setting(video, rng, work, "drop")
     source = DroppingCamera(CameraInput(str(video)), moment, moment + gap)
     worker = Worker(WorkerConfig(BOARD, lost_after=0.5), SQLiteLog(db), source)
     stop = threading.Event()
@@ -297,6 +300,44 @@ def drop(video: Path, rng: np.random.Generator, work: Path, timeout: float) -> O
     seen = last_time(earlier)
     return judge(video.stem, video, truth, times, events, before, moment + gap - seen,
                  moment + gap, recorded)
+
+
+# ---------------------------------------------------------------- part 3: the search alone
+
+
+def search_speed(samples: int, seed: int) -> None:
+    """The gap search on random games: a random position of a random game, a random line
+    of 1-6 plies from it, and its end seen exactly; how often the line is the only one
+    found, and how long the search takes (pure Python, one core)."""
+    import random
+
+    rng = random.Random(seed)
+    by_plies: dict[int, list[tuple[float, bool, bool]]] = {}
+    for k in range(samples):
+        game = Game()
+        for _ in range(rng.randint(0, 60)):
+            if game.result() is not None:
+                break
+            game.play(rng.choice(game.legal_moves()))
+        line, position = [], game.position
+        for _ in range(1 + k % 6):
+            moves = position.legal_moves()
+            if not moves:
+                break
+            line.append(rng.choice(moves))
+            position = position.play(line[-1])
+        if not line:
+            continue
+        clock = time.perf_counter()
+        found = gap_lines(game.position, Sight.exact(position.board), None, 6)
+        seconds = time.perf_counter() - clock
+        by_plies.setdefault(len(line), []).append((seconds, found == [tuple(line)], tuple(line) in found))
+    print(f"gap search on {samples} random gaps (random games, exact boards):")
+    for plies, rows in sorted(by_plies.items()):
+        ms = 1000 * np.array([r[0] for r in rows])
+        print(f"  {plies} plies: {len(rows)} gaps, the line alone found {sum(r[1] for r in rows)}, "
+              f"among those found {sum(r[2] for r in rows)}; median {np.median(ms):.1f} ms, "
+              f"p95 {np.percentile(ms, 95):.1f} ms, max {ms.max():.1f} ms")
 
 
 # ---------------------------------------------------------------- report
@@ -338,16 +379,21 @@ def main() -> int:
     parser.add_argument("--videos", type=int, default=20)
     parser.add_argument("--plies", type=int, default=PLIES)
     parser.add_argument("--folder", type=Path, default=ROOT / "data" / "videos")
-    parser.add_argument("--part", choices=("restart", "drop", "both"), default="both")
+    parser.add_argument("--part", choices=("restart", "drop", "search", "all"), default="all")
+    parser.add_argument("--samples", type=int, default=600, help="random gaps for the search part")
     parser.add_argument("--seed", type=int, default=25, help="of the kill moments and gaps")
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds a game may take")
     args = parser.parse_args()
+    if args.part in ("search", "all"):
+        search_speed(args.samples, args.seed)
+    if args.part == "search":
+        return 0
     videos = [make_video(FIRST_SEED["steady"] + k, args.folder, args.plies, "steady")
               for k in range(args.videos)]
     with tempfile.TemporaryDirectory(prefix="makhos-gaps-") as scratch:
         work = Path(scratch)
         for part, run in (("restart", restart), ("drop", drop)):
-            if args.part not in (part, "both"):
+            if args.part not in (part, "all"):
                 continue
             rng = np.random.default_rng(args.seed)
             outcomes = []
