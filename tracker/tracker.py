@@ -62,7 +62,9 @@ class GameTracker:
         self._streak: _Streak | None = None
         self._cache: tuple[tuple[object, ...], Candidates] | None = None
         self._seen: float | None = None  # when the last settled reading came
+        self._frame: float | None = None  # when the last frame came (settled or not)
         self._gap_from: float | None = None  # when the board was last seen before a gap
+        self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
         self._gap_cache: tuple[tuple[object, ...], GapLines | None] | None = None
 
     # ------------------------------------------------------------ what it knows
@@ -102,6 +104,9 @@ class GameTracker:
     def observe(self, time: float, reading: Reading | None) -> list[GameEvent]:
         """Take one frame's outcome: a settled reading, or None while the board is covered."""
         events = self.acts.clock_signals(time)
+        if self._frame is not None and time - self._frame >= self.config.gap_after:
+            self._blind = True
+        self._frame = time
         if reading is None:
             self._streak = None
             return events
@@ -111,8 +116,10 @@ class GameTracker:
         story = best_story(reading, self._candidates(), self.config)
         if story is not None and story.kind is StoryKind.MISMATCH:
             story = self._gap_story(reading, time) or story
-        elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None:
-            story = replace(story, gap=round(time - self._gap_from, 1))  # one or two plies unseen
+        elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None and self._blind:
+            # One or two plies the camera was not there for (a hand that stayed long is no
+            # gap of the camera's: the move's time is still its own).
+            story = replace(story, gap=round(time - self._gap_from, 1))
         if story is None:
             self._streak = None
             return events
@@ -127,7 +134,7 @@ class GameTracker:
             streak.acted = True
             events += self.acts.act(story, time)
             if story.kind in (StoryKind.GAME, StoryKind.STOOD, StoryKind.GAP, StoryKind.START):
-                self._gap_from = None  # the board is explained: whatever was unseen is over
+                self._gap_from, self._blind = None, False  # the board is explained: the gap is over
         events += self._patience(time)
         events += self._settle_overlay(reading, time)
         return events
@@ -149,7 +156,7 @@ class GameTracker:
             last = event.seq or last
             self.acts.apply(event)
             if event.kind in TRACKER_KINDS:
-                self._seen = event.time  # the board was last seen then: a gap may follow
+                self._seen = self._frame = event.time  # the board was last seen then
         return last
 
     @property

@@ -66,6 +66,19 @@ def test_without_a_gap_a_board_three_plies_on_is_no_move_at_all():
     assert kinds(events) == ["board_mismatch"]
 
 
+def test_a_ply_after_a_hand_that_stayed_long_keeps_its_time_but_three_plies_are_a_gap():
+    fen, line = LINES[2]
+    feed = started(fen)
+    feed.hand(150)  # five seconds of frames without a settled board: no camera gap
+    first = feed.board(played(Position.from_fen(fen), "10x3"), frames=10)
+    assert moves_of(first) == ["10x3"] and first[0].detail.gap is None
+    assert feed.tracker.record.current.moves[0].spent is not None
+    feed.hand(150)
+    rest = feed.board(played(Position.from_fen(fen), line + " 24-27"), frames=10)
+    assert moves_of(rest) == ["20-24", "3-7", "24-27"]
+    assert all(e.detail.gap is not None for e in rest)
+
+
 def test_a_gap_longer_than_its_plies_can_fill_is_searched_no_further():
     fen, line = LINES[4]  # five plies
     config = TrackerConfig(first_mover=Colour.DARK, shortest_ply=3.0)
