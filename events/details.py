@@ -211,6 +211,7 @@ class MovePlayed(Detail):
     ambiguous: tuple[str, ...] = ()  # moves that leave the same board: the path is a guess
     gap: float | None = None  # seen only after a gap of this many seconds (no move time)
     unconfirmed: bool = False  # after a gap, the likeliest of several lines, not decided
+    stood_for: int | None = None  # ... standing as play went on: the seq of the gap notice
 
 
 @dataclass(frozen=True, slots=True)

@@ -413,6 +413,10 @@ class BoardRecord:
         self.clock = Clock(side=start.turn, started=time)
 
     def _move(self, event: GameEvent, detail: MovePlayed) -> None:
+        if detail.stood_for is not None and detail.stood_for not in self.alerts:
+            # The referee chose a line through the gap before the tracker, which reads the
+            # log a moment later, let the likeliest stand: the referee's line is the record.
+            return
         record = self.current
         record.first_move_by(event.side)
         game = record.game

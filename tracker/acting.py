@@ -168,9 +168,11 @@ class Acts:
                            detail=Irregularity(IrregularityKind.GAP, lines=texts, gap=story.gap))]
 
     def _play(self, moves: tuple[Move, ...], mover: Colour, pending: Pending,
-              time: float, gap: float | None = None, unconfirmed: bool = False) -> list[GameEvent]:
+              time: float, gap: float | None = None, unconfirmed: bool = False,
+              stood_for: int | None = None) -> list[GameEvent]:
         """Each move as a move event (``mover`` makes the first), then what they leave;
-        ``gap``: seen only after the board was unseen that many seconds."""
+        ``gap``: seen only after the board was unseen that many seconds (``stood_for``:
+        the gap notice whose likeliest line stands)."""
         events = []
         side = mover
         for move in moves:
@@ -183,7 +185,8 @@ class Acts:
             events.append(self._emit(EventKind.MOVE, time, move=str(move),
                                      fen=before.play(move).fen(), side=side, reason=note,
                                      detail=MovePlayed(move.captured, ambiguous=tuple(ambiguous),
-                                                       gap=gap, unconfirmed=unconfirmed)))
+                                                       gap=gap, unconfirmed=unconfirmed,
+                                                       stood_for=stood_for)))
             if forced is not None and not forced.matches(move):
                 events.append(self._alert(time, f"deviation from the forced opening "
                                           f"({' - '.join(map(str, forced.squares))} was due)",
@@ -259,7 +262,8 @@ class Acts:
         detail = alert.detail
         line = line_moves(record.game, detail.lines[0]) if isinstance(detail, Irregularity) and detail.lines else None
         if line and isinstance(detail, Irregularity):
-            events = self._play(tuple(line), mover, Pending(), time, gap=detail.gap, unconfirmed=True)
+            events = self._play(tuple(line), mover, Pending(), time, gap=detail.gap, unconfirmed=True,
+                                stood_for=alert.seq)
         else:
             events = [self._emit(EventKind.MOVE, time, move=alert.move, fen=alert.fen, side=mover,
                                  reason=alert.reason, detail=MovePlayed(irregular=True))]

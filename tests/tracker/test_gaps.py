@@ -169,3 +169,22 @@ def test_played_on_before_the_referee_chose_the_likeliest_line_stands_unconfirme
     late = ChooseLine(notice.seq, "25-22 5-9 22-17").to_event("1", 1, 30.0)
     feed.log([late])  # too late: the notice closed when play went on
     assert len(feed.tracker.game.plies) == 4
+
+
+def test_a_line_chosen_while_the_tracker_let_the_likeliest_stand_is_the_record():
+    """The referee's choice reaches the log before the tracker, which reads it back a moment
+    later, lets the likeliest line stand as play goes on: every reader of the log (the
+    pages, a restarted tracker) keeps the referee's line, not both."""
+    feed = started(Position.start().fen())
+    feed.time += 10.0
+    seen = played(Position.start(), "25-21 5-9 21-17")
+    (notice,) = feed.board(seen, frames=10)
+    chosen = ChooseLine(notice.seq, "25-22 5-9 22-17").to_event("1", 1, 20.0)
+    feed.seq += 1
+    feed.events.append(chosen.with_seq(feed.seq))  # logged, not read back yet
+    feed.hand()
+    feed.board(played(seen, "9-13"))
+    assert [m.unconfirmed for m in feed.tracker.record.current.moves] == [True] * 3 + [False]
+    pages = replay(feed.events).current
+    assert [m.move for m in pages.moves] == ["25-22", "5-9", "22-17", "9-13"]
+    assert not any(m.unconfirmed or m.irregular for m in pages.moves)
