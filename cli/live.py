@@ -39,7 +39,7 @@ class LiveRun:
 
         from events import open_log
         from recorder.annotate import CameraView
-        from server import create_app
+        from server import create_app, sse
         from server.camera import FolderFrames
         from server.config import BoardInfo, ServerConfig
         from worker.inputs import CameraInput
@@ -63,7 +63,7 @@ class LiveRun:
                               boards=(BoardInfo(plan.board),), calibration=self.desk)
         try:
             self.server = waitress.create_server(create_app(config), host=plan.host, port=plan.port,
-                                                 threads=16, channel_timeout=60, ident="makhos")
+                                                 threads=16, **sse.WAITRESS)
         except OSError as error:
             raise ValueError(f"cannot listen on {plan.host}:{plan.port} ({error.strerror}): "
                              "is another makhos running? choose another --port") from None

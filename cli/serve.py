@@ -90,7 +90,7 @@ def load_profile(path: Path | None) -> dict:
 def run(args: argparse.Namespace) -> int:
     import waitress
 
-    from server import create_app
+    from server import create_app, sse
     from server.camera import FolderFrames
     from server.config import ServerConfig
 
@@ -115,9 +115,8 @@ def run(args: argparse.Namespace) -> int:
         print("makhos serve: warning: analysis is on with no broadcast delay: anyone in the hall "
               "with a phone sees the engine's best move at once; give the broadcast a delay "
               "(--delay 900: 15 minutes)", file=sys.stderr, flush=True)
-    # channel_timeout: an SSE stream writes a keepalive every 15 s, so 60 s of silence
-    # means the client is gone. Each stream holds a thread, so accept a few connections
-    # more than there are threads, not waitress's default of 100 whatever the threads.
+    # Each SSE stream holds a thread, so accept a few connections more than there are
+    # threads, not waitress's default of 100 whatever the threads.
     waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                   connection_limit=args.threads + 16, channel_timeout=60, ident="makhos")
+                   connection_limit=args.threads + 16, **sse.WAITRESS)
     return 0

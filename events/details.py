@@ -79,6 +79,8 @@ class CameraStatus(str, enum.Enum):
     LOST = "lost"  # no frame for a while: the worker reopens the source
     BACK = "back"  # frames again
     ENDED = "ended"  # a recording played to its end: no frame will come
+    UNREADABLE = "unreadable"  # frames come, but none has read the board for a while in a game
+    READABLE = "readable"  # the board is read again
 
 
 D = TypeVar("D", bound="Detail")

@@ -383,10 +383,9 @@ class BoardRecord:
                     self._game_over(Result(outcome, event.reason or "declared"), event.time)
             case CameraNotice(status=status):
                 self.camera = status
-                if status is CameraStatus.LOST:
+                self._close(AlertKind.CAMERA)
+                if status in (CameraStatus.LOST, CameraStatus.UNREADABLE):
                     self._raise(event, AlertKind.CAMERA)
-                else:
-                    self._close(AlertKind.CAMERA)
                 if status is CameraStatus.ENDED:
                     # No move can come, and no camera will see a king stacked: the clock
                     # would only run on, and a pending crowning never end.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -11,6 +12,8 @@ import numpy as np
 from vision.classifier import LABELS
 from vision.pipeline import FrameResult
 from vision.rectify import played_cells
+
+from .health import VisionHealth
 
 _GATE_COLOURS = {"still": (80, 200, 80), "moving": (0, 200, 255), "occluded": (0, 0, 255),
                  "no_board": (128, 128, 128)}
@@ -47,12 +50,20 @@ def annotate(image: np.ndarray, result: FrameResult) -> np.ndarray:
 def write_snapshot(folder: Path, board: str, image: np.ndarray, quality: int = 80) -> None:
     """Write ``<folder>/<board>.jpg`` atomically: a reader never sees half a file."""
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    if not ok:
-        return
+    if ok:
+        _write_atomic(folder, f"{board}.jpg", data.tobytes())
+
+
+def write_health(folder: Path, board: str, health: VisionHealth) -> None:
+    """Write ``<folder>/<board>.json``, the board's vision health, atomically."""
+    _write_atomic(folder, f"{board}.json", json.dumps(health.to_json()).encode())
+
+
+def _write_atomic(folder: Path, name: str, data: bytes) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    partial = folder / f".{board}.jpg.part"
-    partial.write_bytes(data.tobytes())
-    os.replace(partial, folder / f"{board}.jpg")
+    partial = folder / f".{name}.part"
+    partial.write_bytes(data)
+    os.replace(partial, folder / name)
 
 
 class CameraView:
@@ -63,7 +74,11 @@ class CameraView:
         self.folder, self.board, self.every = folder, board, 1.0 / fps
         self._last = float("-inf")
 
-    def offer(self, image: np.ndarray, result: FrameResult) -> None:
+    def offer(self, image: np.ndarray, result: FrameResult, health: VisionHealth | None = None) -> None:
+        """The frame and what vision made of it; ``health``, the board's vision health, is
+        written beside the picture (``<board>.json``) for the console and the API."""
         if result.time - self._last >= self.every or result.time < self._last:
             self._last = result.time
             write_snapshot(self.folder, self.board, annotate(image, result))
+            if health is not None:
+                write_health(self.folder, self.board, health)

@@ -13,10 +13,14 @@ import time as clock
 
 import numpy as np
 
-from events import EventLog, GameEvent
+from events import EventKind, EventLog, GameEvent
+from events.details import CameraNotice
 from tracker import GameTracker
+from tracker.tracker import Playing
 from vision.pipeline import BoardReader, FrameResult
 from vision.reading import Reading
+
+from .health import HealthWatch
 
 #: Seconds (wall clock) between two looks at the log.
 DECISION_POLL = 0.25
@@ -30,26 +34,41 @@ class BoardSession:
         self.reader = reader
         self.tracker = tracker
         game = tracker.game
-        if reader is not None and not reader.oriented and game is not None and game.result() is None:
+        if (isinstance(reader, BoardReader) and not reader.oriented and game is not None
+                and game.result() is None):
             reader.expected = game.position.board  # found again mid-game: number it as the log does
         self.log = log
         self.last: FrameResult | None = None
+        self.health = HealthWatch()
         self._seen = self._log_end() if seen is None else seen
         self._polled = -np.inf
 
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
         """Process one frame; returns the events it caused, already stored."""
         self.last = self.reader.process(image, time)
-        return self.observe(time, self.last.reading)
+        events = self.observe(time, self.last.reading)
+        status = self.health.update(self.last, isinstance(self.tracker.phase, Playing))
+        if status is not None:
+            assert self.health.health is not None  # update() has just set it
+            record = self.tracker.record.current
+            game = self.tracker.game
+            events.append(self._store(GameEvent(
+                self.tracker.board_id, EventKind.CAMERA, time, game=record.number,
+                ply=None if game is None else len(game.plies),
+                reason=self.health.health.describe(), detail=CameraNotice(status))))
+            if self.log is None:  # no log to read it back from: the tracker's record takes it now
+                self.tracker.logged(events[-1])
+        return events
 
     def observe(self, time: float, reading: Reading | None) -> list[GameEvent]:
         """Take a Reading made without this session's reader (a replayed game in a hall
         bench or test): the same decisions, tracker and log as a camera frame."""
         self._read_back()
-        events = self.tracker.observe(time, reading)
-        if self.log is not None:
-            events = [self.log.append(event) for event in events]
-        return events
+        return [self._store(event) for event in self.tracker.observe(time, reading)]
+
+    def _store(self, event: GameEvent) -> GameEvent:
+        """The event as logged (numbered), before anyone is shown it."""
+        return self.log.append(event) if self.log is not None else event
 
     def pdn(self, tags: dict[str, str] | None = None) -> str | None:
         """The PDN of the current game, None before a game has started."""

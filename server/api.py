@@ -42,7 +42,13 @@ def event_standings():
 @bp.get("/board/<board>")
 def board_state(board: str):
     board_or_404(board)
-    return Response(hall().state_json(board, PUBLIC), mimetype="application/json")
+    the_hall = hall()
+    state = the_hall.state_json(board, PUBLIC)
+    camera = the_hall.config.camera
+    health = camera.health(board) if camera is not None else None
+    if health is not None:  # the state is cached text: the live health goes on at the end
+        state = f'{state[:-1]},"vision":{sse.dumps(health)}}}'
+    return Response(state, mimetype="application/json")
 
 
 def _pdn_response(text: str, filename: str) -> Response:
@@ -113,7 +119,8 @@ def board_events(board: str):
     the_hall = hall()
     after = sse.resume_point()
     return sse.response(sse.stream(the_hall, board, after, PUBLIC,
-                                   lambda b: the_hall.state_json(b, PUBLIC), the_hall.analysis_text))
+                                   lambda b: the_hall.state_json(b, PUBLIC), the_hall.analysis_text,
+                                   sse.client_gone()))
 
 
 @bp.get("/hall/events")
@@ -121,4 +128,5 @@ def hall_events():
     the_hall = hall()
     after = sse.resume_point()
     return sse.response(sse.stream(the_hall, None, after, PUBLIC,
-                                   lambda b: sse.dumps(the_hall.summary(b, PUBLIC))))
+                                   lambda b: sse.dumps(the_hall.summary(b, PUBLIC)),
+                                   gone=sse.client_gone()))

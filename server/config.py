@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Any, Callable, Protocol
 
 from events import EventLog
 
@@ -92,6 +92,11 @@ class FrameProvider(Protocol):
 
     def snapshot(self, board: str) -> bytes | None:
         """The latest annotated JPEG of a board, or None when that board has no camera."""
+
+    def health(self, board: str) -> dict[str, Any] | None:
+        """The board's vision health as the recorder last said it (state, share of frames
+        with the board found, camera shake, seconds since the last read, ``age`` of the
+        news), or None when that board has no camera."""
 
 
 class CalibrationDesk(Protocol):

@@ -113,6 +113,16 @@ TEXT: dict[str, tuple[str, str]] = {
     "sound": ("Alert sound", "เสียงเตือน"),
     "camera_view": ("Camera view", "ภาพจากกล้อง"),
     "no_camera": ("No camera", "ไม่มีกล้อง"),
+    "vision": ("Vision", "การมองเห็น"),
+    "vision_still": ("board still", "กระดานนิ่ง"),
+    "vision_moving": ("moving", "มีการเคลื่อนไหว"),
+    "vision_occluded": ("covered", "ถูกบัง"),
+    "vision_no_board": ("no board found", "ไม่พบกระดาน"),
+    "vision_found": ("found in", "พบใน"),
+    "vision_shake": ("camera shake", "กล้องสั่น"),
+    "vision_last_read": ("last read", "อ่านล่าสุด"),
+    "vision_never_read": ("not read yet", "ยังไม่ได้อ่าน"),
+    "vision_silent": ("no news from the camera for", "ไม่มีข้อมูลจากกล้องมา"),
     "calibration": ("Calibration", "การปรับตั้งกล้อง"),
     "calibration_help": ("Drag the four corners onto the corners of the playing area. Corner 1 "
                          "is square 1's corner; turn the numbering if it is elsewhere. The board "

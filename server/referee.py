@@ -40,7 +40,8 @@ def console(board: str):
         state=the_hall.state_json(board, REFEREE), camera=the_hall.config.camera is not None,
         event_name=the_hall.config.event_name,
         page={"start": "referee", "stream": url_for("referee.live_events", board=board),
-              "action": url_for("referee.act", board=board)})
+              "action": url_for("referee.act", board=board),
+              "vision": url_for("referee.vision", board=board)})
 
 
 @bp.get("/api/referee/<board>")
@@ -57,7 +58,7 @@ def live_events(board: str):
     after = sse.resume_point()
     the_hall = hall()
     return sse.response(sse.stream(the_hall, board, after, REFEREE,
-                                   lambda b: the_hall.state_json(b, REFEREE)))
+                                   lambda b: the_hall.state_json(b, REFEREE), gone=sse.client_gone()))
 
 
 @bp.post("/api/referee/<board>/action")
@@ -92,6 +93,18 @@ def _snapshot_or_404(board: str) -> bytes:
     if frame is None:
         abort(404, description="no camera")
     return frame
+
+
+@bp.get("/api/referee/<board>/vision")
+def vision(board: str):
+    """The board's vision health (:meth:`server.config.FrameProvider.health`)."""
+    require_referee()
+    board_or_404(board)
+    camera = hall().config.camera
+    health = camera.health(board) if camera is not None else None
+    if health is None:
+        abort(404, description="no camera")
+    return jsonify(health)
 
 
 @bp.get("/referee/<board>/snapshot.jpg")

@@ -14,13 +14,24 @@ misses nothing of this log.
 from __future__ import annotations
 
 import json
-from typing import Callable, Iterator
+import time
+from typing import Any, Callable, Iterator
 
 from flask import Response, abort, request
 
 from .hall import Audience, Hall
 
 RETRY_MS = 1000
+#: How often a waiting stream looks whether its client has gone. Each open stream holds
+#: one of the server's threads: a closed tab must give its thread back at once, not at the
+#: next keepalive, or a burst of page loads starves the server of threads.
+GONE_CHECK_S = 0.5
+
+#: waitress settings for every server of these pages. ``channel_request_lookahead`` lets
+#: waitress read a closed socket while a stream is running, which is what makes
+#: ``waitress.client_disconnected`` (:func:`client_gone`) work; ``channel_timeout``: a
+#: stream writes a keepalive every few seconds, so a minute of silence means a dead client.
+WAITRESS: dict[str, Any] = {"channel_timeout": 60, "channel_request_lookahead": 1, "ident": "makhos"}
 
 
 def resume_point() -> int:
@@ -36,10 +47,19 @@ def resume_point() -> int:
     return value
 
 
+def client_gone() -> Callable[[], bool]:
+    """For the request being served: whether its client has disconnected (waitress tells;
+    other servers never say, and their streams end at the next write that fails)."""
+    gone = request.environ.get("waitress.client_disconnected")
+    return gone if callable(gone) else (lambda: False)
+
+
 def stream(hall: Hall, board: str | None, after: int, audience: Audience,
            state_of: Callable[[str], str],
-           analysis_of: Callable[[str], str | None] | None = None) -> Iterator[str]:
-    """Yield SSE messages for ``board`` (None: every board) until the server closes.
+           analysis_of: Callable[[str], str | None] | None = None,
+           gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
+    """Yield SSE messages for ``board`` (None: every board) until the server closes or
+    the client goes (``gone``: :func:`client_gone` of the request).
 
     ``analysis_of(board)``, for a public board's stream of an event with analysis, gives
     the analysis of the position shown: sent as ``event: analysis`` (no ``id:``, so a
@@ -54,7 +74,8 @@ def stream(hall: Hall, board: str | None, after: int, audience: Audience,
         after = 0
     keepalive = hall.config.keepalive_seconds
     sent_analysis: str | None = None
-    while not hall.feed.closed:
+    quiet_since = time.monotonic()
+    while not hall.feed.closed and not gone():
         batch = hall.events(board, after, audience)
         last_of_board = {e.board: e.seq for e in batch}
         for event in batch:
@@ -68,7 +89,10 @@ def stream(hall: Hall, board: str | None, after: int, audience: Audience,
             if analysis is not None and analysis != sent_analysis:
                 yield f"event: analysis\ndata: {analysis}\n\n"
                 sent_analysis = analysis
-        if not batch and not hall.wait(board, after, audience, keepalive):
+        if batch or hall.wait(board, after, audience, min(keepalive, GONE_CHECK_S)):
+            quiet_since = time.monotonic()
+        elif time.monotonic() - quiet_since >= keepalive:
+            quiet_since = time.monotonic()
             yield ": keepalive\n\n"
 
 

@@ -12,7 +12,13 @@ board plus a ring of ``margin`` squares around it:
   yet). Only the outer half: a low camera sees a king of the far row leaning up to 0.8
   squares past the board's edge, and when the hand that played nudges it, that change must
   not look like an arm that never leaves. Measured in quarter squares and at 20 grey levels,
-  so a thin wrist at a corner, or a sleeve of nearly the table's colour, still counts.
+  so a thin wrist at a corner, or a sleeve of nearly the table's colour, still counts. With
+  every corner in view, only a change that reaches across the ring's depth in one piece is
+  an arm: a line along the board's edge (a border pattern that the codec or the
+  registration shifts by a fraction of a pixel) or a cell or two is not.
+
+Motion is measured between consecutive frames; a lone frame that moves a little between
+quiet ones (a key frame's pulse in a compressed video) does not end a quiet run.
 
 A board just found has no still view to compare with: its first read waits ``first_still_s``
 (longer), and a hand resting there from the start, hiding few corners, is the gap that
@@ -79,6 +85,7 @@ class GateConfig:
     settle_s: float = 2.0  # a still change that is not an arm becomes the new normal after this
     settle_hidden_s: float = 0.3  # corners hidden by men (the ring untouched) are normal after this
     noise_factor: float = 5.0  # a change must also exceed this many times the cells' noise
+    pulse_factor: float = 1.5  # a lone frame moving by at most this times the level is no motion
     shake_s: float = 1.0  # the camera's shake is the median over this long
 
 
@@ -91,6 +98,8 @@ class OcclusionGate:
         ring = np.ones((q, q), bool)
         ring[outer : q - outer, outer : q - outer] = False
         self._ring = ring  # the outer half of the ring around the board
+        y, x = np.mgrid[0:q, 0:q]
+        self._depth = np.minimum(np.minimum(y, x), np.minimum(q - 1 - y, q - 1 - x))  # cells in from the edge
         u = (np.arange(q) + 0.5) / 4 - cfg.margin
         self._centres = np.stack(np.meshgrid(u, u), axis=-1).astype(np.float32)  # board units
         self._reset(None)
@@ -102,11 +111,27 @@ class OcclusionGate:
         self._reference: np.ndarray | None = None  # cells of the last still view
         self._reference_visible: np.ndarray | None = None  # corners seen in the last still view
         self._quiet_since: float | None = None
+        self._was_moving = False  # the previous frame moved beyond the motion level
         self._quiet_frames = 0
         self._state = GateState.NO_BOARD
         self._since = 0.0
         self._centre: np.ndarray | None = None  # the board's centre in the previous frame
         self._shakes: list[tuple[float, float]] = []  # (time, pixels moved since the previous frame)
+
+    def _spans_ring(self, strong: np.ndarray, weak: np.ndarray) -> bool:
+        """Whether changed ring cells reach from its outer edge to its inner edge in one
+        piece, as an arm reaching in does: cells of ``weak`` joined (8 neighbours) into a
+        piece that holds a cell of ``strong``, as an edge is traced from strong points."""
+        count, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
+        if count <= 1:
+            return False
+        armed = np.zeros(count, bool)
+        armed[np.unique(labels[strong])] = True
+        outside = np.zeros(count, bool)
+        outside[np.unique(labels[weak & (self._depth == 0)])] = True
+        inside = np.zeros(count, bool)
+        inside[np.unique(labels[weak & (self._depth == self._depth[self._ring].max())])] = True
+        return bool((armed & outside & inside)[1:].any())
 
     def _rows(self, location: BoardLocation) -> np.ndarray:
         """Image rows of the quarter cells' centres, ``(4n, 4n)``."""
@@ -174,46 +199,14 @@ class OcclusionGate:
         # The location is where the board is in this frame (the tracker registers every
         # frame): the cells are the board's own, whatever the camera did.
         cells = self._cells(frame, location)
-        halves = _halves(cells)
         rows = self._rows(location)
-        half_rows = _halves(rows[..., None])[..., 0]
-        motion, moving = 0.0, False
-        if self._previous is not None:
-            bands, channel = light_gain(halves, self._previous, half_rows)
-            change = unexplained(corrected(halves, half_rows, bands, channel), halves,
-                                 self._previous)
-            # The third largest cell: a hand or an arm covers several half squares, while a
-            # codec's block or a burst of sensor noise changes one.
-            per_cell = np.abs(change).max(axis=2).ravel()
-            motion = float(np.partition(per_cell, -3)[-3])
-            moving = motion > max(cfg.motion_level, cfg.noise_factor * noise_level(change))
-        self._previous = halves
+        motion, moving = self._motion(cells, rows)
         if moving or self._quiet_since is None:
             self._quiet_since, self._quiet_frames = timestamp, 0
         self._quiet_frames += 1
         quiet = timestamp - self._quiet_since
-
-        if self._reference is None:
-            lost = max(0, cfg.min_visible_first - check.n_visible)
-            hidden, crossing = lost > 0, False
-        else:
-            lost = int((self._reference_visible & ~check.visible).sum())
-            hidden = lost > cfg.max_lost_corners
-            # The light's change fitted on half squares, the ring judged in quarters.
-            bands, channel = light_gain(halves, _halves(self._reference), half_rows)
-            change = unexplained(corrected(cells, rows, bands, channel), cells,
-                                 self._reference)[self._ring]
-            crossing = bool(np.abs(change).max() > max(cfg.change_level,
-                                                       cfg.noise_factor * noise_level(change)))
-            if quiet >= cfg.settle_s and not (hidden and crossing):
-                # A still change that no arm reaching in explains (a tall king now hiding a
-                # corner, a cup beside the board) is the new normal.
-                hidden = crossing = False
-            elif hidden and not crossing and quiet >= cfg.settle_hidden_s:
-                # Corners hidden with the ring around the board untouched: no arm reaches in
-                # (an arm must cross the ring), so tall men moved onto the corners' squares.
-                hidden = False
-        if hidden or crossing:
+        lost, covered = self._covered(cells, rows, check, quiet)
+        if covered:
             state = GateState.OCCLUDED
         elif (
             quiet < (cfg.still_s if self._reference is not None else cfg.first_still_s)
@@ -227,6 +220,63 @@ class OcclusionGate:
                 # creeping in below the motion level would otherwise become part of it.
                 self._reference, self._reference_visible = cells, check.visible
         return self._status(state, timestamp, lost, motion, shake)
+
+    def _motion(self, cells: np.ndarray, rows: np.ndarray) -> tuple[float, bool]:
+        """The change of half squares since the previous frame (the third largest, in grey
+        levels, the light's change divided out) and whether it is motion."""
+        cfg = self.cfg
+        halves, half_rows = _halves(cells), _halves(rows[..., None])[..., 0]
+        previous, self._previous = self._previous, halves
+        if previous is None:
+            return 0.0, False
+        bands, channel = light_gain(halves, previous, half_rows)
+        change = unexplained(corrected(halves, half_rows, bands, channel), halves, previous)
+        # The third largest cell: a hand or an arm covers several half squares, while a
+        # codec's block or a burst of sensor noise changes one.
+        per_cell = np.abs(change).max(axis=2).ravel()
+        motion = float(np.partition(per_cell, -3)[-3])
+        level = max(cfg.motion_level, cfg.noise_factor * noise_level(change))
+        moving = motion > level
+        # One frame that moves a little between quiet ones is a key frame's pulse or a
+        # burst of noise, not a hand: a hand moves the board's cells for frames on end,
+        # and a second moving frame in a row ends the quiet run all the same.
+        pulse = moving and not self._was_moving and motion <= cfg.pulse_factor * level
+        self._was_moving = moving
+        return motion, moving and not pulse
+
+    def _covered(self, cells: np.ndarray, rows: np.ndarray, check: GridCheck,
+                 quiet: float) -> tuple[int, bool]:
+        """(corners lost since the last still view, whether something covers the board):
+        corners hidden, or the ring crossed, as the module's docstring tells."""
+        cfg = self.cfg
+        if self._reference is None or self._reference_visible is None:
+            lost = max(0, cfg.min_visible_first - check.n_visible)
+            return lost, lost > 0
+        lost = int((self._reference_visible & ~check.visible).sum())
+        hidden = lost > cfg.max_lost_corners
+        # The light's change fitted on half squares, the ring judged in quarters.
+        half_rows = _halves(rows[..., None])[..., 0]
+        bands, channel = light_gain(_halves(cells), _halves(self._reference), half_rows)
+        signed = unexplained(corrected(cells, rows, bands, channel), cells, self._reference)
+        level = max(cfg.change_level, cfg.noise_factor * noise_level(signed[self._ring]))
+        change = np.abs(signed).max(axis=2)
+        changed = self._ring & (change > level)
+        crossing = bool(changed.any())
+        if quiet >= cfg.settle_s and not (hidden and crossing):
+            # A still change that no arm reaching in explains (a tall king now hiding a
+            # corner, a cup beside the board) is the new normal.
+            return lost, False
+        if crossing and not hidden and not self._spans_ring(changed, self._ring & (change > level / 2)):
+            # Every corner in view and no change across the ring's depth: no arm. A line
+            # along the board's edge (a border pattern the codec or the registration shifts
+            # by a fraction of a pixel) or a cell or two does not keep the board from
+            # settling; the still view taken then makes it the new normal.
+            return lost, False
+        if hidden and not crossing and quiet >= cfg.settle_hidden_s:
+            # Corners hidden with the ring around the board untouched: no arm reaches in
+            # (an arm must cross the ring), so tall men moved onto the corners' squares.
+            return lost, False
+        return lost, hidden or crossing
 
     def _status(
         self, state: GateState, timestamp: float, lost: int = 0, motion: float = 0.0,

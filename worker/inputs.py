@@ -121,7 +121,7 @@ class CameraInput:
                                               model_path(self.model))
         events = session.feed(item.image, item.timestamp)
         if self.view is not None and session.last is not None:
-            self.view.offer(item.image, session.last)
+            self.view.offer(item.image, session.last, session.health.health)
         return item.timestamp, events
 
 

@@ -82,6 +82,25 @@ Makhos.referee = function (options) {
     });
   }
 
+  // What the camera makes of the board: its state, how often it is found, the camera's
+  // shake and how long since the last read, or how long the recorder has been silent.
+  async function showVision(line) {
+    let health = null;
+    try {
+      const response = await fetch(options.vision, {credentials: "same-origin"});
+      if (response.ok) health = await response.json();
+    } catch (error) { /* offline: say nothing new */ }
+    if (!health) { line.textContent = ""; return; }
+    const parts = [T["vision_" + health.state] || health.state,
+                   `${T.vision_found} ${Math.round(health.found * 100)} %`,
+                   `${T.vision_shake} ${health.shake_px.toFixed(1)} px`,
+                   health.since_read === null ? T.vision_never_read
+                     : `${T.vision_last_read} ${health.since_read.toFixed(0)} s`];
+    if (health.age > 5) parts.push(`${T.vision_silent} ${health.age.toFixed(0)} s`);
+    line.textContent = `${T.vision}: ${parts.join(" · ")}`;
+    line.dataset.state = health.state;
+  }
+
   function alarm(state) {
     const fresh = state.alerts.filter((a) => !a.acknowledged && !heard.has(a.seq));
     fresh.forEach((a) => heard.add(a.seq));
@@ -96,6 +115,11 @@ Makhos.referee = function (options) {
     if (match[name]) players.elements[name].value = match[name];
   }
   alarm(viewer.view.state);
+  const vision = document.getElementById("vision");
+  if (vision) {
+    showVision(vision);
+    setInterval(() => showVision(vision), 2000);
+  }
   // Keep reminding while an alert is open and nobody has acknowledged it.
   setInterval(() => {
     if (viewer.view.state.alerts.some((a) => !a.acknowledged)) beep();

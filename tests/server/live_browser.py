@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from server.sse import WAITRESS
+
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 REFRESH_ENV = "MAKHOS_REFRESH_SCREENSHOTS"
@@ -37,11 +39,12 @@ def require_browser():
 
 
 @contextmanager
-def served(app, port: int = 0) -> Iterator[str]:
-    """Serve ``app`` on 127.0.0.1 and ``port`` (0: a free one); yields its base URL."""
+def served(app, port: int = 0, threads: int = 16) -> Iterator[str]:
+    """Serve ``app`` on 127.0.0.1 and ``port`` (0: a free one) with the product's waitress
+    settings; yields its base URL."""
     import waitress
 
-    server = waitress.create_server(app, host="127.0.0.1", port=port, threads=16)
+    server = waitress.create_server(app, host="127.0.0.1", port=port, threads=threads, **WAITRESS)
     stop = threading.Event()
 
     def serve() -> None:  # waitress's run() has no stop; turn its loop until told to

@@ -134,9 +134,12 @@ def test_a_forced_win_is_said_as_such_and_fills_the_bar_from_the_winners_side(si
     sync_api.expect(page.locator("#analysis .analysis-score")).to_have_text("Dark wins in 5 plies")
     sync_api.expect(page.locator("#analysis .analysis-best")).to_have_text("best 18x8")
     sync_api.expect(page.locator("#eval-bar .eval-label")).to_have_text("#5")
-    fill = page.locator("#eval-bar .eval-fill").bounding_box()
-    bar = page.locator("#eval-bar").bounding_box()
-    assert abs(fill["height"] - bar["height"]) < 1 and abs(fill["y"] - bar["y"]) < 1  # all dark
+    # All dark, filled from dark's side (the top here), once the bar's transition has run.
+    page.wait_for_function("""() => {
+        const fill = document.querySelector('#eval-bar .eval-fill').getBoundingClientRect();
+        const bar = document.querySelector('#eval-bar').getBoundingClientRect();
+        return Math.abs(fill.height - bar.height) < 1 && Math.abs(fill.top - bar.top) < 1;
+    }""", timeout=5000)
     page.goto(site + "/board/2?flip=1&lang=th")
     analysed(page)
     sync_api.expect(page.locator("#analysis .analysis-score")).to_have_text("ฝ่ายดำชนะใน 5 ตา")

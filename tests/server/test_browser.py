@@ -20,8 +20,12 @@ from engine.game import Outcome
 from events import EventKind, GameEvent, SQLiteLog
 from events import decisions as ra
 from events.details import CameraNotice, CameraStatus, Crowned, CrowningPending
+from recorder.annotate import write_health, write_snapshot
+from recorder.health import VisionHealth
 from server import create_app
+from server.camera import FolderFrames
 from server.config import BoardInfo, ServerConfig
+from vision.occlusion import GateState
 
 from live_browser import chromium, require_browser, served, shot
 from server_sample import MOVES, game_events
@@ -61,12 +65,22 @@ BOARDS = (BoardInfo("1", "Table 1"), BoardInfo("2", "Table 2"), BoardInfo("3", "
           BoardInfo("4"))
 
 
+def camera_of_board_2(folder) -> FolderFrames:
+    """Board 2's camera, as a recorder leaves it: the annotated frame and the vision health."""
+    frame = np.full((360, 480, 3), 90, np.uint8)
+    cv2.rectangle(frame, (120, 60), (360, 300), (40, 120, 200), -1)
+    write_snapshot(folder, "2", frame)
+    write_health(folder, "2", VisionHealth(GateState.MOVING, 1.0, 2.4, 12.0))
+    return FolderFrames(folder)
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     log = SQLiteLog(tmp_path_factory.mktemp("events") / "events.db")
     fill_hall(log, time.time())
     app = create_app(ServerConfig(events=log, referee_token=TOKEN, boards=BOARDS,
-                                  event_name="PEA Open 2026", poll_seconds=0.05))
+                                  event_name="PEA Open 2026", poll_seconds=0.05,
+                                  camera=camera_of_board_2(tmp_path_factory.mktemp("camera"))))
     with served(app) as url:
         yield url, log
     log.close()
@@ -187,6 +201,8 @@ def test_referee_console_needs_the_token_and_shows_alerts(site, page):
     assert page.goto(url + "/referee/2?token=wrong").status == 403
     page.goto(url + f"/referee/2?token={TOKEN}")
     sync_api.expect(page.locator("#alerts .alert")).to_have_count(1)
+    sync_api.expect(page.locator("#vision")).to_contain_text(
+        "Vision: moving · found in 100 % · camera shake 2.4 px · last read 12 s")
     log.append(GameEvent("2", EventKind.BOARD_MISMATCH, time.time(),
                          reason="no move explains the board: square 14 changed"))
     sync_api.expect(page.locator("#alerts .alert")).to_have_count(2, timeout=1000)

@@ -19,7 +19,8 @@ def fill(log, events):
 
 
 @pytest.mark.parametrize("url", ["/referee/1", "/api/referee/1", "/api/referee/1/events",
-                                 "/referee/1/snapshot.jpg", "/referee/1/camera.mjpg"])
+                                 "/referee/1/snapshot.jpg", "/referee/1/camera.mjpg",
+                                 "/api/referee/1/vision"])
 def test_referee_routes_refuse_without_token_401_and_wrong_token_403(client, url):
     assert client.get(url).status_code == 401
     assert client.get(url + "?token=nope").status_code == 403
@@ -144,11 +145,29 @@ def test_no_camera_is_404(client):
         assert response.status_code == 404 and b"no camera" in response.data
 
 
+HEALTH = {"state": "moving", "found": 1.0, "shake_px": 2.4, "since_read": 12.0, "age": 0.2}
+
+
 class OneFrameCamera:
     """A frame provider with a camera on board 1 only."""
 
     def snapshot(self, board: str) -> bytes | None:
         return b"\xff\xd8fake-jpeg\xff\xd9" if board == "1" else None
+
+    def health(self, board: str) -> dict | None:
+        return HEALTH if board == "1" else None
+
+
+def test_the_boards_vision_health_is_in_its_api_and_the_referees(make_app, log):
+    fill(log, game_events("1", MOVES[:3]))
+    client = make_app(camera=OneFrameCamera()).test_client()
+    state = client.get("/api/board/1").get_json()
+    assert state["vision"] == HEALTH and len(state["game"]["moves"]) == 3
+    assert "vision" not in client.get("/api/board/2").get_json()  # no camera there
+    assert client.get("/api/referee/1/vision", headers=AUTH).get_json() == HEALTH
+    missing = client.get("/api/referee/2/vision", headers=AUTH)
+    assert missing.status_code == 404 and missing.get_json()["message"] == "no camera"
+    assert b'id="vision"' in client.get("/referee/1", headers=AUTH).data
 
 
 def test_camera_frames_come_from_the_pluggable_provider(make_app):
