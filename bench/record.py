@@ -12,7 +12,8 @@ injected irregularities reported with the right kind, moves recorded that were n
 the delay from the hand leaving to the move event, and speed as a multiple of real time
 (decoding included).
 
-Sets: ``calm`` (seeds 10000..: a camera bolted down, 30 fps, OpenCV's writer), ``tuning``
+Sets: ``calm`` (seeds 10000..: a camera bolted down, 30 fps, OpenCV's writer), ``steady``
+(seeds 40000..: the calm camera on games without irregularities, for ``bench/gaps.py``), ``tuning``
 (seeds 30000..: every nuisance of :mod:`models.videos.nuisances` drawn at random; the set
 looked at while developing) and ``stress`` (seeds 20000..: never looked at while tuning).
 In the stress set the camera wobble cycles through the table's levels (0, 1, 2, 3 and
@@ -57,7 +58,7 @@ EXPECTED = {
     ("takeback", None): (EventKind.TAKEBACK, None),
 }
 WINDOW_S = 4.0  # seconds after the truth within which the report must come
-FIRST_SEED = {"calm": 10_000, "stress": 20_000, "tuning": 30_000}
+FIRST_SEED = {"calm": 10_000, "stress": 20_000, "tuning": 30_000, "steady": 40_000}
 
 
 def make_video(seed: int, folder: Path, plies: int, kind: str = "calm") -> Path:
@@ -65,8 +66,8 @@ def make_video(seed: int, folder: Path, plies: int, kind: str = "calm") -> Path:
     path = folder / f"{kind}-{seed}-{plies}.mp4"
     if path.exists() and path.with_suffix(".truth.jsonl").exists():
         return path
-    if kind == "calm":
-        script = script_game(seed, plies=plies, irregularities=2)
+    if kind in ("calm", "steady"):
+        script = script_game(seed, plies=plies, irregularities=2 if kind == "calm" else 0)
         scene = sample_scene(np.random.default_rng(seed), held_out=True, elevation=(35.0, 90.0))
         write_video(script, scene, path, seed=seed)
         return path
@@ -148,7 +149,7 @@ def main() -> int:
     parser.add_argument("--folder", type=Path, default=ROOT / "data" / "videos")
     parser.add_argument("--render-only", action="store_true", help="render the videos, record none")
     args = parser.parse_args()
-    plies = args.plies or (24 if args.set == "calm" else 3)
+    plies = args.plies or (24 if args.set in ("calm", "steady") else 3)
     first = FIRST_SEED[args.set] if args.first_seed is None else args.first_seed
     if args.render_only:
         for k in range(args.videos):

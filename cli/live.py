@@ -28,6 +28,7 @@ class LiveBoard:
     port: int = 5000
     realtime: bool = False  # play a recording as if live
     profile: Path | None = None  # the camera's board profile (makhos calibrate)
+    start: float = 0.0  # seconds into a video file to play it from
 
 
 class LiveRun:
@@ -55,7 +56,7 @@ class LiveRun:
 
             self.desk = ProfileDesk(plan.board, plan.profile)
         source = CameraInput(plan.source, realtime=plan.realtime, view=CameraView(view, plan.board),
-                             profile=plan.profile, desk=self.desk)
+                             profile=plan.profile, desk=self.desk, start=plan.start)
         self.worker = Worker(WorkerConfig(board=plan.board, rules=plan.rules, first_mover=plan.first_mover),
                              self.log, source)
         config = ServerConfig(events=self.log, referee_token=plan.token, camera=FolderFrames(view),
@@ -81,6 +82,19 @@ class LiveRun:
             if not self.stop.is_set():  # closing the server under its loop ends it this way
                 raise
 
+    def resumed(self) -> str | None:
+        """Take up the board's game from the log now; what is resumed, if anything."""
+        import time
+
+        from events.record import WALL_CLOCK
+
+        self.worker.start_session(self.stop)
+        session = self.worker.session
+        assert session is not None
+        last = session.tracker.resumed
+        wall = last is not None and last > WALL_CLOCK
+        return session.resumed(time.time() if wall else self.plan.start)
+
     def start(self) -> None:
         self._worker.start()
         self._server.start()
@@ -96,7 +110,8 @@ class LiveRun:
 
     def close(self) -> None:
         self.stop.set()
-        self._worker.join(10)
+        if self._worker.ident is not None:  # started
+            self._worker.join(10)
         # SSE streams notice a closed client only at their next write: don't wait for them.
         logging.getLogger("waitress").setLevel(logging.ERROR)
         self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=1)

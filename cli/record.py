@@ -18,12 +18,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="record a game from a video file to PDN",
         description="Read a video of a game, referee it, and write the PDN and the event log.",
         epilog="examples:\n  makhos record game.mp4 -o game.pdn\n"
-        "  makhos record game.mp4 --events events.jsonl --first-mover dark --men 12",
+        "  makhos record game.mp4 --events events.jsonl --first-mover dark --men 12\n"
+        "  makhos record game.mp4 --events events.jsonl --resume --start 95  # the rest of a game",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("video", type=Path, help="video file (any format OpenCV's FFmpeg reads)")
     parser.add_argument("-o", "--output", type=Path, help="PDN file to write (default: VIDEO.pdn)")
     parser.add_argument("--events", type=Path, help="also write the events as JSON lines")
+    parser.add_argument("--resume", action="store_true",
+                        help="take up the game of the --events log where it ends, and add to it")
+    parser.add_argument("--start", type=float, default=0.0, metavar="SECONDS",
+                        help="read the video from this many seconds in")
     parser.add_argument("--first-mover", choices=("auto", "dark", "light"), default="auto",
                         help="who moves first (default: inferred from the first move)")
     parser.add_argument("--board", default="board-1", help="board id in the events")
@@ -35,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from events import SQLiteLog
+    from events import GameEvent, SQLiteLog
     from recorder import BoardSession
     from recorder.diagnosis import Diagnosis
     from tracker import GameTracker, TrackerConfig
@@ -45,20 +50,31 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.video.exists():
         raise FileNotFoundError(f"no video {args.video}")
+    if args.resume and (args.events is None or not args.events.is_file()):
+        raise FileNotFoundError("--resume takes up the game of an --events log: give one that exists")
     model = model_path(args.model)
     rules = rules_from_args(args)
     first = None if args.first_mover == "auto" else Colour(args.first_mover)
-    session = BoardSession(
-        BoardReader(SquareClassifier(model)),
-        GameTracker(args.board, rules, TrackerConfig(first_mover=first)),
-        SQLiteLog(),
-    )
+    # No referee watches a recording: of several lines through a gap, the likeliest is taken.
+    tracker = GameTracker(args.board, rules, TrackerConfig(first_mover=first, offline=True))
+    log = SQLiteLog()
+    history = []
+    if args.resume:
+        lines = args.events.read_text(encoding="utf-8").splitlines()
+        history = [log.append(GameEvent.from_json(line)) for line in lines if line.strip()]
+        tracker.restore(e for e in history if e.board == args.board)
+    session = BoardSession(BoardReader(SquareClassifier(model)), tracker, log)
+    resumed = session.resumed(args.start)
+    if resumed is not None:
+        print(f"makhos record: {resumed}", flush=True)
     events = []
-    total = int(cv2.VideoCapture(str(args.video)).get(cv2.CAP_PROP_FRAME_COUNT))
+    capture = cv2.VideoCapture(str(args.video))
+    skipped = round(args.start * (capture.get(cv2.CAP_PROP_FPS) or 30.0))
+    total = int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) - skipped
     diagnosis = Diagnosis()
     try:
         with Progress(total, "frames", enabled=sys.stderr.isatty()) as progress:
-            for frame in VideoFile(args.video):
+            for frame in VideoFile(args.video, start=args.start):
                 events += session.feed(frame.image, frame.timestamp)
                 if session.last is not None:
                     diagnosis.observe(session.last)
@@ -78,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     output = args.output or args.video.with_suffix(".pdn")
     output.write_text(pdn, encoding="utf-8")
     if args.events:
-        args.events.write_text("".join(e.to_json() + "\n" for e in events), encoding="utf-8")
+        args.events.write_text("".join(e.to_json() + "\n" for e in history + events), encoding="utf-8")
     alerts = sum(1 for e in events if e.kind.value in ("irregularity", "board_mismatch"))
     game = session.tracker.game
     plies = len(game.plies) if game is not None else 0

@@ -31,6 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--source", required=True,
                         help="webcam index (0), video file, image folder, or camera URL (RTSP/HTTP MJPEG)")
     parser.add_argument("--realtime", action="store_true", help="play a video file at its own pace")
+    parser.add_argument("--start", type=float, default=0.0, metavar="SECONDS",
+                        help="play a video file from this many seconds in (the rest of a game)")
     parser.add_argument("--events", type=Path, default=Path("events.db"), help="SQLite event log (default events.db)")
     parser.add_argument("--first-mover", choices=("auto", "dark", "light"),
                         help="who moves first (default: the profile's, else inferred from the first move)")
@@ -97,8 +99,11 @@ def run(args: argparse.Namespace) -> int:
     live = LiveRun(LiveBoard(
         source=args.source, board=args.board, events=args.events, rules=rules,
         first_mover=first_mover, token=token, host=args.host, port=args.port,
-        realtime=args.realtime, profile=args.profile))
+        realtime=args.realtime, profile=args.profile, start=args.start))
     print(f"makhos run: watching {live.worker.source.describe()}")
+    resumed = live.resumed()
+    if resumed is not None:
+        print(f"makhos run: {resumed}", flush=True)
     print_urls(live, token)
     serve_until_interrupted(live)
     return 0

@@ -14,6 +14,9 @@ Actions (fields; effect):
 - ``correct_move`` (move: PDN, full path or Thai short form; alert, optional): with an
   alert, whose irregular change was never recorded, ``move`` is played in the game's
   position; without one, the last ply is taken back and ``move`` played in its place.
+- ``choose_line`` (alert; line: the plies of one of the alert's lines, spaced): of the
+  legal lines that explain a board seen after a gap, this one was played; its plies are
+  recorded as seen after the gap, and the alert closes.
 - ``take_back`` (plies >= 1): the last ``plies`` plies are undone.
 - ``set_result`` (outcome: "dark wins", "light wins" or "draw"; reason): the game ends.
 - ``new_game`` (rules: ``Rules.to_dict()`` form, partial allowed): the next game of the match
@@ -90,6 +93,13 @@ class CorrectMove(RefereeAction):
 
 
 @dataclass(frozen=True, slots=True)
+class ChooseLine(RefereeAction):
+    name: ClassVar[str] = "choose_line"
+    alert: int
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
 class TakeBack(RefereeAction):
     name: ClassVar[str] = "take_back"
     plies: int = 1
@@ -126,8 +136,8 @@ class GrantExtraTime(RefereeAction):
 
 ACTIONS: dict[str, type[RefereeAction]] = {
     cls.name: cls
-    for cls in (Acknowledge, AcceptMove, Dismiss, CorrectMove, TakeBack, SetResult, NewGame,
-                SetPlayers, GrantExtraTime)
+    for cls in (Acknowledge, AcceptMove, Dismiss, CorrectMove, ChooseLine, TakeBack, SetResult,
+                NewGame, SetPlayers, GrantExtraTime)
 }
 OUTCOMES = tuple(o.value for o in Outcome)
 _ENUM_FIELDS: tuple[tuple[str, type[enum.Enum], str], ...] = (
@@ -204,6 +214,15 @@ def _check(action: RefereeAction) -> None:
                 raise ActionError(str(error)) from None
             if alert is not None:
                 _count(alert, "alert", 1, 2**62)
+        case ChooseLine(alert=alert, line=line):
+            _count(alert, "alert", 1, 2**62)
+            if not isinstance(line, str) or not line.split() or len(line) > 4 * MAX_TEXT:
+                raise ActionError("line must be the plies of one line, spaced")
+            try:
+                for text in line.split():
+                    MoveText.parse(text)
+            except ValueError as error:
+                raise ActionError(str(error)) from None
         case TakeBack(plies=plies):
             _count(plies, "plies", 1, 1000)
         case SetResult(reason=reason):

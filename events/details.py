@@ -59,6 +59,7 @@ class IrregularityKind(str, enum.Enum):
     ILLEGAL = "illegal"  # no legal move explains the change
     FORCED_OPENING = "forced opening"  # a deviation from the prescribed first moves
     CROWNING = "crowning"  # the opponent moved without stacking a new king
+    GAP = "gap"  # plies unseen during a gap that several legal lines explain
 
 
 class AlertEnding(str, enum.Enum):
@@ -210,6 +211,9 @@ class MovePlayed(Detail):
     captured: tuple[int, ...] = ()  # the squares jumped, in order
     irregular: bool = False  # a change that broke a rule and stood (``reason`` says which)
     ambiguous: tuple[str, ...] = ()  # moves that leave the same board: the path is a guess
+    gap: float | None = None  # seen only after a gap of this many seconds (no move time)
+    unconfirmed: bool = False  # after a gap, the likeliest of several lines, not decided
+    stood_for: int | None = None  # ... standing as play went on: the seq of the gap notice
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +222,8 @@ class Irregularity(Detail):
     rule: IrregularityKind | None = None
     open: bool = True  # False: a notice that passes with the next move, not an alert
     missed: tuple[str, ...] = ()  # the captures that were compulsory
+    lines: tuple[str, ...] = ()  # GAP: the legal lines that explain the board, plies spaced
+    gap: float | None = None  # GAP: seconds the board was unseen
 
 
 @dataclass(frozen=True, slots=True)

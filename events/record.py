@@ -30,9 +30,10 @@ from typing import Iterable
 
 from engine import Colour, Move, MoveText, Position, Rules
 from engine.game import Game, Result
+from engine.pdn import write_game
 
-from .decisions import (AcceptMove, Acknowledge, CorrectMove, Dismiss, GrantExtraTime, NewGame,
-                        RefereeAction, SetPlayers, SetResult, TakeBack)
+from .decisions import (AcceptMove, Acknowledge, ChooseLine, CorrectMove, Dismiss, GrantExtraTime,
+                        NewGame, RefereeAction, SetPlayers, SetResult, TakeBack)
 from .details import (AlertClosed, BoardMatched, BoardMismatch, CameraNotice, CameraStatus,
                       ClockLevel, ClockSignal, Crowned, CrowningPending, Detail, GameOver, GameStarted,
                       Irregularity, IrregularityKind, MovePlayed, Takeback)
@@ -105,10 +106,19 @@ class MoveEntry:
     irregular: str | None  # the rule it broke, when it stood as an irregular ply
     time: float
     spent: float | None = None  # seconds on the mover's clock; None when not measured
+    gap: float | None = None  # seen only after the board was unseen this many seconds
+    unconfirmed: bool = False  # the likeliest of several lines through a gap, not decided
 
     @property
     def number(self) -> int:
         return (self.ply + 1) // 2
+
+    @property
+    def note(self) -> str:
+        """The PDN comment of a ply seen after a gap: ``after a gap of 12 s``."""
+        if self.gap is None:
+            return ""
+        return f"after a gap of {self.gap:.0f} s" + (", unconfirmed" if self.unconfirmed else "")
 
 
 @dataclass(slots=True)
@@ -182,6 +192,13 @@ class GameRecord:
     def result(self) -> Result | None:
         return self.game.result()
 
+    def pdn(self, tags: dict[str, str] | None = None, times: bool = True) -> str:
+        """The game's PDN: each ply's time on the clock (``times``) and the plies seen
+        after a gap marked so (``{after a gap of 12 s}``)."""
+        notes = {index: ("", m.note) for index, m in enumerate(self.moves) if m.note}
+        return write_game(self.game, tags, move_seconds=[m.spent for m in self.moves] if times else (),
+                          notes=notes)
+
     # The first move decides the first mover: these three are the whole rule.
 
     def movers(self, fixed: bool) -> tuple[Colour, ...]:
@@ -223,6 +240,16 @@ def movers(game: Game, fixed: bool) -> tuple[Colour, ...]:
     """Who may make the next ply of ``game`` (see :meth:`GameRecord.movers`)."""
     turn = game.position.turn
     return (turn,) if fixed or game.plies else (turn, turn.opponent)
+
+
+def line_moves(game: Game, line: str) -> list[Move] | None:
+    """The legal moves of ``line`` (moves spaced: ``25-21 5-9 21-17``) played in turn from
+    the game's position; None when one of them is not legal there."""
+    trial = Game(game.rules, game.position)
+    try:
+        return [move for text in line.split() if (move := trial.play_text(text).move) is not None]
+    except ValueError:
+        return None
 
 
 def described(text: str | None) -> Move | None:
@@ -385,6 +412,10 @@ class BoardRecord:
         self.clock = Clock(side=start.turn, started=time)
 
     def _move(self, event: GameEvent, detail: MovePlayed) -> None:
+        if detail.stood_for is not None and detail.stood_for not in self.alerts:
+            # The referee chose a line through the gap before the tracker, which reads the
+            # log a moment later, let the likeliest stand: the referee's line is the record.
+            return
         record = self.current
         record.first_move_by(event.side)
         game = record.game
@@ -398,7 +429,7 @@ class BoardRecord:
         else:
             game.play_irregular(after or before, event.reason or "irregular",
                                 move or described(event.move))
-        self._record_ply(record, before, event.time)
+        self._record_ply(record, before, event.time, detail.gap, detail.unconfirmed)
 
     def _game_over(self, result: Result, time: float) -> None:
         """The game ends: its clock stops, and nothing that waited on a next ply is open."""
@@ -407,7 +438,10 @@ class BoardRecord:
         self.crowning_pending = None
         self._close(AlertKind.CLOCK, AlertKind.NOTICE)
 
-    def _record_ply(self, record: GameRecord, before: Position, time: float) -> None:
+    def _record_ply(self, record: GameRecord, before: Position, time: float,
+                    gap: float | None = None, unconfirmed: bool = False) -> None:
+        """A ply in the move list; one seen after a gap has no time on the clock (when it
+        was played is not known)."""
         ply = record.game.plies[-1]
         opponent = ply.mover.opponent
         captured = sorted(s for s, p in before.pieces().items()
@@ -415,7 +449,9 @@ class BoardRecord:
         record.moves.append(MoveEntry(
             ply=len(record.game.plies), side=ply.mover,
             move=str(ply.move) if ply.move else None, fen=ply.after.fen(), captured=captured,
-            irregular=ply.irregularity, time=time, spent=self.clock.spent(time)))
+            irregular=ply.irregularity, time=time,
+            spent=None if gap is not None else self.clock.spent(time), gap=gap,
+            unconfirmed=unconfirmed))
         self._restart_clock(record, time)
         self.crowning_pending = None
         self._close(AlertKind.CLOCK, AlertKind.NOTICE)  # a ply answers the clock, ends a notice
@@ -471,6 +507,11 @@ class BoardRecord:
                         record.moves[-1].spent = spent
                 if seq is not None:
                     self.alerts.pop(seq, None)
+            case ChooseLine(alert=seq, line=line):
+                alert = self.alerts.get(seq)
+                if alert is not None and isinstance(alert.detail, Irregularity) and alert.detail.lines:
+                    if self._play_line(record, line, event.time, alert.detail.gap):
+                        del self.alerts[seq]
             case TakeBack(plies=plies):
                 self._take_back(plies, event.time)
             case SetResult(outcome=outcome, reason=reason):
@@ -489,6 +530,16 @@ class BoardRecord:
                 if self.clock.side is side:
                     self.clock.extra_seconds += 60 * minutes
                     self.clock.signalled.clear()  # the marks fall due again, later
+
+    def _play_line(self, record: GameRecord, line: str, time: float, gap: float | None) -> bool:
+        """The plies of ``line`` played after a gap, when every one is legal in turn; False
+        (nothing played) otherwise."""
+        moves = line_moves(record.game, line)
+        for move in moves or ():
+            before = record.game.position
+            record.game.play(move)
+            self._record_ply(record, before, time, gap)
+        return bool(moves)
 
 
 def replay(events: Iterable[GameEvent], board: str | None = None,

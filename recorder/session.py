@@ -13,7 +13,6 @@ import time as clock
 
 import numpy as np
 
-from engine.pdn import write_game
 from events import EventKind, EventLog, GameEvent
 from events.details import CameraNotice
 from tracker import GameTracker
@@ -34,6 +33,10 @@ class BoardSession:
         by default everything logged before this session is history."""
         self.reader = reader
         self.tracker = tracker
+        game = tracker.game
+        if (isinstance(reader, BoardReader) and not reader.oriented and game is not None
+                and game.result() is None):
+            reader.expected = game.position.board  # found again mid-game: number it as the log does
         self.log = log
         self.last: FrameResult | None = None
         self.health = HealthWatch()
@@ -69,8 +72,19 @@ class BoardSession:
 
     def pdn(self, tags: dict[str, str] | None = None) -> str | None:
         """The PDN of the current game, None before a game has started."""
-        game = self.tracker.game
-        return write_game(game, tags) if game is not None else None
+        record = self.tracker.record.current
+        return record.pdn(tags, times=False) if record.set_up else None
+
+    def resumed(self, now: float) -> str | None:
+        """What the recorder says at start-up when it takes up a game from its log: which
+        game, at which ply, and ``now - `` the last event's time later (in the log's time
+        base: a video's seconds, or the wall clock)."""
+        last, record = self.tracker.resumed, self.tracker.record.current
+        if last is None or not record.set_up:
+            return None
+        state = "over" if record.result is not None else f"at ply {len(record.moves)}"
+        return (f"resuming game {record.number} from the log {state}, "
+                f"{max(now - last, 0.0):.0f} s after its last event")
 
     def _log_end(self) -> int:
         if self.log is None:

@@ -91,6 +91,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "referee": ("Referee", "กรรมการ"),
     "acknowledge": ("Acknowledge", "รับทราบ"),
     "accept_move": ("Accept move", "ยอมรับการเดิน"),
+    "choose_line": ("Line chosen", "เลือกลำดับการเดินแล้ว"),
     "dismiss": ("Dismiss", "ยกเลิก"),
     "correct_move": ("Correct move", "แก้การเดิน"),
     "take_back": ("Take back", "ถอนการเดิน"),

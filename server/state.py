@@ -13,8 +13,8 @@ from typing import Any
 
 from engine import Colour
 from engine.game import Outcome
-from engine.pdn import write_game
 from events import decisions as ra
+from events.details import Irregularity
 from events.record import MOVE_SECONDS, Alert, BoardRecord, GameRecord, Match, MoveEntry
 
 from .config import Scoring
@@ -58,6 +58,12 @@ class BoardState(BoardRecord):
                     before = record.game.plies[-1].before if seq is None else record.game.position
                     raise ra.ActionError(f"{text} is not one legal move in {before.fen()} "
                                          "(write the full path when the short form is ambiguous)")
+            case ra.ChooseLine(alert=seq, line=line):
+                alert = self.alerts.get(seq)
+                lines = alert.detail.lines if alert is not None and isinstance(alert.detail, Irregularity) else ()
+                if line not in lines:
+                    raise ra.ActionError(f"alert {seq} lists no line {line}" if lines
+                                         else f"no open gap notice {seq}")
             case ra.TakeBack(plies=plies):
                 if plies > len(record.moves):
                     raise ra.ActionError(f"only {len(record.moves)} plies to take back")
@@ -168,7 +174,7 @@ class BoardState(BoardRecord):
                 "White": players["light"] or "?", "Black": players["dark"] or "?",
                 "Board": self.board, "Game": str(record.number),
                 "TimeControl": f"1/{MOVE_SECONDS}"}  # PGN's form: one move in 120 seconds
-        return write_game(record.game, tags, move_seconds=[m.spent for m in record.moves])
+        return record.pdn(tags)
 
     def game(self, number: int) -> GameRecord | None:
         return next((r for r in self.games if r.number == number), None)
@@ -181,7 +187,7 @@ def _path(text: str | None) -> list[int]:
 def _move_json(m: MoveEntry) -> dict[str, Any]:
     return {"ply": m.ply, "number": m.number, "side": m.side.value, "move": m.move, "fen": m.fen,
             "path": _path(m.move), "captured": m.captured, "irregular": m.irregular,
-            "time": m.time, "spent": m.spent}
+            "time": m.time, "spent": m.spent, "gap": m.note or None}
 
 
 def _alert_json(a: Alert) -> dict[str, Any]:

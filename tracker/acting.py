@@ -19,7 +19,7 @@ from events import EventKind, GameEvent
 from events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
                             Crowned, CrowningPending, GameOver, GameStarted, Irregularity,
                             IrregularityKind, MovePlayed, Takeback)
-from events.record import Alert, BoardRecord
+from events.record import Alert, BoardRecord, line_moves
 
 from .config import TrackerConfig
 from .stories import Story, StoryKind
@@ -121,6 +121,8 @@ class Acts:
         if story.kind is StoryKind.STOOD:
             assert story.move is not None
             return events + self._stood(story.move, time)
+        if story.kind is StoryKind.GAP:
+            return events + self.gap(story, time)
         h = story.hypothesis
         assert h is not None and story.mover is not None
         if h.verdict is Verdict.UNCHANGED:
@@ -128,7 +130,7 @@ class Acts:
                 events.append(self._close_alert(time, AlertEnding.CORRECTED))
             return events
         if h.verdict in (Verdict.MOVE, Verdict.TWO_PLIES):
-            return events + self._play(h.moves, story.mover, h.pending, time)
+            return events + self._play(h.moves, story.mover, h.pending, time, gap=story.gap)
         if h.verdict is Verdict.TAKEBACK:
             if self.alert is not None:  # the board went back past the irregular change
                 events.append(self._close_alert(time, AlertEnding.CORRECTED))
@@ -148,9 +150,29 @@ class Acts:
         return [self._emit(EventKind.GAME_STARTED, time, game=number, fen=start.fen(),
                            side=start.turn, detail=GameStarted(rules))]
 
+    def gap(self, story: Story, time: float) -> list[GameEvent]:
+        """Plies played while the board was unseen: one line, recorded as seen after the
+        gap; several, a notice that lists them for the referee (offline: the likeliest,
+        marked unconfirmed)."""
+        assert story.mover is not None and story.lines and story.gap is not None
+        line = story.lines[0]
+        if len(story.lines) == 1 or self.config.offline:
+            return self._play(line, story.mover, Pending(), time, gap=story.gap,
+                              unconfirmed=len(story.lines) > 1)
+        texts = tuple(" ".join(map(str, candidate)) for candidate in story.lines)
+        shown = "; ".join(texts[:3]) + ("; ..." if len(texts) > 3 else "")
+        after = Position(*story.board, turn=story.mover if len(line) % 2 == 0 else story.mover.opponent)
+        return [self._emit(EventKind.IRREGULARITY, time, side=story.mover, fen=after.fen(),
+                           reason=f"{len(line)} plies unseen during a gap of {story.gap:.0f} s: "
+                                  f"{len(texts)} lines explain the board ({shown})",
+                           detail=Irregularity(IrregularityKind.GAP, lines=texts, gap=story.gap))]
+
     def _play(self, moves: tuple[Move, ...], mover: Colour, pending: Pending,
-              time: float) -> list[GameEvent]:
-        """Each move as a move event (``mover`` makes the first), then what they leave."""
+              time: float, gap: float | None = None, unconfirmed: bool = False,
+              stood_for: int | None = None) -> list[GameEvent]:
+        """Each move as a move event (``mover`` makes the first), then what they leave;
+        ``gap``: seen only after the board was unseen that many seconds (``stood_for``:
+        the gap notice whose likeliest line stands)."""
         events = []
         side = mover
         for move in moves:
@@ -162,7 +184,9 @@ class Acts:
             note = "path uncertain: " + ", ".join(ambiguous) if ambiguous else None
             events.append(self._emit(EventKind.MOVE, time, move=str(move),
                                      fen=before.play(move).fen(), side=side, reason=note,
-                                     detail=MovePlayed(move.captured, ambiguous=tuple(ambiguous))))
+                                     detail=MovePlayed(move.captured, ambiguous=tuple(ambiguous),
+                                                       gap=gap, unconfirmed=unconfirmed,
+                                                       stood_for=stood_for)))
             if forced is not None and not forced.matches(move):
                 events.append(self._alert(time, f"deviation from the forced opening "
                                           f"({' - '.join(map(str, forced.squares))} was due)",
@@ -228,13 +252,22 @@ class Acts:
                            detail=BoardMatched())]
 
     def _stood(self, reply: Move, time: float) -> list[GameEvent]:
-        """The opponent played on: the irregular change stands, then his move is played."""
+        """The opponent played on: the irregular change stands, then his move is played.
+        Several lines through a gap that no referee chose between stand as the likeliest,
+        unconfirmed (its board is the one played on)."""
         alert = self.alert
         assert alert is not None and alert.fen is not None
-        mover = self.record.current.game.position.turn
-        events = [self._emit(EventKind.MOVE, time, move=alert.move, fen=alert.fen, side=mover,
-                             reason=alert.reason, detail=MovePlayed(irregular=True)),
-                  self._close_alert(time, AlertEnding.STOOD)]
+        record = self.record.current
+        mover = record.game.position.turn
+        detail = alert.detail
+        line = line_moves(record.game, detail.lines[0]) if isinstance(detail, Irregularity) and detail.lines else None
+        if line and isinstance(detail, Irregularity):
+            events = self._play(tuple(line), mover, Pending(), time, gap=detail.gap, unconfirmed=True,
+                                stood_for=alert.seq)
+        else:
+            events = [self._emit(EventKind.MOVE, time, move=alert.move, fen=alert.fen, side=mover,
+                                 reason=alert.reason, detail=MovePlayed(irregular=True))]
+        events.append(self._close_alert(time, AlertEnding.STOOD))
         position = self.record.current.game.position
         events.append(self._emit(EventKind.MOVE, time, move=str(reply), fen=position.play(reply).fen(),
                                  side=position.turn, detail=MovePlayed(reply.captured)))

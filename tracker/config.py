@@ -17,3 +17,7 @@ class TrackerConfig:
     square_tolerance: float = 3.0  # how far, on any one square, the best story may trail
     chain_patience: float = 2.0  # seconds a chain may rest unfinished before the alert
     first_mover: Colour | None = None  # None: the first move decides it
+    gap_after: float = 4.0  # seconds without a settled reading that make a gap (tracker.gaps)
+    gap_plies: int = 6  # the most plies looked for in a gap
+    shortest_ply: float = 1.0  # seconds a ply takes at least: how many plies fit a gap
+    offline: bool = False  # no referee: of several lines through a gap, record the likeliest

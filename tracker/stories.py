@@ -27,6 +27,7 @@ class StoryKind(enum.Enum):
     ALERT_UNCHANGED = "alert unchanged"  # the irregular board still stands
     STOOD = "stood"  # the opponent played on from the irregular board
     MISMATCH = "mismatch"  # no story fits: the board as read
+    GAP = "gap"  # plies played while the board was unseen (tracker.gaps)
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,10 @@ class Story:
     rules: Rules | None = None  # START: the rules of the set-up recognised
     move: Move | None = None  # STOOD: the opponent's move
     moves: tuple[Move, ...] = ()  # START: the first moves already made when first seen
-    mover: Colour | None = None  # GAME and START with moves: who makes the first of them
+    mover: Colour | None = None  # GAME, GAP and START with moves: who makes the first of them
+    lines: tuple[tuple[Move, ...], ...] = ()  # GAP: the lines that explain the board
+    gap: float | None = None  # GAME and GAP after a gap: seconds the board was unseen
+    # (not part of the decision)
 
     @property
     def decision(self) -> tuple[object, ...]:
@@ -46,7 +50,8 @@ class Story:
         h = self.hypothesis
         board = self.board if self.kind in (StoryKind.START, StoryKind.MISMATCH) else None
         return (self.kind, board, h.verdict if h else None, h.moves if h else (),
-                h.plies_back if h else 0, h.landed_on if h else None, self.move, self.moves)
+                h.plies_back if h else 0, h.landed_on if h else None, self.move, self.moves,
+                self.lines)
 
 
 @dataclass(frozen=True)

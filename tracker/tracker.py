@@ -4,12 +4,14 @@ Each settled reading is scored against every story the rules allow (:mod:`tracke
 and a story is chosen only when it is clearly the best (:mod:`tracker.choice`); it is acted
 on (:mod:`tracker.acting`) once it has been chosen for ``confirm_readings`` readings in a
 row. Acting means making events, and the tracker's game is those events replayed: what
-the tracker believes is what its log says.
+the tracker believes is what its log says. After a gap (no settled reading for a while:
+a restart, a camera away), a board no story fits is looked for among the plies that may
+have been played meanwhile (:mod:`tracker.gaps`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 from engine import Piece, Position, Rules
@@ -22,6 +24,7 @@ from vision.reading import CLASS_INDEX, Reading
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, best_story
 from .config import TrackerConfig
+from .gaps import GapLines, gap_lines_seen, most_plies, sight
 from .starts import start_rules
 from .stories import OpenBoard, Story, StoryKind, game_stories, start_stories
 
@@ -58,6 +61,11 @@ class GameTracker:
         self.acts = Acts(board, rules, self.config)
         self._streak: _Streak | None = None
         self._cache: tuple[tuple[object, ...], Candidates] | None = None
+        self._seen: float | None = None  # when the last settled reading came
+        self._frame: float | None = None  # when the last frame came (settled or not)
+        self._gap_from: float | None = None  # when the board was last seen before a gap
+        self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
+        self._gap_cache: tuple[tuple[object, ...], GapLines | None] | None = None
 
     # ------------------------------------------------------------ what it knows
 
@@ -96,10 +104,22 @@ class GameTracker:
     def observe(self, time: float, reading: Reading | None) -> list[GameEvent]:
         """Take one frame's outcome: a settled reading, or None while the board is covered."""
         events = self.acts.clock_signals(time)
+        if self._frame is not None and time - self._frame >= self.config.gap_after:
+            self._blind = True
+        self._frame = time
         if reading is None:
             self._streak = None
             return events
+        if self._seen is not None and time - self._seen >= self.config.gap_after and self._gap_from is None:
+            self._gap_from = self._seen
+        self._seen = time
         story = best_story(reading, self._candidates(), self.config)
+        if story is not None and story.kind is StoryKind.MISMATCH:
+            story = self._gap_story(reading, time) or story
+        elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None and self._blind:
+            # One or two plies the camera was not there for (a hand that stayed long is no
+            # gap of the camera's: the move's time is still its own).
+            story = replace(story, gap=round(time - self._gap_from, 1))
         if story is None:
             self._streak = None
             return events
@@ -113,6 +133,8 @@ class GameTracker:
         if not streak.acted and streak.count >= needed:
             streak.acted = True
             events += self.acts.act(story, time)
+            if story.kind in (StoryKind.GAME, StoryKind.STOOD, StoryKind.GAP, StoryKind.START):
+                self._gap_from, self._blind = None, False  # the board is explained: the gap is over
         events += self._patience(time)
         events += self._settle_overlay(reading, time)
         return events
@@ -133,7 +155,14 @@ class GameTracker:
         for event in events:
             last = event.seq or last
             self.acts.apply(event)
+            if event.kind in TRACKER_KINDS:
+                self._seen = self._frame = event.time  # the board was last seen then
         return last
+
+    @property
+    def resumed(self) -> float | None:
+        """The time of the last event of the log a restored tracker took up (None: none)."""
+        return self._seen
 
     def logged(self, event: GameEvent) -> None:
         """An event read back from the board's log: one of the tracker's own (now numbered,
@@ -167,6 +196,23 @@ class GameTracker:
                 stories = start_stories(variants, fixed)
             self._cache = (key, Candidates.of(stories))
         return self._cache[1]
+
+    def _gap_story(self, reading: Reading, time: float) -> Story | None:
+        """After a gap, the plies that lead from the game to a board no story fits."""
+        if self._gap_from is None or not isinstance(self.phase, Playing):
+            return None
+        seconds = time - self._gap_from
+        record, config = self.record.current, self.config
+        seen, most = sight(reading, config.square_tolerance), most_plies(seconds, config)
+        key = (id(record), len(record.game.plies), record.game.position, seen, most)
+        if self._gap_cache is None or self._gap_cache[0] != key:
+            self._gap_cache = (key, gap_lines_seen(record, reading, seen, most,
+                                                   config.first_mover is not None, config.margin))
+        found = self._gap_cache[1]
+        if found is None:
+            return None
+        return Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
+                     gap=round(seconds, 1))
 
     def _patience(self, time: float) -> list[GameEvent]:
         """A chain that rests unfinished past its patience is a chain stopped early."""

@@ -2,7 +2,8 @@
 
     frame -> BoardTracker (cheap check, re-localise when bumped)
           -> OcclusionGate (hands, arms, motion)
-          -> orientation (once, from the pieces; the colour in play checked by the network)
+          -> orientation (once, from the pieces; the colour in play checked by the network;
+             mid-game, from the game the log holds)
           -> SquareClassifier (only on settled frames that differ from the last read)
           -> Reading
 
@@ -22,13 +23,16 @@ from typing import Protocol
 
 import numpy as np
 
+from engine import Colour, Position
+from engine.position import Board
+
 from .board_tracker import BoardTracker
 from .geometry import BoardLocation
 from .lens import Lens
 from .occlusion import GateState, GateStatus, OcclusionGate
-from .orientation import colour_in_play, orient
+from .orientation import Orientation, colour_in_play, orient
 from .rectify import SquareCrops, crop_squares
-from .reading import Reading
+from .reading import CLASS_INDEX, Reading
 
 #: Least orientation confidence to fix the numbering (a start position gives much more).
 MIN_ORIENTATION = 0.2
@@ -81,6 +85,9 @@ class BoardReader:
         self.quarter_turns = quarter_turns  # from the tracker's corner order to the numbering
         self.rereads = rereads  # settled frames classified before the Reading is re-used
         self.lens = lens  # a calibrated lens: crops are cut from the ideal image
+        # The board a game in progress has (a recorder resumed from its log): the numbering
+        # is the one under which the camera reads it, not the start position's cue.
+        self.expected: Board | None = None
         self._sum: np.ndarray | None = None  # probabilities summed over this settled period
         self._read_count = 0
         self._still_since: float | None = None
@@ -103,7 +110,9 @@ class BoardReader:
         if self.played is None or self.quarter_turns is None:  # not oriented yet
             orientation = colour_in_play(self.classifier.classify, image, orient(image, location),
                                          self.lens)
-            if orientation.confidence < MIN_ORIENTATION:
+            if self.expected is not None:
+                orientation = self._as_the_game_has_it(image, orientation, self.expected)
+            elif orientation.confidence < MIN_ORIENTATION:
                 return FrameResult(time, location, status, None, None)
             self.played, self.quarter_turns = orientation.played, orientation.quarter_turns
             location = orientation.location
@@ -117,3 +126,21 @@ class BoardReader:
         assert self._sum is not None  # read at least once this settled period
         mean = (self._sum / self._read_count).astype(np.float32)
         return FrameResult(time, location, status, Reading(time, mean, location.confidence), self.played)
+
+    def _as_the_game_has_it(self, image: np.ndarray, found: Orientation, board: Board) -> Orientation:
+        """Of ``found`` and its half turn, the numbering under which the squares read most
+        like ``board``: a game some plies on still has nearly every piece where the log
+        says, while the half turn swaps the two sides' camps."""
+        position = Position(*board, turn=Colour.DARK)
+        expected = np.array([CLASS_INDEX[position.piece_at(s)] for s in range(1, 33)])
+        best: tuple[float, Orientation] | None = None
+        for turns in (0, 2):
+            location = found.location.rotated(turns)
+            crops = crop_squares(image, location.corners, found.played, lens=self.lens)
+            p = self.classifier.classify(crops)
+            score = float(np.log(np.clip(p[np.arange(32), expected], 1e-6, None)).sum())
+            if best is None or score > best[0]:
+                best = (score, Orientation(location, found.played, 1.0,
+                                           (found.quarter_turns + turns) % 4))
+        assert best is not None
+        return best[1]

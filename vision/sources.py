@@ -43,6 +43,7 @@ class Capture(Protocol):
 
     def isOpened(self) -> bool: ...
     def read(self) -> tuple[bool, np.ndarray | None]: ...
+    def grab(self) -> bool: ...
     def release(self) -> None: ...
 
 
@@ -93,13 +94,18 @@ def read_image(path: str | Path) -> np.ndarray:
 
 @dataclass(frozen=True)
 class VideoFile:
-    """A recorded video; timestamps from the container (or frame count and fps)."""
+    """A recorded video; timestamps from the container (or frame count and fps).
+
+    ``start`` (seconds) plays it from that moment on, with the frames' own timestamps: a
+    recorder resumed on the rest of a video sees the time that passed meanwhile.
+    """
 
     path: Path
     open_capture: Callable[[str], Capture] = cv2.VideoCapture
+    start: float = 0.0
 
     def describe(self) -> str:
-        return f"video file {self.path}"
+        return f"video file {self.path}" + (f" from {self.start:g} s" if self.start else "")
 
     def __iter__(self) -> Iterator[Frame]:
         if not self.path.is_file():
@@ -112,11 +118,14 @@ class VideoFile:
                 )
             fps = cap.get(cv2.CAP_PROP_FPS) if hasattr(cap, "get") else 0.0
             fps = fps if fps and fps > 0 else 30.0
-            index = 0
+            index = first = round(self.start * fps)
+            for _ in range(first):  # grabbed, not decoded to pixels: exact and fast enough
+                if not cap.grab():
+                    raise SourceError(f"{self.describe()}: the video is shorter than that")
             while True:
                 ok, image = cap.read()
                 if not ok or image is None:
-                    if index == 0:
+                    if index == first:
                         raise SourceError(
                             f"{self.describe()}: no frame could be decoded (corrupt file?)"
                         )
@@ -226,15 +235,19 @@ def paced(frames: Iterable[Frame], speed: float = 1.0,
 
 
 def open_source(
-    spec: int | str | Path, fps: float = 30.0, backoff: Backoff = Backoff()
+    spec: int | str | Path, fps: float = 30.0, backoff: Backoff = Backoff(), start: float = 0.0
 ) -> FrameSource:
-    """The source a user means: ``0`` (webcam index), a URL, a folder, or a video file."""
-    if isinstance(spec, int) or (isinstance(spec, str) and spec.isdigit()):
-        return LiveCamera(int(spec), backoff)
+    """The source a user means: ``0`` (webcam index), a URL, a folder, or a video file
+    (played from ``start`` seconds; ValueError for a start on another source)."""
     text = str(spec)
+    path = Path(text)
+    if start and (text.isdigit() or text.lower().startswith(NETWORK_SCHEMES) or path.is_dir()
+                  or path.suffix.lower() in IMAGE_SUFFIXES):
+        raise ValueError(f"a start time is for a video file, not {spec}")
+    if text.isdigit():
+        return LiveCamera(int(text), backoff)
     if text.lower().startswith(NETWORK_SCHEMES):
         return LiveCamera(text, backoff)
-    path = Path(text)
     if path.is_dir() or path.suffix.lower() in IMAGE_SUFFIXES:
         return ImageFolder(path, fps)
-    return VideoFile(path)
+    return VideoFile(path, start=start)

@@ -74,17 +74,18 @@ class CameraInput:
     profile: Path | None = None  # the board profile (calibration) of this camera
     desk: Any = None  # calibration.desk.ProfileDesk: the calibration page of this camera
     view: Any = None  # recorder.annotate.CameraView
+    start: float = 0.0  # seconds into a video file to play it from
 
     @property
     def live(self) -> bool:
         from vision.sources import LiveCamera, open_source
 
-        return isinstance(open_source(self.spec), LiveCamera)
+        return isinstance(open_source(self.spec, start=self.start), LiveCamera)
 
     def describe(self) -> str:
         from vision.sources import open_source
 
-        return open_source(self.spec).describe()
+        return open_source(self.spec, start=self.start).describe()
 
     def reader(self):
         from vision.classifier import SquareClassifier, model_path
@@ -101,7 +102,7 @@ class CameraInput:
     def items(self, after: float) -> Iterator[Any]:
         from vision.sources import open_source, paced
 
-        frames = iter(open_source(self.spec))
+        frames = iter(open_source(self.spec, start=self.start))
         return paced(frames) if self.realtime else frames
 
     def time_of(self, item) -> float:

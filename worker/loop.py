@@ -57,6 +57,7 @@ class Worker:
         self.source = source
         self.outbox: Outbox | None = None
         self.session: BoardSession | None = None
+        self._after = float("-inf")  # the input time the session goes on after
 
     # ------------------------------------------------------------ start
 
@@ -89,7 +90,8 @@ class Worker:
             game = tracker.record.current.number
             self.outbox.append(SetPlayers(first, second).to_event(config.board, game, time.time()))
         # The input's clock: the times of the events its tracker made.
-        return max((e.time for e in history if e.kind in TRACKER_KINDS), default=float("-inf"))
+        self._after = max((e.time for e in history if e.kind in TRACKER_KINDS), default=float("-inf"))
+        return self._after
 
     def _history(self) -> list[GameEvent]:
         events, after = [], 0
@@ -101,8 +103,9 @@ class Worker:
     # ------------------------------------------------------------ running
 
     def run(self, stop: threading.Event) -> None:
-        """Watch until the input ends (a recording) or ``stop`` is set; then flush."""
-        after = self.start_session(stop)
+        """Watch until the input ends (a recording) or ``stop`` is set; then flush. The
+        session is started here unless it was already (to say what it resumes first)."""
+        after = self.start_session(stop) if self.session is None else self._after
         _, outbox = self._started()
         try:
             self._watch(after, stop)

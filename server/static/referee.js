@@ -55,6 +55,10 @@ Makhos.referee = function (options) {
     const box = Makhos.el("div", "alert-actions");
     if (!alert.acknowledged) box.appendChild(button(T.acknowledge, {action: "acknowledge", alert: alert.seq}));
     if (alert.kind === "irregularity") box.appendChild(button(T.accept_move, {action: "accept_move", alert: alert.seq}));
+    // Plies unseen during a gap that several lines explain: the referee says which was played.
+    for (const line of alert.detail.lines || []) {
+      box.appendChild(button(line, {action: "choose_line", alert: alert.seq, line}));
+    }
     box.appendChild(button(T.dismiss, {action: "dismiss", alert: alert.seq}));
     return box;
   }

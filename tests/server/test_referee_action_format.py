@@ -13,7 +13,7 @@ from events import decisions as ra
 from events.decisions import ACTIONS, ActionError, parse_action
 
 ONE_OF_EACH = [ra.Acknowledge(3), ra.AcceptMove(3), ra.Dismiss(3), ra.CorrectMove("22x15x8", 3),
-               ra.CorrectMove("22-18"), ra.TakeBack(2), ra.SetResult(Outcome.DRAW, "agreement"),
+               ra.CorrectMove("22-18"), ra.ChooseLine(4, "25-21 5-9 21-17"), ra.TakeBack(2), ra.SetResult(Outcome.DRAW, "agreement"),
                ra.NewGame({"men_per_side": 12}), ra.SetPlayers("Somchai", "Malee", "QF", 6),
                ra.GrantExtraTime(Colour.LIGHT, 5)]
 
@@ -46,6 +46,8 @@ def test_sides_and_outcomes_are_typed_and_stored_as_words():
     ({"action": "acknowledge"}, "needs: alert"),
     ({"action": "set_result", "outcome": "dark"}, "outcome must be one of"),
     ({"action": "correct_move", "move": "22-99"}, "not a move"),
+    ({"action": "choose_line", "alert": 4, "line": " "}, "line must be"),
+    ({"action": "choose_line", "alert": 4, "line": "25-21 5-99"}, "not a move"),
     ({"action": "new_game", "rules": {"men_per_side": 10}}, "men_per_side"),
     ({"action": "new_game", "rules": {"colour": "x"}}, "unknown rule settings"),
     ({"action": "set_players", "first": " ", "second": "B"}, "first must not be empty"),

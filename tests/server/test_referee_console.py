@@ -6,6 +6,7 @@ import pytest
 
 from events import EventKind, GameEvent
 from events.decisions import TakeBack
+from events.details import Irregularity, IrregularityKind
 
 from server_sample import MOVES, T0, TOKEN, game_events
 
@@ -108,6 +109,25 @@ def test_acknowledge_then_accept_an_irregular_move(log, client):
                                json={"action": action, "alert": alert.seq})
         assert response.status_code == 201
     assert client.get("/api/referee/1", headers=AUTH).get_json()["alerts"] == []
+
+
+def test_the_referee_chooses_one_of_the_lines_through_a_gap(log, client):
+    fill(log, game_events("1", MOVES[:1]))
+    lines = ("8-11 26-23 11-16", "8-11 26-22 11-16")  # as the tracker lists them (#25)
+    notice = log.append(GameEvent("1", EventKind.IRREGULARITY, T0 + 30, reason="3 plies unseen",
+                                  detail=Irregularity(IrregularityKind.GAP, lines=lines, gap=25.0)))
+    wrong = {"action": "choose_line", "alert": notice.seq, "line": "8-11 26-23 11-15"}
+    response = client.post("/api/referee/1/action", headers=AUTH, json=wrong)
+    assert response.status_code == 409 and "lists no line" in response.get_json()["message"]
+    chosen = {"action": "choose_line", "alert": notice.seq, "line": lines[0]}
+    assert client.post("/api/referee/1/action", headers=AUTH, json=chosen).status_code == 201
+    state = client.get("/api/referee/1", headers=AUTH).get_json()
+    assert state["alerts"] == []
+    moves = state["game"]["moves"]
+    assert [m["move"] for m in moves] == ["25-21", "8-11", "26-23", "11-16"]
+    assert [m["gap"] for m in moves] == [None] + ["after a gap of 25 s"] * 3
+    assert [m["spent"] for m in moves[1:]] == [None] * 3
+    assert client.post("/api/referee/1/action", headers=AUTH, json=chosen).status_code == 409
 
 
 def test_new_game_takes_the_next_number_once_a_game_is_played(log, client):

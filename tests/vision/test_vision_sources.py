@@ -53,6 +53,12 @@ def test_video_file_gives_every_frame(tmp_path: Path):
     assert len(frames) == 5
     assert frames[-1].timestamp == pytest.approx(4 / 25)
     assert frames[2].image.shape == (48, 64, 3)
+    rest = list(open_source(str(path), start=0.12))  # a recorder resumed on the rest of a video
+    assert [f.index for f in rest] == [3, 4]
+    assert rest[0].timestamp == pytest.approx(3 / 25)
+    assert int((rest[0].image[0, :, 0] > 100).sum()) == 32
+    with pytest.raises(ValueError, match="video file"):
+        open_source(0, start=5.0)
 
 
 def test_corrupt_or_missing_video_gives_a_clear_error(tmp_path: Path):
