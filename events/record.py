@@ -83,8 +83,8 @@ class Alert:
 
     @property
     def rule(self) -> IrregularityKind | None:
-        if self.kind is AlertKind.BOARD_MISMATCH:
-            return IrregularityKind.ILLEGAL
+        if isinstance(self.detail, BoardMismatch):
+            return self.detail.rule or IrregularityKind.ILLEGAL
         return self.detail.rule if isinstance(self.detail, Irregularity) else None
 
     def raised_by(self, event: GameEvent) -> bool:

@@ -16,7 +16,7 @@ from engine import Piece, Position, Rules
 from engine.game import Game
 from engine.referee import Verdict
 from events import EventKind, GameEvent
-from events.record import Alert, BoardRecord
+from events.record import Alert, AlertKind, BoardRecord
 from vision.reading import CLASS_INDEX, Reading
 
 from .acting import Acts, NoGame, Over, Phase, Playing
@@ -105,6 +105,7 @@ class GameTracker:
             return events
         if self._streak and self._streak.story.decision == story.decision:
             self._streak.count += 1
+            self._streak.story = story  # the latest variant: what the board shows now
         else:
             self._streak = _Streak(story, 1, time)
         streak = self._streak
@@ -160,7 +161,7 @@ class GameTracker:
             fixed = self.config.first_mover is not None
             if isinstance(phase, Playing):
                 board = None if alert is None or alert.fen is None else OpenBoard(
-                    Position.from_fen(alert.fen), can_stand=not record.mismatch)
+                    Position.from_fen(alert.fen), either_side=alert.kind is AlertKind.BOARD_MISMATCH)
                 stories = game_stories(phase.game, fixed, self.overlay, board)
             else:
                 variants = [self.acts.configured(rules) for rules in start_rules(self.rules)]

@@ -124,11 +124,25 @@ def test_missed_capture_raises_an_alert_naming_the_capture_then_correction():
     assert [str(p.move) for p in feed.tracker.game.plies] == ["18x9"]
 
 
-def test_playing_on_from_a_board_no_story_explains_does_not_make_it_stand():
+def test_a_board_no_move_explains_stands_once_play_goes_on_from_it():
     feed = started("B:W1,5:B25,30")
-    feed.board("B:W1:B25,30", frames=8)  # light man on 5 gone: no move explains it
-    feed.board("W:W1:B21,30", frames=8)  # then dark "plays on"
-    assert feed.tracker.game.plies == []  # a misread must not become the record
+    events = feed.board("B:W1:B25,30", frames=8)  # light man on 5 gone: no move explains it
+    assert [(e.kind.value, e.detail.rule) for e in events] == [
+        ("board_mismatch", IrregularityKind.PIECE_REMOVED)]
+    events = feed.board("W:W1:B21,30", frames=8)  # then dark plays on from it
+    assert kinds(events) == ["move", "board_matched", "move"]
+    first, second = feed.tracker.game.plies
+    assert first.irregularity == "irregular position change: light man removed from 5"
+    assert first.after.fen() == "B:W1:B25,30" and str(second.move) == "25-21"
+    assert feed.tracker.alert is None
+
+
+def test_a_misread_that_passes_never_becomes_the_record():
+    feed = started("B:W1,5:B25,30")
+    feed.board("B:W1:B25,30", frames=8)  # the man on 5 misread as empty, long enough to say so
+    feed.board("W:W1,5:B21,30", frames=8)  # the real board: dark played 25-21
+    assert [(str(p.move), p.is_irregular) for p in feed.tracker.game.plies] == [("25-21", False)]
+    assert feed.tracker.alert is None
 
 
 def test_opponent_playing_on_makes_the_irregular_move_stand():
