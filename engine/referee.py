@@ -94,6 +94,18 @@ class Hypothesis:
     landed_on: int | None = None
 
     @property
+    def shown(self) -> Move | None:
+        """The last move as far as the board shows it: a chain stopped early up to where
+        its piece stands."""
+        if not self.moves:
+            return None
+        move = self.moves[-1]
+        if self.landed_on is None:
+            return move
+        jumps = move.path.index(self.landed_on)
+        return Move(move.path[: jumps + 1], move.captured[:jumps])
+
+    @property
     def settled(self) -> Board:
         """The board once the pending steps are done (captured men lifted, kings stacked):
         the position an irregular change leaves, whatever the board still shows."""

@@ -218,7 +218,7 @@ class Acts:
         board = Position(*h.settled, turn=mover.opponent)
         return [self._alert(time, explanation.reason, IrregularityKind(h.verdict.value), mover,
                             missed=tuple(str(m) for m in explanation.missed), fen=board.fen(),
-                            move=str(h.moves[-1]) if h.moves else None)]
+                            move=None if h.shown is None else str(h.shown))]
 
     def _mismatch(self, game: Game, story: Story, time: float) -> list[GameEvent]:
         """A board no story explains, named by the catalogue: one piece moved against the

@@ -94,9 +94,10 @@ def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piec
             found = [(h, mover) for h, mover in found if h.verdict is not Verdict.WRONG_SIDE]
             found += [(Hypothesis(Verdict.MOVE, (m,), other.play(m).board), side)
                       for m in other.legal_moves(game.rules)]
-    stories = [Story(StoryKind.GAME, with_overlay(h.board, position, overlay), h, mover=mover)
-               for h, mover in found]
+    stories = []
     if alert is not None:
+        # Listed first: where the game's stories predict the same board (the alert's own
+        # change, or its reply read as two plies), the board seen and played on wins.
         board = alert.position
         stories.append(Story(StoryKind.ALERT_UNCHANGED, board.board))
         sides = (board.turn, board.turn.opponent) if alert.either_side else (board.turn,)
@@ -104,7 +105,8 @@ def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piec
             on = board.with_turn(side)
             stories += [Story(StoryKind.STOOD, on.play(m).board, move=m, mover=side)
                         for m in on.legal_moves(game.rules)]
-    return stories
+    return stories + [Story(StoryKind.GAME, with_overlay(h.board, position, overlay), h, mover=mover)
+                      for h, mover in found]
 
 
 def with_overlay(board: Board, position: Position, overlay: Mapping[int, Piece]) -> Board:
