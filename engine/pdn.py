@@ -285,7 +285,7 @@ class _Reader:
                     parsed = MoveText.parse(text)
                     move = next((m for m in game.position.legal_moves(game.rules)
                                  if parsed.matches(m)), None)
-                    move = move or parsed.path()
+                    move = move or parsed.path(game.position.taken_by(after))
             except ValueError as error:
                 assert comment is not None
                 raise self._error(str(error), comment.start()) from None

@@ -87,6 +87,14 @@ class Alert:
             return self.detail.rule or IrregularityKind.ILLEGAL
         return self.detail.rule if isinstance(self.detail, Irregularity) else None
 
+    @property
+    def standing(self) -> str:
+        """What the record says of the alert's board when it stands as a ply: an irregular
+        change by its reason, a board no move explains as an irregular position change."""
+        if self.kind is AlertKind.BOARD_MISMATCH:
+            return f"irregular position change: {self.reason}"
+        return self.reason
+
     def raised_by(self, event: GameEvent) -> bool:
         """Whether ``event`` (as read back from the log) is the one that raised this alert."""
         return (self.seq is None and event.time == self.time and event.reason == self.reason
@@ -225,13 +233,14 @@ def movers(game: Game, fixed: bool) -> tuple[Colour, ...]:
     return (turn,) if fixed or game.plies else (turn, turn.opponent)
 
 
-def described(text: str | None) -> Move | None:
-    """A Move for the path of an irregular ply, not checked against the rules."""
+def described(text: str | None, before: Position, after: Position) -> Move | None:
+    """A Move for the path of an irregular ply from ``before`` to ``after``, not checked
+    against the rules."""
     try:
         parsed = MoveText.parse(text) if text else None
     except ValueError:
         return None
-    return None if parsed is None else parsed.path()
+    return None if parsed is None else parsed.path(before.taken_by(after))
 
 
 class BoardRecord:
@@ -397,8 +406,9 @@ class BoardRecord:
         if move is not None and not detail.irregular and (after is None or before.play(move) == after):
             game.play(move)
         else:
-            game.play_irregular(after or before, event.reason or "irregular",
-                                move or described(event.move))
+            after = after or before
+            game.play_irregular(after, event.reason or "irregular",
+                                move or described(event.move, before, after))
         self._record_ply(record, before, event.time)
 
     def _game_over(self, result: Result, time: float) -> None:
@@ -410,9 +420,7 @@ class BoardRecord:
 
     def _record_ply(self, record: GameRecord, before: Position, time: float) -> None:
         ply = record.game.plies[-1]
-        opponent = ply.mover.opponent
-        captured = sorted(s for s, p in before.pieces().items()
-                          if p.colour is opponent and ply.after.piece_at(s) is None)
+        captured = list(before.taken_by(ply.after))
         record.moves.append(MoveEntry(
             ply=len(record.game.plies), side=ply.mover,
             move=str(ply.move) if ply.move else None, fen=ply.after.fen(), captured=captured,
@@ -453,8 +461,9 @@ class BoardRecord:
                 alert = self.alerts.pop(seq, None)
                 if alert is not None and alert.fen and alert.kind in BOARD_ALERTS:
                     before = record.game.position
-                    record.game.play_irregular(Position.from_fen(alert.fen), alert.reason,
-                                               described(alert.move))
+                    after = Position.from_fen(alert.fen)
+                    record.game.play_irregular(after, alert.standing,
+                                               described(alert.move, before, after))
                     self._record_ply(record, before, event.time)
             case Dismiss(alert=seq):
                 self.alerts.pop(seq, None)

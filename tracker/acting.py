@@ -250,11 +250,9 @@ class Acts:
         assert alert is not None and alert.fen is not None
         board = Position.from_fen(alert.fen).with_turn(side)
         mover = self.record.current.game.position.turn
-        mismatch = alert.kind is AlertKind.BOARD_MISMATCH
-        reason = f"irregular position change: {alert.reason}" if mismatch else alert.reason
         events = [self._emit(EventKind.MOVE, time, move=alert.move, fen=board.fen(), side=mover,
-                             reason=reason, detail=MovePlayed(irregular=True))]
-        if not mismatch:
+                             reason=alert.standing, detail=MovePlayed(irregular=True))]
+        if alert.kind is AlertKind.IRREGULARITY:
             events.append(self._close_alert(time, AlertEnding.STOOD))
         events += self._matched(self.record.current.game, time)  # the board is the game's now
         events.append(self._emit(EventKind.MOVE, time, move=str(reply), fen=board.play(reply).fen(),
