@@ -14,7 +14,7 @@ from typing import Iterable
 
 from engine import Piece, Position, Rules
 from engine.game import Game
-from engine.referee import Verdict
+from engine.referee import Verdict, describe_change
 from events import EventKind, GameEvent
 from events.record import Alert, AlertKind, BoardRecord
 from vision.reading import CLASS_INDEX, Reading
@@ -109,9 +109,7 @@ class GameTracker:
         else:
             self._streak = _Streak(story, 1, time)
         streak = self._streak
-        needed = (self.config.confirm_mismatch if story.kind is StoryKind.MISMATCH
-                  else self.config.confirm_readings)
-        if not streak.acted and streak.count >= needed:
+        if not streak.acted and streak.count >= self._needed(story, streak.count):
             streak.acted = True
             events += self.acts.act(story, time)
         events += self._patience(time)
@@ -168,6 +166,19 @@ class GameTracker:
                 stories = start_stories(variants, fixed)
             self._cache = (key, Candidates.of(stories))
         return self._cache[1]
+
+    def _needed(self, story: Story, count: int) -> int:
+        """Readings that must agree before acting. A board no story explains waits longer
+        (a misread is brief), unless it is one piece moved against the rules: two squares
+        that change together, as a hand does and a misread rarely does."""
+        if story.kind is not StoryKind.MISMATCH or count < self.config.confirm_readings:
+            return self.config.confirm_readings
+        game = self.game
+        if game is not None and self.alert is None:
+            seen = Position(*story.board, turn=game.position.turn)
+            if describe_change(game.position, seen, game.start).side is not None:
+                return self.config.confirm_readings
+        return self.config.confirm_mismatch
 
     def _patience(self, time: float) -> list[GameEvent]:
         """A chain that rests unfinished past its patience is a chain stopped early."""
