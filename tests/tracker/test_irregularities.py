@@ -20,6 +20,9 @@ from events.details import AlertEnding, IrregularityKind
 from events.record import replay
 
 from feed import Feed, decision, started
+from scripted_hall import snapshot
+from server.state import BoardState
+from tracker import GameTracker
 
 
 @dataclass(frozen=True)
@@ -137,9 +140,9 @@ def standing(case: Case) -> str:
     return f"{case.move or '--'} {{irregular: {reason.replace(';', ',')}; FEN {case.shown}}}"
 
 
-@pytest.mark.parametrize("ending", ENDINGS)
-@pytest.mark.parametrize("case", CASES, ids=[c.rule.value for c in CASES])
-def test_each_irregularity_and_each_ending(case: Case, ending: str) -> None:
+def play(case: Case, ending: str) -> tuple[Feed, list[str]]:
+    """Raise the case's irregularity and end it as ``ending`` says, checking every event on
+    the way; returns the feed and the plies its PDN must hold."""
     feed, alert = raise_it(case)
     if ending == "corrected":
         if case.rule is IrregularityKind.PARTIAL_CHAIN:  # corrected by finishing the chain
@@ -154,27 +157,48 @@ def test_each_irregularity_and_each_ending(case: Case, ending: str) -> None:
                             else [("alert_closed", None, None, AlertEnding.CORRECTED)])
             feed.hand()
             assert shown(feed, case.righted) == [("move", case.right, case.righted, None)]
-        plies = case.pdn_before + [case.right]
-    elif ending == "played on":
+        return feed, case.pdn_before + [case.right]
+    if ending == "played on":
         feed.hand()
         closing = (("board_matched", None, case.shown, None) if case.opens_mismatch
                    else ("alert_closed", None, None, AlertEnding.STOOD))
         assert shown(feed, case.replied) == [
             ("move", case.move, case.shown, None), closing,
             ("move", case.reply, case.replied, None)]
-        plies = case.pdn_before + [standing(case), case.reply]
-    elif ending == "referee accepts":
+        return feed, case.pdn_before + [standing(case), case.reply]
+    if ending == "referee accepts":
         decision(feed, action="accept_move", alert=alert)
         assert shown(feed, case.shown) == []  # the board is the game's now
-        plies = case.pdn_before + [standing(case)]
-    else:
-        decision(feed, action="correct_move", move=case.right, alert=alert)
-        feed.hand()
-        assert shown(feed, case.righted) == []  # the players set the board as decided
-        plies = case.pdn_before + [case.right]
+        return feed, case.pdn_before + [standing(case)]
+    decision(feed, action="correct_move", move=case.right, alert=alert)
+    feed.hand()
+    assert shown(feed, case.righted) == []  # the players set the board as decided
+    return feed, case.pdn_before + [case.right]
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+@pytest.mark.parametrize("case", CASES, ids=[c.rule.value for c in CASES])
+def test_each_irregularity_and_each_ending(case: Case, ending: str) -> None:
+    feed, plies = play(case, ending)
     assert pdn_moves(feed) == numbered(plies)
     assert feed.tracker.alert is None
-    assert replay(feed.stored).current.moves == feed.tracker.record.current.moves
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+@pytest.mark.parametrize("case", CASES, ids=[c.rule.value for c in CASES])
+def test_the_server_a_restored_tracker_and_the_live_one_agree(case: Case, ending: str) -> None:
+    """The one replay (issue #19) holds for every new event: the server's state and a
+    tracker restored from the log read the log as the live tracker wrote it."""
+    feed, _ = play(case, ending)
+    live = snapshot(feed.tracker.record)
+    served = BoardState(feed.tracker.board_id)
+    for event in feed.stored:
+        served.apply(event)
+    restored = GameTracker(feed.tracker.board_id, config=feed.tracker.config)
+    restored.restore(feed.stored)
+    assert snapshot(served) == live
+    assert snapshot(restored.record) == live
+    assert snapshot(replay(feed.stored, feed.tracker.board_id)) == live
 
 
 def test_two_plies_at_once_are_recorded_and_the_referee_told():
