@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
 
     from events import SQLiteLog
     from recorder import BoardSession
-    from recorder.diagnosis import Diagnosis
+    from recorder.diagnosis import Diagnosis, held_up
     from tracker import GameTracker, TrackerConfig
     from vision.classifier import SquareClassifier, model_path
     from vision.pipeline import BoardReader
@@ -73,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"makhos record: no game found in {args.video}: " + "; ".join(why),
               file=sys.stderr)
         return 1
-    for line in why:
+    stopped = held_up(session.tracker.record)
+    for line in why + ([stopped] if stopped else []):
         print(f"makhos record: {args.video}: {line}", file=sys.stderr)
     output = args.output or args.video.with_suffix(".pdn")
     output.write_text(pdn, encoding="utf-8")

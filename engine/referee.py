@@ -364,12 +364,15 @@ def describe_change(before: Position, observed: Position, setup: Position | None
     if not came:
         return Change(Fault.PIECE_REMOVED, reason)
     (square, piece), = came.items()
-    if square not in gone and not piece.is_king and _own_back_row(square, piece.colour) and (
+    if square in gone:  # a man stacked on a man, or lifted off a king; or another colour
+        if gone[square].colour is not piece.colour:
+            return Change(Fault.POSITION_CHANGED, reason)
+        return Change(Fault.PIECE_ADDED if piece.is_king else Fault.PIECE_REMOVED, reason)
+    if not piece.is_king and _own_back_row(square, piece.colour) and (
             setup is None or setup.piece_at(square) != piece):
         # A man never moves backwards: on its own back row it can only have stayed there.
         return Change(Fault.IMPOSSIBLE, f"{reason}, its own back row, where it cannot come back")
-    grew = square not in gone or piece.is_king
-    return Change(Fault.PIECE_ADDED if grew else Fault.PIECE_REMOVED, reason)
+    return Change(Fault.PIECE_ADDED, reason)
 
 
 def _own_back_row(square: int, colour: Colour) -> bool:
