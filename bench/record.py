@@ -158,6 +158,9 @@ def main() -> int:
     parser.add_argument("--first-seed", type=int, help="default: the set's own")
     parser.add_argument("--folder", type=Path, default=ROOT / "data" / "videos")
     parser.add_argument("--render-only", action="store_true", help="render the videos, record none")
+    parser.add_argument("--minutes", type=float,
+                        help="start no new video after this many minutes (a shared machine); "
+                        "the figures then cover the videos done, and say how many")
     args = parser.parse_args()
     plies = args.plies or (24 if args.set == "calm" else 3)
     first = FIRST_SEED[args.set] if args.first_seed is None else args.first_seed
@@ -176,10 +179,16 @@ def main() -> int:
     by_codec: dict = {}
     by_fps: dict = {}
     speed_720p30 = [0.0, 0]  # CPU seconds, video seconds
+    stop = time.monotonic() + 60 * args.minutes if args.minutes else np.inf
+    n = 0
     for k in range(args.videos):
+        if time.monotonic() > stop:
+            print(f"out of time after {n} of {args.videos} videos", flush=True)
+            break
         seed = first + k
         path = make_video(seed, args.folder, plies, args.set)
         session, events, seconds, count = record(path, classifier)
+        n += 1
         result = compare(path, session, events)
         busy += seconds
         frames += count
@@ -203,7 +212,6 @@ def main() -> int:
         said = [f"{rule} {sum(v)}/{len(v)}" for rule, v in result["reported"].items()]
         print(f"{path.name}: perfect={result['perfect']} irregular plies marked={result['marked']} "
               f"irregularities [{', '.join(said)}] false moves {result['false_moves']}{tag}", flush=True)
-    n = args.videos
     print(f"games move-perfect: {totals['perfect']}/{n} ({100 * totals['perfect'] / n:.1f} %)")
     print(f"games recorded to their end with every irregular ply marked: {totals['marked']}/{n}")
     right = sum(sum(v) for v in reported.values())
