@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from engine import Colour
+from engine.pdn import Numbering
 
 from .progress import Progress
 from .rules_args import add_rules_arguments, rules_from_args
@@ -26,6 +27,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--events", type=Path, help="also write the events as JSON lines")
     parser.add_argument("--first-mover", choices=("auto", "dark", "light"), default="auto",
                         help="who moves first (default: inferred from the first move)")
+    parser.add_argument("--numbering", choices=[n.value for n in Numbering],
+                        default=Numbering.FIRST_MOVER.value,
+                        help="squares in the PDN: 'first mover' (the rules': the first mover "
+                        "starts on 25-32, default) or 'colour' (dark on 25-32 always)")
     parser.add_argument("--board", default="board-1", help="board id in the events")
     parser.add_argument("--model", type=Path, help=argparse.SUPPRESS)  # default: the bundled one
     add_rules_arguments(parser)
@@ -65,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
                 progress.update(1)
     except SourceError as error:
         raise ValueError(str(error)) from None
-    pdn = session.pdn({"Event": args.video.stem})
+    pdn = session.pdn({"Event": args.video.stem}, Numbering(args.numbering))
     game = session.tracker.game
     why = diagnosis.explain(game is not None, len(game.plies) if game is not None else 0,
                             total if total > 0 else None)

@@ -13,7 +13,7 @@ import time as clock
 
 import numpy as np
 
-from engine.pdn import write_game
+from engine.pdn import Numbering, write_game
 from events import EventLog, GameEvent
 from tracker import GameTracker
 from vision.pipeline import BoardReader, FrameResult
@@ -49,10 +49,11 @@ class BoardSession:
             events = [self.log.append(event) for event in events]
         return events
 
-    def pdn(self, tags: dict[str, str] | None = None) -> str | None:
+    def pdn(self, tags: dict[str, str] | None = None,
+            numbering: Numbering = Numbering.FIRST_MOVER) -> str | None:
         """The PDN of the current game, None before a game has started."""
         game = self.tracker.game
-        return write_game(game, tags) if game is not None else None
+        return write_game(game, tags, numbering=numbering) if game is not None else None
 
     def _log_end(self) -> int:
         if self.log is None:
