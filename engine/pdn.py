@@ -272,7 +272,8 @@ class _Reader:
             raise self._error(f"GameType {tags['GameType']} is not Thai checkers (31)", start_offset)
         try:
             rules = _parse_rules(tags["Rules"]) if "Rules" in tags else Rules()
-            self._read = renumbering(rules, Numbering(tags.get("Numbering", Numbering.FIRST_MOVER)))
+            # Untagged: written before the numbering was a setting, in the engine's frame.
+            self._read = renumbering(rules, Numbering(tags.get("Numbering", Numbering.COLOUR)))
             start = Position.from_fen(self._read(tags["FEN"])) if "FEN" in tags else None
         except ValueError as error:
             raise self._error(str(error), start_offset) from None
