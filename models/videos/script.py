@@ -341,16 +341,22 @@ class _Scripter:
     def _empty_inner_squares(self) -> list[int]:
         return [s for s in range(5, 29) if s not in self.board]
 
-    def _piece_added(self) -> bool:
+    def _man_added(self, beyond_set_up: bool, rule: str) -> bool:
+        """A man put on an empty square for a side that lost pieces, or (``beyond_set_up``)
+        for a side that has all it began with: a board play cannot produce."""
         start = Position.start(self.game.rules)
-        short = [c for c in Colour if self.game.position.count(c) < start.count(c)]
+        sides = [c for c in Colour
+                 if (self.game.position.count(c) >= start.count(c)) is beyond_set_up]
         empty = self._empty_inner_squares()
-        if not short or not empty:
+        if not sides or not empty:
             return False
-        square, colour = self.rng.choice(empty), self.rng.choice(short)
+        square, colour = self.rng.choice(empty), self.rng.choice(sides)
         after = dict(self.board)
         after[square] = Piece.of(colour, False).value
-        return self._no_move_change(after, [square], "piece added")
+        return self._no_move_change(after, [square], rule)
+
+    def _piece_added(self) -> bool:
+        return self._man_added(False, "piece added")
 
     def _piece_removed(self) -> bool:
         square = self.rng.choice(sorted(self.board))
@@ -358,16 +364,7 @@ class _Scripter:
         return self._no_move_change(after, [square], "piece removed")
 
     def _impossible_position(self) -> bool:
-        """A man more than its side began with."""
-        start = Position.start(self.game.rules)
-        full = [c for c in Colour if self.game.position.count(c) >= start.count(c)]
-        empty = self._empty_inner_squares()
-        if not full or not empty:
-            return False
-        square, colour = self.rng.choice(empty), self.rng.choice(full)
-        after = dict(self.board)
-        after[square] = Piece.of(colour, False).value
-        return self._no_move_change(after, [square], "impossible position")
+        return self._man_added(True, "impossible position")
 
     def _position_changed(self) -> bool:
         """Two pieces shifted to empty squares at once (a sleeve across the board)."""
