@@ -219,3 +219,12 @@ def test_a_crowning_not_stacked_before_the_next_move_is_named_and_the_game_goes_
                       ("move", "20-24", "B:W9,24:BK2,30", None)]
     assert feed.events[-2].reason == "crowning not done on 2: light moved without stacking the new king"
     assert pdn_moves(feed) == "1. 6-2 20-24 *"
+
+
+def test_the_referee_can_undo_a_board_no_move_explained_after_it_stood():
+    case = next(c for c in CASES if c.rule is IrregularityKind.POSITION_CHANGED)
+    feed, _ = play(case, "played on")
+    decision(feed, action="take_back", plies=2)  # the change and the reply
+    assert feed.tracker.game.plies == [] and feed.tracker.game.position == Position.from_fen(case.start)
+    feed.hand()
+    assert shown(feed, case.start) == []  # the players put the board back: nothing new
