@@ -303,12 +303,6 @@ class Fault(enum.Enum):
     IMPOSSIBLE = "impossible position"  # a board the rules cannot produce
     POSITION_CHANGED = "position changed"  # several pieces displaced: no single story
 
-    @property
-    def is_step(self) -> bool:
-        """Whether one side made the change by moving one piece (so the opponent plays on)."""
-        return self not in (Fault.PIECE_ADDED, Fault.PIECE_REMOVED, Fault.IMPOSSIBLE,
-                            Fault.POSITION_CHANGED)
-
 
 @dataclass(frozen=True, slots=True)
 class Change:

@@ -16,6 +16,7 @@ import pytest
 
 from engine import Position
 from engine.pdn import read_game, write_game
+from engine.referee import Fault, Verdict
 from events.details import AlertEnding, IrregularityKind
 from events.record import replay
 
@@ -228,3 +229,11 @@ def test_the_referee_can_undo_a_board_no_move_explained_after_it_stood():
     assert feed.tracker.game.plies == [] and feed.tracker.game.position == Position.from_fen(case.start)
     feed.hand()
     assert shown(feed, case.start) == []  # the players put the board back: nothing new
+
+
+def test_every_name_the_engine_gives_is_a_kind_the_events_carry():
+    names = {f.value for f in Fault} | {v.value for v in Verdict} - {"unchanged", "move",
+                                                                   "ambiguous", "takeback"}
+    assert names <= {k.value for k in IrregularityKind}
+    assert {c.rule for c in CASES} == {IrregularityKind(n) for n in names} - {
+        IrregularityKind.TWO_PLIES, IrregularityKind.ILLEGAL}
