@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from engine import Colour
+from engine.pdn import Numbering
 
 from .progress import Progress
 from .rules_args import add_rules_arguments, rules_from_args
@@ -31,6 +32,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="read the video from this many seconds in")
     parser.add_argument("--first-mover", choices=("auto", "dark", "light"), default="auto",
                         help="who moves first (default: inferred from the first move)")
+    parser.add_argument("--numbering", choices=[n.value for n in Numbering],
+                        default=Numbering.FIRST_MOVER.value,
+                        help="squares in the PDN: 'first mover' (the rules': the first mover "
+                        "starts on 25-32, default) or 'colour' (dark on 25-32 always)")
     parser.add_argument("--board", default="board-1", help="board id in the events")
     parser.add_argument("--model", type=Path, help=argparse.SUPPRESS)  # default: the bundled one
     add_rules_arguments(parser)
@@ -42,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
 
     from events import GameEvent, SQLiteLog
     from recorder import BoardSession
-    from recorder.diagnosis import Diagnosis
+    from recorder.diagnosis import Diagnosis, held_up
     from tracker import GameTracker, TrackerConfig
     from vision.classifier import SquareClassifier, model_path
     from vision.pipeline import BoardReader
@@ -81,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
                 progress.update(1)
     except SourceError as error:
         raise ValueError(str(error)) from None
-    pdn = session.pdn({"Event": args.video.stem})
+    pdn = session.pdn({"Event": args.video.stem}, Numbering(args.numbering))
     game = session.tracker.game
     why = diagnosis.explain(game is not None, len(game.plies) if game is not None else 0,
                             total if total > 0 else None)
@@ -89,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"makhos record: no game found in {args.video}: " + "; ".join(why),
               file=sys.stderr)
         return 1
-    for line in why:
+    stopped = held_up(session.tracker.record)
+    for line in why + ([stopped] if stopped else []):
         print(f"makhos record: {args.video}: {line}", file=sys.stderr)
     output = args.output or args.video.with_suffix(".pdn")
     output.write_text(pdn, encoding="utf-8")

@@ -74,10 +74,12 @@ class MoveText:
             raise ValueError(f"not a move: {text!r} (squares are 1-32)")
         return cls(squares, match.group(2) == "x")
 
-    def path(self) -> Move:
+    def path(self, taken: tuple[int, ...] = ()) -> Move:
         """The written squares as a move, checked against no position: the path of an
-        irregular ply, which no legal move describes."""
-        return Move(self.squares)
+        irregular ply, which no legal move describes. A capture keeps its mark when
+        ``taken`` (the pieces the change took) has one piece a landing."""
+        captured = taken if self.capture and len(taken) == len(self.squares) - 1 else ()
+        return Move(self.squares, captured)
 
     def matches(self, move: Move) -> bool:
         """Whether ``move`` is what this text describes, full path or Thai short form."""

@@ -13,14 +13,15 @@ the style PGN tools read (ChessBase, Lichess): ``12. 10x19 {[%emt 0:01:05]}``.
 
 from __future__ import annotations
 
+import enum
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .game import Game, IllegalMove, Outcome, Ply, Result
 from .move import MoveText
 from .position import Position
-from .rules import Rules
+from .rules import Colour, Rules
 
 GAME_TYPE = "31"
 _RESULTS = {"2-0": Outcome.LIGHT_WINS, "1-0": Outcome.LIGHT_WINS, "0-2": Outcome.DARK_WINS,
@@ -28,6 +29,32 @@ _RESULTS = {"2-0": Outcome.LIGHT_WINS, "1-0": Outcome.LIGHT_WINS, "0-2": Outcome
 _RESULT_TEXT = {Outcome.LIGHT_WINS: "2-0", Outcome.DARK_WINS: "0-2", Outcome.DRAW: "1-1"}
 _IRREGULAR = re.compile(r"^\s*irregular:\s*(?P<reason>.*?);\s*FEN\s+(?P<fen>\S+)\s*$", re.DOTALL)
 _MOVE_TIME = re.compile(r"\[%emt\s+(?P<h>\d+):(?P<m>[0-5]\d):(?P<s>[0-5]\d(?:\.\d+)?)\]")
+
+
+class Numbering(str, enum.Enum):
+    """Which side's squares are 25-32 in what is written (docs/RULES.md, "Numbering").
+
+    The engine numbers squares by colour (dark on 25-32, moving toward 1), so that one
+    frame serves every game; the rules number them by who moves first. The two differ only
+    when light moves first, and then by a half turn of the board: square ``s`` is ``33 - s``.
+    """
+
+    FIRST_MOVER = "first mover"  # the rules': the first mover starts on 25-32 (default)
+    COLOUR = "colour"  # the engine's: dark starts on 25-32 whoever moves first
+
+
+def renumbering(rules: Rules, numbering: Numbering) -> Callable[[str], str]:
+    """The one conversion between the engine's squares and the written ones, for a move or
+    a FEN (it is its own inverse: a half turn twice is no turn).
+
+    >>> turn = renumbering(Rules(first_mover=Colour.LIGHT), Numbering.FIRST_MOVER)
+    >>> turn("9-13"), turn("W:W1,2:BK32")
+    ('24-20', 'W:W32,31:BK1')
+    """
+    if numbering is Numbering.FIRST_MOVER and rules.first_mover is Colour.LIGHT:
+        return lambda text: re.sub(r"\d+", lambda m: str(33 - int(m.group())), text)
+    return lambda text: text
+
 _TOKEN = re.compile(
     r"""(?P<space>\s+)
       | (?P<tag>\[\s*(?P<name>[A-Za-z0-9_]+)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
@@ -66,12 +93,15 @@ class PdnGame:
 
 def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = False,
                move_seconds: Sequence[float | None] = (),
-               notes: dict[int, tuple[str, str]] | None = None) -> str:
+               notes: dict[int, tuple[str, str]] | None = None,
+               numbering: Numbering = Numbering.FIRST_MOVER) -> str:
     """The PDN text of one game. ``short`` writes captures in the Thai short form, except
     where two legal chains share their ends (then the full path, as the Thai rules say).
     ``move_seconds[i]``, when given and not None, is the time spent on ply ``i + 1``.
     ``notes`` maps a ply's index to a mark written after its move (``?``, ``??``, ``!`` or
-    ``""``) and a comment written after it (an analysis: ``{-1.20, best 22-18}``)."""
+    ``""``) and a comment written after it (an analysis: ``{-1.20, best 22-18}``).
+    ``numbering``: the squares written; a game light starts says which in a tag."""
+    written = renumbering(game.rules, numbering)
     tags = dict(tags or {})
     result = game.result()
     header = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?", "White": "?", "Black": "?"}
@@ -81,9 +111,11 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
     if result and "Termination" not in tags:
         header["Termination"] = result.reason
     if game.start != Position.start(game.rules):
-        header["FEN"] = game.start.fen()
+        header["FEN"] = written(game.start.fen())
     if game.rules != Rules():
         header["Rules"] = _rules_text(game.rules)
+    if game.rules.first_mover is Colour.LIGHT:
+        header["Numbering"] = numbering.value
     lines = [f'[{name} "{_escape(value)}"]' for name, value in header.items()]
     tokens = []
     for index, ply in enumerate(game.plies):
@@ -92,14 +124,14 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
         if ply.move is None:
             tokens.append("--")
         elif short and not ply.is_irregular and _short_is_unambiguous(ply, game.rules):
-            tokens.append(ply.move.short())
+            tokens.append(written(ply.move.short()))
         else:
-            tokens.append(str(ply.move))
+            tokens.append(written(str(ply.move)))
         mark, comment = (notes or {}).get(index, ("", ""))
         tokens[-1] += mark
         if ply.irregularity is not None:
             reason = ply.irregularity.replace("{", "(").replace("}", ")").replace(";", ",")
-            tokens.append(f"{{irregular: {reason}; FEN {ply.after.fen()}}}")
+            tokens.append(f"{{irregular: {reason}; FEN {written(ply.after.fen())}}}")
         seconds = move_seconds[index] if index < len(move_seconds) else None
         if seconds is not None:
             tokens.append(f"{{[%emt {_clock_text(seconds)}]}}")
@@ -198,6 +230,7 @@ class _Reader:
     def __init__(self, text: str) -> None:
         self.text = text
         self.at = 0
+        self._read: Callable[[str], str] = renumbering(Rules(), Numbering.FIRST_MOVER)
 
     def _where(self, offset: int) -> tuple[int, int]:
         line = self.text.count("\n", 0, offset) + 1
@@ -239,7 +272,9 @@ class _Reader:
             raise self._error(f"GameType {tags['GameType']} is not Thai checkers (31)", start_offset)
         try:
             rules = _parse_rules(tags["Rules"]) if "Rules" in tags else Rules()
-            start = Position.from_fen(tags["FEN"]) if "FEN" in tags else None
+            # Untagged: written before the numbering was a setting, in the engine's frame.
+            self._read = renumbering(rules, Numbering(tags.get("Numbering", Numbering.COLOUR)))
+            start = Position.from_fen(self._read(tags["FEN"])) if "FEN" in tags else None
         except ValueError as error:
             raise self._error(str(error), start_offset) from None
         game = Game(rules, start)
@@ -271,7 +306,7 @@ class _Reader:
         return PdnGame(game, tags, seconds)
 
     def _play(self, game: Game, token: re.Match[str]) -> None:
-        text = token.group("move")
+        text = self._read(token.group("move"))
         comment = self._peek()
         irregular = None
         if comment is not None and comment.lastgroup == "comment":
@@ -279,13 +314,13 @@ class _Reader:
         if irregular:
             self._next()
             try:
-                after = Position.from_fen(irregular.group("fen"))
+                after = Position.from_fen(self._read(irregular.group("fen")))
                 move = None
                 if text != "--":
                     parsed = MoveText.parse(text)
                     move = next((m for m in game.position.legal_moves(game.rules)
                                  if parsed.matches(m)), None)
-                    move = move or parsed.path()
+                    move = move or parsed.path(game.position.taken_by(after))
             except ValueError as error:
                 assert comment is not None
                 raise self._error(str(error), comment.start()) from None

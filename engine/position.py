@@ -150,6 +150,16 @@ class Position:
             out[square] = piece
         return out
 
+    def taken_by(self, after: "Position") -> tuple[int, ...]:
+        """The squares of the opponent's pieces (of the side to move) that are gone in
+        ``after``: what a change took, legal or not.
+
+        >>> Position.from_fen("B:W1,18:B22").taken_by(Position.from_fen("W:W1:B15"))
+        (18,)
+        """
+        return tuple(sorted(s for s, p in self.pieces().items()
+                            if p.colour is not self.turn and after.piece_at(s) is None))
+
     def pieces_of(self, colour: Colour) -> int:
         """The bitboard of one side's pieces."""
         return self.dark if colour is Colour.DARK else self.light

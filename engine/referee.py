@@ -21,7 +21,7 @@ from typing import Sequence
 from .move import Move
 from .position import Board, Piece, Position, place
 from .rules import Colour, Rules
-from .squares import row_col, square_at
+from .squares import BIT, row_col, square_at
 
 
 class Verdict(enum.Enum):
@@ -63,6 +63,7 @@ class Explanation:
     missed: tuple[Move, ...] = ()
     plies_back: int = 0
     landed_on: int | None = None  # PARTIAL_CHAIN: where the capturing piece stands now
+    fault: Fault | None = None  # ILLEGAL: which rule of the catalogue the change broke
 
     @property
     def move(self) -> Move | None:
@@ -91,6 +92,30 @@ class Hypothesis:
     pending: Pending = Pending()
     plies_back: int = 0
     landed_on: int | None = None
+
+    @property
+    def shown(self) -> Move | None:
+        """The last move as far as the board shows it: a chain stopped early up to where
+        its piece stands."""
+        if not self.moves:
+            return None
+        move = self.moves[-1]
+        if self.landed_on is None:
+            return move
+        jumps = move.path.index(self.landed_on)
+        return Move(move.path[: jumps + 1], move.captured[:jumps])
+
+    @property
+    def settled(self) -> Board:
+        """The board once the pending steps are done (captured men lifted, kings stacked):
+        the position an irregular change leaves, whatever the board still shows."""
+        board = self.board
+        for square in self.pending.removals:
+            board = place(board, square, None)
+        dark, light, kings = board
+        for square in self.pending.crownings:
+            kings |= BIT[square]
+        return dark, light, kings
 
 
 def hypotheses(before: Position, rules: Rules | None = None,
@@ -139,7 +164,8 @@ def explain(
     seen = observed.board
     found = [h for h in hypotheses(before, rules, earlier) if h.board == seen]
     if not found:
-        return Explanation(Verdict.ILLEGAL, describe_change(before, observed))
+        change = describe_change(before, observed, earlier[0] if earlier else before)
+        return Explanation(Verdict.ILLEGAL, change.reason, fault=change.fault)
     return describe(before, [h for h in found if h.verdict is found[0].verdict
                              and bool(h.pending) == bool(found[0].pending)], earlier, rules)
 
@@ -260,23 +286,62 @@ def _pending_text(pending: Pending) -> str:
 # ---------------------------------------------------------------- describing illegal changes
 
 
+class Fault(enum.Enum):
+    """The catalogue of changes no legal move explains, each as a referee names it
+    (docs/RULES.md, "Irregularities"). The verdicts that explain a change by moves
+    (missed capture, partial chain, two plies, wrong side) complete the catalogue."""
+
+    TOO_FAR = "too far"  # a man moved two or more squares without capturing
+    SIDEWAYS = "sideways"  # a piece left its diagonals (a man along its row)
+    BACKWARDS = "backwards"  # a man stepped backwards
+    OWN_PIECE_JUMPED = "own piece jumped"  # a man or king jumped over its own piece
+    FALSE_CAPTURE = "false capture"  # a piece taken that the move did not jump, or a wrong jump
+    KING_BEYOND = "king beyond"  # a capturing king landed past the square behind its victim
+    WRONG_SIDE = "wrong side"  # an illegal step by the side not to move
+    PIECE_ADDED = "piece added"  # a piece (or a stacked man) appeared with no move
+    PIECE_REMOVED = "piece removed"  # a piece (or a stacked man) left with no move
+    IMPOSSIBLE = "impossible position"  # a board the rules cannot produce
+    POSITION_CHANGED = "position changed"  # several pieces displaced: no single story
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A change no legal move explains: its fault, a referee's sentence, and for a step the
+    side that made it and its path (``22-13``, ``18x11``)."""
+
+    fault: Fault
+    reason: str
+    side: Colour | None = None
+    move: str | None = None
+
+
 def _piece_name(piece: Piece) -> str:
     return f"{piece.colour.value} {'king' if piece.is_king else 'man'}"
 
 
-def describe_change(before: Position, observed: Position) -> str:
-    """A referee's sentence for a change no legal move explains."""
+def describe_change(before: Position, observed: Position, setup: Position | None = None) -> Change:
+    """What a change no legal move explains is, in a referee's words; ``setup`` is the
+    game's start (a side never has more pieces than it began with).
+
+    >>> describe_change(Position.from_fen("B:W1:B22"), Position.from_fen("W:W1:B13")).reason
+    'dark man moved more than one square (22-13)'
+    >>> describe_change(Position.from_fen("B:W1,5:B22"), Position.from_fen("B:W1:B22")).fault
+    <Fault.PIECE_REMOVED: 'piece removed'>
+    """
     old, new = before.pieces(), observed.pieces()
     gone = {s: p for s, p in old.items() if new.get(s) != p}
     came = {s: p for s, p in new.items() if old.get(s) != p}
+    for colour in Colour:
+        if setup is not None and observed.count(colour) > max(setup.count(colour), before.count(colour)):
+            return Change(Fault.IMPOSSIBLE, f"{colour.value} has {observed.count(colour)} pieces, "
+                          f"more than the {setup.count(colour)} it started with")
     movers = [(a, b) for a, pa in gone.items() for b, pb in came.items()
               if a != b and pa.colour is pb.colour and (pa == pb or (not pa.is_king and pb.is_king))]
     if len(came) == 1 and len(movers) == 1:
         start, end = movers[0]
         piece = gone[start]
         taken = [s for s, p in gone.items() if s != start and p.colour is not piece.colour]
-        others = [s for s in gone if s != start and s not in taken]
-        if not others:
+        if all(s == start or s in taken for s in gone):
             return _describe_step(before, piece, start, end, taken)
     parts = []
     for square, piece in sorted(gone.items()):
@@ -287,39 +352,74 @@ def describe_change(before: Position, observed: Position) -> str:
             parts.append(f"{_piece_name(gone[square])} on {square} became a {_piece_name(piece)}")
         else:
             parts.append(f"{_piece_name(piece)} appeared on {square}")
-    return "; ".join(parts) or "illegal change"
+    reason = "; ".join(parts)
+    if len(parts) != 1:
+        return Change(Fault.POSITION_CHANGED, reason)
+    if not came:
+        return Change(Fault.PIECE_REMOVED, reason)
+    (square, piece), = came.items()
+    if square in gone:  # a man stacked on a man, or lifted off a king; or another colour
+        if gone[square].colour is not piece.colour:
+            return Change(Fault.POSITION_CHANGED, reason)
+        return Change(Fault.PIECE_ADDED if piece.is_king else Fault.PIECE_REMOVED, reason)
+    if not piece.is_king and _own_back_row(square, piece.colour) and (
+            setup is None or setup.piece_at(square) != piece):
+        # A man never moves backwards: on its own back row it can only have stayed there.
+        return Change(Fault.IMPOSSIBLE, f"{reason}, its own back row, where it cannot come back")
+    return Change(Fault.PIECE_ADDED, reason)
 
 
-def _describe_step(before: Position, piece: Piece, start: int, end: int, taken: list[int]) -> str:
+def _own_back_row(square: int, colour: Colour) -> bool:
+    return row_col(square)[0] == (7 if colour is Colour.DARK else 0)
+
+
+def _describe_step(before: Position, piece: Piece, start: int, end: int, taken: list[int]) -> Change:
+    """One piece moved from ``start`` to ``end`` (perhaps taking ``taken``): which rule it broke."""
     colour = piece.colour
     text = f"{start}{'x' if taken else '-'}{end}"
-    if colour is not before.turn:
-        return f"{colour.value} moved out of turn ({text})"
+    name = _piece_name(piece)
+    fault, reason = _step_fault(before, piece, start, end, taken)
+    if fault is None:
+        if colour is not before.turn:
+            fault, reason = Fault.WRONG_SIDE, "moved out of turn"
+        else:
+            fault, reason = (Fault.FALSE_CAPTURE if taken else Fault.TOO_FAR), "is not a legal move"
+    elif colour is not before.turn:
+        reason += ", out of turn"
+    return Change(fault, f"{name} {reason} ({text})", colour, text)
+
+
+def _step_fault(before: Position, piece: Piece, start: int, end: int,
+                taken: list[int]) -> tuple[Fault | None, str]:
+    colour = piece.colour
     (r0, c0), (r1, c1) = row_col(start), row_col(end)
     dr, dc = r1 - r0, c1 - c0
     forward = -1 if colour is Colour.DARK else 1
     if abs(dr) != abs(dc):
-        return f"{_piece_name(piece)} left its diagonal ({text})"
+        return Fault.SIDEWAYS, "moved sideways" if dr == 0 else "left its diagonal"
     between = _squares_between(start, end)
-    if not piece.is_king:
-        if dr * forward < 0:
-            return f"man moved backwards ({text})"
-        if not taken and abs(dr) > 1:
-            return f"man moved more than one square ({text})"
+    if not piece.is_king and dr * forward < 0:
+        if taken:
+            return Fault.FALSE_CAPTURE, "captured backwards (a man captures forward only)"
+        return Fault.BACKWARDS, "moved backwards"
     own = [s for s in between if (p := before.piece_at(s)) is not None and p.colour is colour]
     if own:
-        return f"{_piece_name(piece)} jumped over its own piece on {own[0]} ({text})"
+        return Fault.OWN_PIECE_JUMPED, f"jumped over its own piece on {own[0]}"
     enemies = [s for s in between if before.piece_at(s)]
+    if not piece.is_king and not taken and not enemies and abs(dr) > 1:
+        return Fault.TOO_FAR, "moved more than one square"
     stray = [s for s in taken if s not in between]
     if stray:
-        return f"{_piece_name(piece)} played {text}; piece removed from {stray[0]} was not jumped"
+        return Fault.FALSE_CAPTURE, f"took {stray[0]}, which it did not jump"
     if len(enemies) > 1 and set(taken) == set(enemies):
-        return f"{_piece_name(piece)} took {enemies[0]} and {enemies[1]} in one jump ({text})"
-    if piece.is_king and taken and enemies and between.index(enemies[-1]) != len(between) - 1:
-        return f"king must land right behind the captured piece on {enemies[-1]} ({text})"
+        return Fault.FALSE_CAPTURE, f"took {enemies[0]} and {enemies[1]} in one jump"
+    if taken and enemies and between.index(enemies[-1]) != len(between) - 1:
+        if piece.is_king:
+            return Fault.KING_BEYOND, f"landed beyond the square right behind {enemies[-1]}"
+        return Fault.FALSE_CAPTURE, f"jumped from too far to take {enemies[-1]}"
     if enemies and not taken:
-        return f"{_piece_name(piece)} jumped {enemies[0]} without taking it ({text})"
-    return f"{text} is not a legal move"
+        return Fault.FALSE_CAPTURE, f"jumped {enemies[0]} without taking it"
+    return None, ""
 
 
 def _squares_between(start: int, end: int) -> list[int]:

@@ -46,20 +46,31 @@ class EventKind(str, enum.Enum):
 
 
 class IrregularityKind(str, enum.Enum):
-    """What rule an irregularity broke (RULES.md, "Irregularities and the referee").
+    """What rule an irregularity broke: the catalogue of docs/RULES.md, "Irregularities".
 
-    The engine's own verdicts (:class:`engine.referee.Verdict`) share their values, so
-    ``IrregularityKind(verdict.value)`` names an explained change.
+    The engine's verdicts (:class:`engine.referee.Verdict`) and faults
+    (:class:`engine.referee.Fault`) share their values, so ``IrregularityKind(x.value)``
+    names an explained change.
     """
 
     MISSED_CAPTURE = "missed capture"
     PARTIAL_CHAIN = "partial chain"  # a capture chain stopped early
     TWO_PLIES = "two plies"
     WRONG_SIDE = "wrong side"
-    ILLEGAL = "illegal"  # no legal move explains the change
+    TOO_FAR = "too far"
+    SIDEWAYS = "sideways"
+    BACKWARDS = "backwards"
+    OWN_PIECE_JUMPED = "own piece jumped"
+    FALSE_CAPTURE = "false capture"
+    KING_BEYOND = "king beyond"
+    PIECE_ADDED = "piece added"
+    PIECE_REMOVED = "piece removed"
+    IMPOSSIBLE = "impossible position"
+    POSITION_CHANGED = "position changed"
     FORCED_OPENING = "forced opening"  # a deviation from the prescribed first moves
     CROWNING = "crowning"  # the opponent moved without stacking a new king
     GAP = "gap"  # plies unseen during a gap that several legal lines explain
+    ILLEGAL = "illegal"  # no legal move explains the change (logs before the catalogue)
 
 
 class AlertEnding(str, enum.Enum):
@@ -255,6 +266,7 @@ class Crowned(Detail):
 class BoardMismatch(Detail):
     kind: ClassVar[EventKind] = EventKind.BOARD_MISMATCH
     squares: tuple[int, ...] = ()  # where the board differs from the game
+    rule: IrregularityKind | None = None  # the catalogue's name for it; None in older logs
 
 
 @dataclass(frozen=True, slots=True)

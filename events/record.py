@@ -30,7 +30,7 @@ from typing import Iterable
 
 from engine import Colour, Move, MoveText, Position, Rules
 from engine.game import Game, Result
-from engine.pdn import write_game
+from engine.pdn import Numbering, write_game
 
 from .decisions import (AcceptMove, Acknowledge, ChooseLine, CorrectMove, Dismiss, GrantExtraTime,
                         NewGame, RefereeAction, SetPlayers, SetResult, TakeBack)
@@ -84,9 +84,17 @@ class Alert:
 
     @property
     def rule(self) -> IrregularityKind | None:
-        if self.kind is AlertKind.BOARD_MISMATCH:
-            return IrregularityKind.ILLEGAL
+        if isinstance(self.detail, BoardMismatch):
+            return self.detail.rule or IrregularityKind.ILLEGAL
         return self.detail.rule if isinstance(self.detail, Irregularity) else None
+
+    @property
+    def standing(self) -> str:
+        """What the record says of the alert's board when it stands as a ply: an irregular
+        change by its reason, a board no move explains as an irregular position change."""
+        if self.kind is AlertKind.BOARD_MISMATCH:
+            return f"irregular position change: {self.reason}"
+        return self.reason
 
     def raised_by(self, event: GameEvent) -> bool:
         """Whether ``event`` (as read back from the log) is the one that raised this alert."""
@@ -192,12 +200,13 @@ class GameRecord:
     def result(self) -> Result | None:
         return self.game.result()
 
-    def pdn(self, tags: dict[str, str] | None = None, times: bool = True) -> str:
+    def pdn(self, tags: dict[str, str] | None = None, times: bool = True,
+            numbering: Numbering = Numbering.FIRST_MOVER) -> str:
         """The game's PDN: each ply's time on the clock (``times``) and the plies seen
-        after a gap marked so (``{after a gap of 12 s}``)."""
+        after a gap marked so (``{after a gap of 12 s}``), numbered by ``numbering``."""
         notes = {index: ("", m.note) for index, m in enumerate(self.moves) if m.note}
         return write_game(self.game, tags, move_seconds=[m.spent for m in self.moves] if times else (),
-                          notes=notes)
+                          notes=notes, numbering=numbering)
 
     # The first move decides the first mover: these three are the whole rule.
 
@@ -252,13 +261,14 @@ def line_moves(game: Game, line: str) -> list[Move] | None:
         return None
 
 
-def described(text: str | None) -> Move | None:
-    """A Move for the path of an irregular ply, not checked against the rules."""
+def described(text: str | None, before: Position, after: Position) -> Move | None:
+    """A Move for the path of an irregular ply from ``before`` to ``after``, not checked
+    against the rules."""
     try:
         parsed = MoveText.parse(text) if text else None
     except ValueError:
         return None
-    return None if parsed is None else parsed.path()
+    return None if parsed is None else parsed.path(before.taken_by(after))
 
 
 class BoardRecord:
@@ -427,8 +437,9 @@ class BoardRecord:
         if move is not None and not detail.irregular and (after is None or before.play(move) == after):
             game.play(move)
         else:
-            game.play_irregular(after or before, event.reason or "irregular",
-                                move or described(event.move))
+            after = after or before
+            game.play_irregular(after, event.reason or "irregular",
+                                move or described(event.move, before, after))
         self._record_ply(record, before, event.time, detail.gap, detail.unconfirmed)
 
     def _game_over(self, result: Result, time: float) -> None:
@@ -443,9 +454,7 @@ class BoardRecord:
         """A ply in the move list; one seen after a gap has no time on the clock (when it
         was played is not known)."""
         ply = record.game.plies[-1]
-        opponent = ply.mover.opponent
-        captured = sorted(s for s, p in before.pieces().items()
-                          if p.colour is opponent and ply.after.piece_at(s) is None)
+        captured = list(before.taken_by(ply.after))
         record.moves.append(MoveEntry(
             ply=len(record.game.plies), side=ply.mover,
             move=str(ply.move) if ply.move else None, fen=ply.after.fen(), captured=captured,
@@ -488,8 +497,9 @@ class BoardRecord:
                 alert = self.alerts.pop(seq, None)
                 if alert is not None and alert.fen and alert.kind in BOARD_ALERTS:
                     before = record.game.position
-                    record.game.play_irregular(Position.from_fen(alert.fen), alert.reason,
-                                               described(alert.move))
+                    after = Position.from_fen(alert.fen)
+                    record.game.play_irregular(after, alert.standing,
+                                               described(alert.move, before, after))
                     self._record_ply(record, before, event.time)
             case Dismiss(alert=seq):
                 self.alerts.pop(seq, None)

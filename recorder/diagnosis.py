@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from events.record import BoardRecord
 from vision.classifier import labels_of
 from vision.occlusion import GateConfig, GateState
 from vision.pipeline import FrameResult
@@ -141,3 +142,16 @@ def _unreadable(w: Window) -> str:
     if w.found < 0.5 * w.frames:
         return w.seen + ": was the camera moved or the board taken away?"
     return w.seen + ", but " + _never_still(w)
+
+
+def held_up(record: BoardRecord) -> str | None:
+    """Why the record ends where it does when the game waits on a board nobody went on
+    from (an irregularity never corrected nor played on, a board that never matched
+    again), so that a recording never ends silently; None when nothing holds it."""
+    alert = record.board_alert()
+    if alert is None or record.current.result is not None:
+        return None
+    plies = len(record.current.moves)
+    return (f"recording stopped after ply {plies}, at {alert.time:.1f} s: {alert.reason}; the "
+            f"board was neither put back nor played on from, so the PDN ends at ply {plies}")
+

@@ -13,6 +13,7 @@ import time as clock
 
 import numpy as np
 
+from engine.pdn import Numbering
 from events import EventKind, EventLog, GameEvent
 from events.details import CameraNotice
 from tracker import GameTracker
@@ -70,10 +71,11 @@ class BoardSession:
         """The event as logged (numbered), before anyone is shown it."""
         return self.log.append(event) if self.log is not None else event
 
-    def pdn(self, tags: dict[str, str] | None = None) -> str | None:
+    def pdn(self, tags: dict[str, str] | None = None,
+            numbering: Numbering = Numbering.FIRST_MOVER) -> str | None:
         """The PDN of the current game, None before a game has started."""
         record = self.tracker.record.current
-        return record.pdn(tags, times=False) if record.set_up else None
+        return record.pdn(tags, times=False, numbering=numbering) if record.set_up else None
 
     def resumed(self, now: float) -> str | None:
         """What the recorder says at start-up when it takes up a game from its log: which

@@ -19,7 +19,7 @@ from events import EventKind, GameEvent
 from events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
                             Crowned, CrowningPending, GameOver, GameStarted, Irregularity,
                             IrregularityKind, MovePlayed, Takeback)
-from events.record import Alert, BoardRecord, line_moves
+from events.record import Alert, AlertKind, BoardRecord, line_moves
 
 from .config import TrackerConfig
 from .stories import Story, StoryKind
@@ -117,10 +117,10 @@ class Acts:
             return self._mismatch(phase.game, story, time)
         if story.kind is StoryKind.ALERT_UNCHANGED:
             return []  # the irregular board still stands: still waiting for a correction
-        events = self._matched(phase.game, time)
         if story.kind is StoryKind.STOOD:
-            assert story.move is not None
-            return events + self._stood(story.move, time)
+            assert story.move is not None and story.mover is not None
+            return self._stood(story.move, story.mover, time)
+        events = self._matched(phase.game, time)
         if story.kind is StoryKind.GAP:
             return events + self.gap(story, time)
         h = story.hypothesis
@@ -129,8 +129,17 @@ class Acts:
             if self.alert is not None:
                 events.append(self._close_alert(time, AlertEnding.CORRECTED))
             return events
-        if h.verdict in (Verdict.MOVE, Verdict.TWO_PLIES):
+        if h.verdict is Verdict.MOVE:
             return events + self._play(h.moves, story.mover, h.pending, time, gap=story.gap)
+        if h.verdict is Verdict.TWO_PLIES:
+            # Both plies are legal and recorded; the referee is told the board skipped one,
+            # unless the camera was away (then they are plies of the gap, marked so).
+            events += self._play(h.moves, story.mover, h.pending, time, gap=story.gap)
+            if story.gap is None:
+                reason = describe(phase.game.position, [h]).reason
+                events.append(self._alert(time, reason, IrregularityKind.TWO_PLIES, story.mover,
+                                          opens=False))
+            return events
         if h.verdict is Verdict.TAKEBACK:
             if self.alert is not None:  # the board went back past the irregular change
                 events.append(self._close_alert(time, AlertEnding.CORRECTED))
@@ -233,17 +242,27 @@ class Acts:
         position = game.position
         explanation = describe(position, [h], game.positions()[:-1], game.rules)
         mover = position.turn.opponent if h.verdict is Verdict.WRONG_SIDE else position.turn
-        board = Position(*h.board, turn=mover.opponent)
+        board = Position(*h.settled, turn=mover.opponent)
         return [self._alert(time, explanation.reason, IrregularityKind(h.verdict.value), mover,
                             missed=tuple(str(m) for m in explanation.missed), fen=board.fen(),
-                            move=str(h.moves[-1]) if h.moves else None)]
+                            move=None if h.shown is None else str(h.shown))]
 
     def _mismatch(self, game: Game, story: Story, time: float) -> list[GameEvent]:
+        """A board no story explains, named by the catalogue: one piece moved against the
+        rules is an irregular move its opponent may play on from; anything else (pieces
+        added, removed, shifted) is a board that does not match, which either side may
+        play on from."""
         position = game.position
-        seen = Position(*story.board, turn=position.turn.opponent)
+        change = describe_change(position, Position(*story.board, turn=position.turn), game.start)
+        rule = IrregularityKind(change.fault.value)
+        if change.side is not None:
+            board = Position(*story.board, turn=change.side.opponent)
+            return [self._alert(time, change.reason, rule, change.side, fen=board.fen(),
+                                move=change.move)]
+        seen = Position(*story.board, turn=position.turn)
         differing = tuple(s for s in range(1, 33) if seen.piece_at(s) != position.piece_at(s))
         return [self._emit(EventKind.BOARD_MISMATCH, time, fen=seen.fen(), side=position.turn,
-                           reason=describe_change(position, seen), detail=BoardMismatch(differing))]
+                           reason=change.reason, detail=BoardMismatch(differing, rule))]
 
     def _matched(self, game: Game, time: float) -> list[GameEvent]:
         if not self.record.mismatch:
@@ -251,26 +270,31 @@ class Acts:
         return [self._emit(EventKind.BOARD_MATCHED, time, fen=game.position.fen(),
                            detail=BoardMatched())]
 
-    def _stood(self, reply: Move, time: float) -> list[GameEvent]:
-        """The opponent played on: the irregular change stands, then his move is played.
-        Several lines through a gap that no referee chose between stand as the likeliest,
+    def _stood(self, reply: Move, side: Colour, time: float) -> list[GameEvent]:
+        """``side`` played on from the open alert's board: the change stands as an irregular
+        ply, then the move is played (RULES.md: the game goes on from the board). Several
+        lines through a gap that no referee chose between stand as the likeliest,
         unconfirmed (its board is the one played on)."""
         alert = self.alert
         assert alert is not None and alert.fen is not None
         record = self.record.current
         mover = record.game.position.turn
         detail = alert.detail
-        line = line_moves(record.game, detail.lines[0]) if isinstance(detail, Irregularity) and detail.lines else None
+        line = (line_moves(record.game, detail.lines[0])
+                if isinstance(detail, Irregularity) and detail.lines else None)
         if line and isinstance(detail, Irregularity):
-            events = self._play(tuple(line), mover, Pending(), time, gap=detail.gap, unconfirmed=True,
-                                stood_for=alert.seq)
+            events = self._play(tuple(line), mover, Pending(), time, gap=detail.gap,
+                                unconfirmed=True, stood_for=alert.seq)
+            board = self.record.current.game.position.with_turn(side)
         else:
-            events = [self._emit(EventKind.MOVE, time, move=alert.move, fen=alert.fen, side=mover,
-                                 reason=alert.reason, detail=MovePlayed(irregular=True))]
-        events.append(self._close_alert(time, AlertEnding.STOOD))
-        position = self.record.current.game.position
-        events.append(self._emit(EventKind.MOVE, time, move=str(reply), fen=position.play(reply).fen(),
-                                 side=position.turn, detail=MovePlayed(reply.captured)))
+            board = Position.from_fen(alert.fen).with_turn(side)
+            events = [self._emit(EventKind.MOVE, time, move=alert.move, fen=board.fen(), side=mover,
+                                 reason=alert.standing, detail=MovePlayed(irregular=True))]
+        if alert.kind is AlertKind.IRREGULARITY:
+            events.append(self._close_alert(time, AlertEnding.STOOD))
+        events += self._matched(self.record.current.game, time)  # the board is the game's now
+        events.append(self._emit(EventKind.MOVE, time, move=str(reply), fen=board.play(reply).fen(),
+                                 side=side, detail=MovePlayed(reply.captured)))
         return events + self._result_events(time)
 
     def _close_alert(self, time: float, how: AlertEnding) -> GameEvent:

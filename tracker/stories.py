@@ -36,9 +36,9 @@ class Story:
     board: Board
     hypothesis: Hypothesis | None = None  # GAME
     rules: Rules | None = None  # START: the rules of the set-up recognised
-    move: Move | None = None  # STOOD: the opponent's move
+    move: Move | None = None  # STOOD: the move made from the irregular board
     moves: tuple[Move, ...] = ()  # START: the first moves already made when first seen
-    mover: Colour | None = None  # GAME, GAP and START with moves: who makes the first of them
+    mover: Colour | None = None  # GAME, GAP, STOOD and START with moves: who makes the first of them
     lines: tuple[tuple[Move, ...], ...] = ()  # GAP: the lines that explain the board
     gap: float | None = None  # GAME and GAP after a gap: seconds the board was unseen
     # (not part of the decision)
@@ -59,7 +59,7 @@ class OpenBoard:
     """The board of the alert a tracker waits on."""
 
     position: Position  # its turn is the side that would play on
-    can_stand: bool  # False for a board no story explained: only the referee makes it stand
+    either_side: bool = False  # a change no side made by moving: either side may play on
 
 
 def start_stories(variants: list[Rules], fixed_first_mover: bool) -> list[Story]:
@@ -87,8 +87,9 @@ def start_stories(variants: list[Rules], fixed_first_mover: bool) -> list[Story]
 def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piece],
                  alert: OpenBoard | None) -> list[Story]:
     """Every story from the game's position, the alert's board standing, and play going
-    on from it (only from a board some story explained: a misread must not become the
-    record)."""
+    on from it. A misread does not become the record this way: play goes on from a board
+    only when the next board read is that board with a legal move made, confirmed like
+    any move; a misread that passes leaves the game's own stories to explain the move."""
     position = game.position
     found = [(h, position.turn) for h in hypotheses(position, game.rules, game.positions()[:-1])]
     for side in movers(game, fixed_first_mover):
@@ -98,15 +99,19 @@ def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piec
             found = [(h, mover) for h, mover in found if h.verdict is not Verdict.WRONG_SIDE]
             found += [(Hypothesis(Verdict.MOVE, (m,), other.play(m).board), side)
                       for m in other.legal_moves(game.rules)]
-    stories = [Story(StoryKind.GAME, with_overlay(h.board, position, overlay), h, mover=mover)
-               for h, mover in found]
+    stories = []
     if alert is not None:
+        # Listed first: where the game's stories predict the same board (the alert's own
+        # change, or its reply read as two plies), the board seen and played on wins.
         board = alert.position
         stories.append(Story(StoryKind.ALERT_UNCHANGED, board.board))
-        if alert.can_stand:
-            stories += [Story(StoryKind.STOOD, board.play(m).board, move=m)
-                        for m in board.legal_moves(game.rules)]
-    return stories
+        sides = (board.turn, board.turn.opponent) if alert.either_side else (board.turn,)
+        for side in sides:
+            on = board.with_turn(side)
+            stories += [Story(StoryKind.STOOD, on.play(m).board, move=m, mover=side)
+                        for m in on.legal_moves(game.rules)]
+    return stories + [Story(StoryKind.GAME, with_overlay(h.board, position, overlay), h, mover=mover)
+                      for h, mover in found]
 
 
 def with_overlay(board: Board, position: Position, overlay: Mapping[int, Piece]) -> Board:

@@ -16,9 +16,9 @@ from typing import Iterable
 
 from engine import Piece, Position, Rules
 from engine.game import Game
-from engine.referee import Verdict
+from engine.referee import Verdict, describe_change
 from events import EventKind, GameEvent
-from events.record import Alert, BoardRecord
+from events.record import Alert, AlertKind, BoardRecord
 from vision.reading import CLASS_INDEX, Reading
 
 from .acting import Acts, NoGame, Over, Phase, Playing
@@ -125,12 +125,11 @@ class GameTracker:
             return events
         if self._streak and self._streak.story.decision == story.decision:
             self._streak.count += 1
+            self._streak.story = story  # the latest variant: what the board shows now
         else:
             self._streak = _Streak(story, 1, time)
         streak = self._streak
-        needed = (self.config.confirm_mismatch if story.kind is StoryKind.MISMATCH
-                  else self.config.confirm_readings)
-        if not streak.acted and streak.count >= needed:
+        if not streak.acted and streak.count >= self._needed(story, streak.count):
             streak.acted = True
             events += self.acts.act(story, time)
             if story.kind in (StoryKind.GAME, StoryKind.STOOD, StoryKind.GAP, StoryKind.START):
@@ -189,7 +188,7 @@ class GameTracker:
             fixed = self.config.first_mover is not None
             if isinstance(phase, Playing):
                 board = None if alert is None or alert.fen is None else OpenBoard(
-                    Position.from_fen(alert.fen), can_stand=not record.mismatch)
+                    Position.from_fen(alert.fen), either_side=alert.kind is AlertKind.BOARD_MISMATCH)
                 stories = game_stories(phase.game, fixed, self.overlay, board)
             else:
                 variants = [self.acts.configured(rules) for rules in start_rules(self.rules)]
@@ -213,6 +212,19 @@ class GameTracker:
             return None
         return Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
                      gap=round(seconds, 1))
+
+    def _needed(self, story: Story, count: int) -> int:
+        """Readings that must agree before acting. A board no story explains waits longer
+        (a misread is brief), unless it is one piece moved against the rules: two squares
+        that change together, as a hand does and a misread rarely does."""
+        if story.kind is not StoryKind.MISMATCH or count < self.config.confirm_readings:
+            return self.config.confirm_readings
+        game = self.game
+        if game is not None and self.alert is None:
+            seen = Position(*story.board, turn=game.position.turn)
+            if describe_change(game.position, seen, game.start).side is not None:
+                return self.config.confirm_readings
+        return self.config.confirm_mismatch
 
     def _patience(self, time: float) -> list[GameEvent]:
         """A chain that rests unfinished past its patience is a chain stopped early."""

@@ -2,9 +2,9 @@
 
 import pytest
 
-from engine import CapturedRemoval, Position, Rules
+from engine import CapturedRemoval, Colour, Position, Rules
 from engine.game import Game, Outcome, Result
-from engine.pdn import PdnError, read_game, read_games, write_game, write_games
+from engine.pdn import Numbering, PdnError, read_game, read_games, write_game, write_games
 
 SAMPLE = """[Event "PEA Open"]
 [White "Anan"]
@@ -130,3 +130,38 @@ def test_time_spent_on_each_ply_round_trips_as_emt_comments():
     assert read_game(write_game(game)).move_seconds == []  # no times: none invented
     assert read_game(SAMPLE.replace("{a comment}", "{[%emt 0:00:09.5]}")).move_seconds == \
         [None, None, 9.5, None, None]
+
+
+def light_first_game() -> Game:
+    """Light moves first; then a dark man is knocked off and play goes on from there."""
+    game = Game(Rules(first_mover=Colour.LIGHT))
+    for text in ("6-10", "26-22", "10-14"):
+        game.play_text(text)  # the engine's frame: light starts on 1-8 and moves toward 32
+    game.play_irregular(Position.from_fen("B:W1,2,3,4,5,7,8,14:B22,25,27,28,29,30,32"),
+                        "dark man removed from 31")
+    return game
+
+
+def test_a_game_light_starts_is_written_with_light_on_25_to_32_and_reads_back():
+    game = light_first_game()
+    text = write_game(game)
+    assert '[Numbering "first mover"]' in text
+    moves = " ".join(text.split("\n\n", 1)[1].split())
+    # RULES.md: square 29 is the first mover's left corner, whatever the colour of its men.
+    assert moves == ("1. 27-23 7-11 2. 23-19 -- {irregular: dark man removed from 31; "
+                     "FEN B:W32,31,30,29,28,26,25,19:B11,8,6,5,4,3,1} *")
+    assert read_game(text).game.positions() == game.positions()
+
+
+def test_the_colour_bound_numbering_is_a_setting_and_reads_back_too():
+    game = light_first_game()
+    text = write_game(game, numbering=Numbering.COLOUR)
+    assert '[Numbering "colour"]' in text and "1. 6-10 26-22 2. 10-14 --" in text
+    assert read_game(text).game.positions() == game.positions()
+
+
+def test_a_game_dark_starts_is_written_the_same_in_both_numberings():
+    game = Game()
+    game.play_text("26-22")
+    assert write_game(game) == write_game(game, numbering=Numbering.COLOUR)
+    assert "Numbering" not in write_game(game)

@@ -1,7 +1,7 @@
 """The referee explains a change on the board the way an arbiter would."""
 
 from engine import CapturedRemoval, Position, Rules
-from engine.referee import Verdict, explain
+from engine.referee import Fault, Verdict, explain
 
 
 def fen(text: str) -> Position:
@@ -24,13 +24,21 @@ def test_man_moved_backwards_is_illegal_with_the_reason():
     before = fen("B:W1:B18")
     verdict = explain(before, fen("W:W1:B22"))
     assert verdict.verdict is Verdict.ILLEGAL
-    assert verdict.reason == "man moved backwards (18-22)"
+    assert verdict.reason == "dark man moved backwards (18-22)"
+    assert verdict.fault is Fault.BACKWARDS
 
 
 def test_piece_appeared_names_the_square():
-    verdict = explain(fen("B:W1:B18"), fen("B:W1,14:B18"))
-    assert verdict.verdict is Verdict.ILLEGAL
+    start = fen("B:W1,5:B18")
+    verdict = explain(fen("B:W1:B18"), fen("B:W1,14:B18"), earlier=[start])
+    assert verdict.verdict is Verdict.ILLEGAL and verdict.fault is Fault.PIECE_ADDED
     assert verdict.reason == "light man appeared on 14"
+
+
+def test_more_pieces_than_the_set_up_is_an_impossible_position():
+    verdict = explain(fen("B:W1:B18"), fen("B:W1,14:B18"))
+    assert verdict.fault is Fault.IMPOSSIBLE
+    assert verdict.reason == "light has 2 pieces, more than the 1 it started with"
 
 
 def test_piece_removed_names_the_square():
@@ -40,7 +48,8 @@ def test_piece_removed_names_the_square():
 
 def test_man_moving_two_squares_is_named():
     verdict = explain(fen("B:W1:B26"), fen("W:W1:B17"))
-    assert verdict.reason == "man moved more than one square (26-17)"
+    assert verdict.reason == "dark man moved more than one square (26-17)"
+    assert verdict.fault is Fault.TOO_FAR
 
 
 def test_plain_move_while_capture_compulsory_names_the_missed_capture():
@@ -106,7 +115,8 @@ def test_the_side_that_just_moved_moving_again_is_wrong_side():
 def test_king_landing_beyond_the_square_behind_is_illegal_with_the_reason():
     verdict = explain(fen("B:W15:BK29"), fen("W:BK8"))
     assert verdict.verdict is Verdict.ILLEGAL
-    assert "land right behind" in verdict.reason
+    assert verdict.reason == "dark king landed beyond the square right behind 15 (29x8)"
+    assert verdict.fault is Fault.KING_BEYOND
 
 
 def test_identical_chains_are_reported_as_ambiguous_when_only_the_path_differs():

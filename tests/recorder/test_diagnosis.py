@@ -9,6 +9,8 @@ import cv2
 import numpy as np
 
 from cli.main import main
+from feed import started
+from recorder.diagnosis import held_up
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
 from drawn_boards import render, start_occupancy  # noqa: E402
@@ -62,3 +64,21 @@ def test_an_empty_video_is_a_clear_error(tmp_path, capsys):
     cv2.VideoWriter(str(empty), cv2.VideoWriter_fourcc(*"mp4v"), 30, (64, 64)).release()
     assert main(["record", str(empty)]) == 2
     assert "empty.mp4" in capsys.readouterr().err
+
+
+def test_a_record_held_by_a_board_nobody_went_on_from_says_where_and_why():
+    feed = started("B:W1,5:B22,30")
+    feed.board("W:W1,5:B18,30")  # 22-18
+    feed.hand()
+    feed.board("B:W1,9:B18,30")  # 5-9
+    assert held_up(feed.tracker.record) is None
+    feed.hand()
+    feed.board("W:W1,9:B14,30")  # 18-14
+    feed.hand()
+    feed.board("W:W2,9:B30", frames=20)  # light's man goes 1 to 2 and takes 14: irregular
+    said = held_up(feed.tracker.record)
+    assert said is not None and said.startswith("recording stopped after ply 3, at ")
+    assert ": light man moved sideways (1x2); " in said and said.endswith("the PDN ends at ply 3")
+    feed.hand()
+    feed.board("W:W1,9:B14,30")  # put back: nothing holds the record any more
+    assert held_up(feed.tracker.record) is None

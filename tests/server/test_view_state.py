@@ -129,7 +129,7 @@ def test_accepting_a_mismatch_makes_the_board_of_the_alert_stand():
     alert = next(iter(state.alerts))
     state.apply(referee(ra.AcceptMove(alert)).with_seq(90))
     last = state.current.moves[-1]
-    assert last.irregular == "light man removed from 5"
+    assert last.irregular == "irregular position change: light man removed from 5"
     assert last.fen == "B:W1,2,3,4,6,7,8:B21,26,27,28,29,30,31,32"
 
 

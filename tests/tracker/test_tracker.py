@@ -5,67 +5,12 @@ import pytest
 
 from engine import Colour, Position, Rules
 from engine.game import Game, Outcome
-from events import EventKind, GameEvent
-from events.decisions import parse_action
+from events import EventKind
 from events.details import AlertEnding, ClockLevel, IrregularityKind
 from tracker import GameTracker, TrackerConfig
 from vision.reading import Reading
 
-
-class Feed:
-    """Plays readings into a tracker at 30 fps and keeps every event, numbered and read
-    back to the tracker as a session's log does."""
-
-    def __init__(self, tracker: GameTracker, rng_seed: int | None = None) -> None:
-        self.tracker = tracker
-        self.time = 0.0
-        self.events = []
-        self.seq = 0
-        self.rng = np.random.default_rng(rng_seed) if rng_seed is not None else None
-
-    def log(self, events: list[GameEvent]) -> list[GameEvent]:
-        stored = []
-        for event in events:
-            self.seq += 1
-            stored.append(event.with_seq(self.seq))
-            self.tracker.logged(stored[-1])
-        return stored
-
-    def board(self, fen_or_position, frames: int = 5) -> list:
-        position = fen_or_position if isinstance(fen_or_position, Position) else Position.from_fen(fen_or_position)
-        new = []
-        for _ in range(frames):
-            self.time += 1 / 30
-            reading = Reading.certain(position, self.time)
-            if self.rng is not None:
-                noisy = reading.probabilities + self.rng.uniform(0, 0.1, reading.probabilities.shape)
-                reading = Reading(self.time, (noisy / noisy.sum(axis=1, keepdims=True)).astype(np.float32))
-            new += self.log(self.tracker.observe(self.time, reading))
-        self.events += new
-        return new
-
-    def hand(self, frames: int = 10) -> list:
-        new = []
-        for _ in range(frames):
-            self.time += 1 / 30
-            new += self.log(self.tracker.observe(self.time, None))
-        self.events += new
-        return new
-
-    def wait(self, seconds: float, position) -> list:
-        return self.board(position, frames=int(seconds * 30))
-
-
-def kinds(events) -> list[str]:
-    return [e.kind.value for e in events]
-
-
-def started(fen: str, **config) -> Feed:
-    start = Position.from_fen(fen)
-    tracker = GameTracker("b1", config=TrackerConfig(first_mover=Colour.DARK, **config))
-    feed = Feed(tracker)
-    feed.log(tracker.start_from(start, 0.0))
-    return feed
+from feed import Feed, decision, kinds, started
 
 
 def test_standard_start_is_recognised_and_a_random_game_recorded_move_perfect():
@@ -124,11 +69,25 @@ def test_missed_capture_raises_an_alert_naming_the_capture_then_correction():
     assert [str(p.move) for p in feed.tracker.game.plies] == ["18x9"]
 
 
-def test_playing_on_from_a_board_no_story_explains_does_not_make_it_stand():
+def test_a_board_no_move_explains_stands_once_play_goes_on_from_it():
     feed = started("B:W1,5:B25,30")
-    feed.board("B:W1:B25,30", frames=8)  # light man on 5 gone: no move explains it
-    feed.board("W:W1:B21,30", frames=8)  # then dark "plays on"
-    assert feed.tracker.game.plies == []  # a misread must not become the record
+    events = feed.board("B:W1:B25,30", frames=8)  # light man on 5 gone: no move explains it
+    assert [(e.kind.value, e.detail.rule) for e in events] == [
+        ("board_mismatch", IrregularityKind.PIECE_REMOVED)]
+    events = feed.board("W:W1:B21,30", frames=8)  # then dark plays on from it
+    assert kinds(events) == ["move", "board_matched", "move"]
+    first, second = feed.tracker.game.plies
+    assert first.irregularity == "irregular position change: light man removed from 5"
+    assert first.after.fen() == "B:W1:B25,30" and str(second.move) == "25-21"
+    assert feed.tracker.alert is None
+
+
+def test_a_misread_that_passes_never_becomes_the_record():
+    feed = started("B:W1,5:B25,30")
+    feed.board("B:W1:B25,30", frames=8)  # the man on 5 misread as empty, long enough to say so
+    feed.board("W:W1,5:B21,30", frames=8)  # the real board: dark played 25-21
+    assert [(str(p.move), p.is_irregular) for p in feed.tracker.game.plies] == [("25-21", False)]
+    assert feed.tracker.alert is None
 
 
 def test_opponent_playing_on_makes_the_irregular_move_stand():
@@ -251,10 +210,6 @@ def test_a_move_is_committed_only_after_enough_agreeing_readings(frames):
     feed.board("W:W1:B21", frames=frames)
     needed = TrackerConfig().confirm_readings
     assert len(feed.tracker.game.plies) == (1 if frames >= needed else 0)
-
-
-def decision(feed: Feed, game: int = 1, **detail) -> None:
-    feed.log([parse_action(detail).to_event("b1", game, feed.time)])
 
 
 def test_referee_accepting_an_irregular_move_makes_it_stand():

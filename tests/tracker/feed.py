@@ -1,0 +1,74 @@
+"""Synthetic readings for a tracker: boards as certain (or lightly noisy) readings at 30 fps,
+hands as no reading, and a log that numbers each event and reads it back."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine import Colour, Position
+from events import GameEvent
+from events.decisions import parse_action
+from tracker import GameTracker, TrackerConfig
+from vision.reading import Reading
+
+
+class Feed:
+    """Plays readings into a tracker at 30 fps and keeps every event, numbered and read
+    back to the tracker as a session's log does."""
+
+    def __init__(self, tracker: GameTracker, rng_seed: int | None = None) -> None:
+        self.tracker = tracker
+        self.time = 0.0
+        self.events = []  # what readings brought
+        self.stored: list[GameEvent] = []  # the whole log, decisions and the start included
+        self.seq = 0
+        self.rng = np.random.default_rng(rng_seed) if rng_seed is not None else None
+
+    def log(self, events: list[GameEvent]) -> list[GameEvent]:
+        stored = []
+        for event in events:
+            self.seq += 1
+            stored.append(event.with_seq(self.seq))
+            self.stored.append(stored[-1])
+            self.tracker.logged(stored[-1])
+        return stored
+
+    def board(self, fen_or_position, frames: int = 5) -> list:
+        position = fen_or_position if isinstance(fen_or_position, Position) else Position.from_fen(fen_or_position)
+        new = []
+        for _ in range(frames):
+            self.time += 1 / 30
+            reading = Reading.certain(position, self.time)
+            if self.rng is not None:
+                noisy = reading.probabilities + self.rng.uniform(0, 0.1, reading.probabilities.shape)
+                reading = Reading(self.time, (noisy / noisy.sum(axis=1, keepdims=True)).astype(np.float32))
+            new += self.log(self.tracker.observe(self.time, reading))
+        self.events += new
+        return new
+
+    def hand(self, frames: int = 10) -> list:
+        new = []
+        for _ in range(frames):
+            self.time += 1 / 30
+            new += self.log(self.tracker.observe(self.time, None))
+        self.events += new
+        return new
+
+    def wait(self, seconds: float, position) -> list:
+        return self.board(position, frames=int(seconds * 30))
+
+
+def kinds(events) -> list[str]:
+    return [e.kind.value for e in events]
+
+
+def started(fen: str, **config) -> Feed:
+    start = Position.from_fen(fen)
+    tracker = GameTracker("b1", config=TrackerConfig(first_mover=Colour.DARK, **config))
+    feed = Feed(tracker)
+    feed.log(tracker.start_from(start, 0.0))
+    return feed
+
+
+def decision(feed: Feed, game: int = 1, **detail) -> None:
+    feed.log([parse_action(detail).to_event("b1", game, feed.time)])

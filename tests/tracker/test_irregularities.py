@@ -1,0 +1,239 @@
+"""Every irregularity of the catalogue (docs/RULES.md) and its endings, over synthetic
+readings (issue #21): corrected on the board, played on by the opponent, accepted or
+corrected by the referee; each with the exact events and PDN it leaves.
+
+A case is a game's start (dark to move, dark the first mover), the legal plies before the
+irregularity, the irregular board, what the tracker must say of it, a move played on from
+it, and the legal move that corrects it. The expected events and PDN are composed from
+those facts, so a case says what a referee would write down, not what the code printed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from engine import Position
+from engine.pdn import read_game, write_game
+from engine.referee import Fault, Verdict
+from events.details import AlertEnding, IrregularityKind
+from events.record import replay
+
+from feed import Feed, decision, started
+from scripted_hall import snapshot
+from server.state import BoardState
+from tracker import GameTracker
+
+
+@dataclass(frozen=True)
+class Case:
+    rule: IrregularityKind
+    start: str  # FEN, dark to move
+    shown: str  # the irregular board (its side to move: who plays on)
+    reason: str
+    move: str | None  # the irregular change as a path, when one piece made it
+    reply: str  # a legal move from the irregular board
+    replied: str  # the board after it
+    right: str  # the legal move that corrects it
+    righted: str  # the board after that
+    prelude: tuple[tuple[str, str], ...] = ()  # legal plies first: (move, board after)
+
+    @property
+    def opens_mismatch(self) -> bool:
+        """Pieces added, removed or shifted: no side moved, so a board that does not match."""
+        return self.move is None
+
+    @property
+    def pdn_before(self) -> list[str]:
+        return [m for m, _ in self.prelude]
+
+
+CASES = [
+    Case(IrregularityKind.TOO_FAR, "B:W1:B22,30", "W:W1:B13,30",
+         "dark man moved more than one square (22-13)", "22-13",
+         "1-5", "B:W5:B13,30", "22-18", "W:W1:B18,30"),
+    Case(IrregularityKind.SIDEWAYS, "B:W1:B22,30", "W:W1:B21,30",
+         "dark man moved sideways (22-21)", "22-21",
+         "1-6", "B:W6:B21,30", "22-18", "W:W1:B18,30"),
+    Case(IrregularityKind.BACKWARDS, "B:W1:B22,30", "W:W1:B26,30",
+         "dark man moved backwards (22-26)", "22-26",
+         "1-6", "B:W6:B26,30", "22-17", "W:W1:B17,30"),
+    Case(IrregularityKind.OWN_PIECE_JUMPED, "B:W1:B18,22,30", "W:W1:B15,18,30",
+         "dark man jumped over its own piece on 18 (22-15)", "22-15",
+         "1-5", "B:W5:B15,18,30", "30-26", "W:W1:B18,22,26"),
+    Case(IrregularityKind.FALSE_CAPTURE, "B:W1,10:B22,30", "W:W1:B15,30",
+         "dark man took 10, which it did not jump (22x15)", "22x15",
+         "1-6", "B:W6:B15,30", "22-18", "W:W1,10:B18,30"),
+    Case(IrregularityKind.KING_BEYOND, "B:W1,22:BK31", "W:W1:BK13",
+         "dark king landed beyond the square right behind 22 (31x13)", "31x13",
+         "1-6", "B:W6:BK13", "31x17", "W:W1:BK17"),
+    Case(IrregularityKind.MISSED_CAPTURE, "B:W1,14:B18,30", "W:W1,14:B18,25",
+         "dark played 30-25 while a capture was compulsory (18x9)", "30-25",
+         "14x23", "B:W1,23:B25", "18x9", "W:W1:B9,30"),
+    Case(IrregularityKind.PARTIAL_CHAIN, "B:W2,7,15:B19,30", "W:W2,7:B10,30",
+         "dark capture chain not finished: 19x10 must go on (19x10x3)", "19x10",
+         "7x14", "B:W2,14:B30", "19x10x3", "W:W2:BK3,30"),
+    Case(IrregularityKind.WRONG_SIDE, "B:W1:B22,30", "B:W6:B22,30",
+         "light moved out of turn (1-6)", "1-6",
+         "22-18", "W:W6:B18,30", "22-18", "W:W1:B18,30"),
+    Case(IrregularityKind.PIECE_ADDED, "B:W1,14:B18,30", "B:W5,14:B9,30",
+         "light man appeared on 14", None,
+         "30-26", "W:W5,14:B9,26", "30-26", "W:W5:B9,26",
+         prelude=(("18x9", "W:W1:B9,30"), ("1-5", "B:W5:B9,30"))),
+    Case(IrregularityKind.PIECE_REMOVED, "B:W1,5:B22,30", "B:W1:B22,30",
+         "light man removed from 5", None,
+         "22-18", "W:W1:B18,30", "22-18", "W:W1,5:B18,30"),
+    Case(IrregularityKind.IMPOSSIBLE, "B:W1:B22,30", "B:W1,14:B22,30",
+         "light has 2 pieces, more than the 1 it started with", None,
+         "22-18", "W:W1,14:B18,30", "22-18", "W:W1:B18,30"),
+    Case(IrregularityKind.POSITION_CHANGED, "B:W1,5:B22,30", "B:W1,6:B21,30",
+         "light man removed from 5; dark man removed from 22; light man appeared on 6; "
+         "dark man appeared on 21", None,
+         "21-17", "W:W1,6:B17,30", "22-18", "W:W1,5:B18,30"),
+]
+ENDINGS = ("corrected", "played on", "referee accepts", "referee corrects")
+
+
+def shown(feed: Feed, board: str, frames: int = 8) -> list[tuple]:
+    """The events a board brings, as (kind, move, fen, rule or ending)."""
+    return [(e.kind.value, e.move, e.fen, _said(e.detail)) for e in feed.board(board, frames)]
+
+
+def _said(detail) -> object:
+    return getattr(detail, "rule", None) or getattr(detail, "how", None)
+
+
+def raise_it(case: Case) -> tuple[Feed, int]:
+    """Play the case up to its irregular board; check the alert; return its seq."""
+    feed = started(case.start, chain_patience=1.0)
+    for _, board in case.prelude:
+        feed.hand()
+        feed.board(board)
+    feed.hand()
+    frames = 45 if case.rule is IrregularityKind.PARTIAL_CHAIN else 8  # it must rest first
+    events = feed.board(case.shown, frames)
+    kind = "board_mismatch" if case.opens_mismatch else "irregularity"
+    said = [(e.kind.value, e.move, e.reason, _said(e.detail)) for e in events]
+    assert said == [(kind, case.move, case.reason, case.rule)]
+    assert Position.from_fen(events[0].fen) == Position.from_fen(case.shown)
+    return feed, events[0].seq
+
+
+def pdn_moves(feed: Feed) -> str:
+    """The move text of the tracker's game as PDN; it must read back to the same game."""
+    game = feed.tracker.game
+    text = write_game(game)
+    assert read_game(text).game.positions() == game.positions()
+    return " ".join(text.split("\n\n", 1)[1].split())
+
+
+def numbered(plies: list[str]) -> str:
+    out = []
+    for index, ply in enumerate(plies):
+        out += [f"{index // 2 + 1}.", ply] if index % 2 == 0 else [ply]
+    return " ".join(out + ["*"])
+
+
+def standing(case: Case) -> str:
+    """The PDN of the irregular ply that stands."""
+    reason = f"irregular position change: {case.reason}" if case.opens_mismatch else case.reason
+    return f"{case.move or '--'} {{irregular: {reason.replace(';', ',')}; FEN {case.shown}}}"
+
+
+def play(case: Case, ending: str) -> tuple[Feed, list[str]]:
+    """Raise the case's irregularity and end it as ``ending`` says, checking every event on
+    the way; returns the feed and the plies its PDN must hold."""
+    feed, alert = raise_it(case)
+    if ending == "corrected":
+        if case.rule is IrregularityKind.PARTIAL_CHAIN:  # corrected by finishing the chain
+            feed.hand()
+            assert shown(feed, case.righted) == [
+                ("move", case.right, case.righted, None),
+                ("alert_closed", None, None, AlertEnding.CHAIN_FINISHED)]
+        else:
+            feed.hand()
+            back = shown(feed, case.prelude[-1][1] if case.prelude else case.start)
+            assert back == ([("board_matched", None, back[0][2], None)] if case.opens_mismatch
+                            else [("alert_closed", None, None, AlertEnding.CORRECTED)])
+            feed.hand()
+            assert shown(feed, case.righted) == [("move", case.right, case.righted, None)]
+        return feed, case.pdn_before + [case.right]
+    if ending == "played on":
+        feed.hand()
+        closing = (("board_matched", None, case.shown, None) if case.opens_mismatch
+                   else ("alert_closed", None, None, AlertEnding.STOOD))
+        assert shown(feed, case.replied) == [
+            ("move", case.move, case.shown, None), closing,
+            ("move", case.reply, case.replied, None)]
+        return feed, case.pdn_before + [standing(case), case.reply]
+    if ending == "referee accepts":
+        decision(feed, action="accept_move", alert=alert)
+        assert shown(feed, case.shown) == []  # the board is the game's now
+        return feed, case.pdn_before + [standing(case)]
+    decision(feed, action="correct_move", move=case.right, alert=alert)
+    feed.hand()
+    assert shown(feed, case.righted) == []  # the players set the board as decided
+    return feed, case.pdn_before + [case.right]
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+@pytest.mark.parametrize("case", CASES, ids=[c.rule.value for c in CASES])
+def test_each_irregularity_and_each_ending(case: Case, ending: str) -> None:
+    feed, plies = play(case, ending)
+    assert pdn_moves(feed) == numbered(plies)
+    assert feed.tracker.alert is None
+
+
+@pytest.mark.parametrize("ending", ENDINGS)
+@pytest.mark.parametrize("case", CASES, ids=[c.rule.value for c in CASES])
+def test_the_server_a_restored_tracker_and_the_live_one_agree(case: Case, ending: str) -> None:
+    """The one replay (issue #19) holds for every new event: the server's state and a
+    tracker restored from the log read the log as the live tracker wrote it."""
+    feed, _ = play(case, ending)
+    live = snapshot(feed.tracker.record)
+    served = BoardState(feed.tracker.board_id)
+    for event in feed.stored:
+        served.apply(event)
+    restored = GameTracker(feed.tracker.board_id, config=feed.tracker.config)
+    restored.restore(feed.stored)
+    assert snapshot(served) == live
+    assert snapshot(restored.record) == live
+    assert snapshot(replay(feed.stored, feed.tracker.board_id)) == live
+
+
+def test_two_plies_at_once_are_recorded_and_the_referee_told():
+    feed = started("B:W1,5:B25,30")
+    assert shown(feed, "B:W1,9:B21,30") == [
+        ("move", "25-21", "W:W1,5:B21,30", None), ("move", "5-9", "B:W1,9:B21,30", None),
+        ("irregularity", None, None, IrregularityKind.TWO_PLIES)]
+    assert feed.events[-1].reason == "two plies at once: 25-21 5-9"
+    assert pdn_moves(feed) == "1. 25-21 5-9 *"
+
+
+def test_a_crowning_not_stacked_before_the_next_move_is_named_and_the_game_goes_on():
+    feed = started("B:W20,9:B6,30")
+    assert [e[0] for e in shown(feed, "W:W20,9:B2,30")] == ["move", "crowning_pending"]
+    feed.hand()
+    events = shown(feed, "B:W24,9:B2,30")  # light moves without stacking the king on 2
+    assert events == [("irregularity", None, None, IrregularityKind.CROWNING),
+                      ("move", "20-24", "B:W9,24:BK2,30", None)]
+    assert feed.events[-2].reason == "crowning not done on 2: light moved without stacking the new king"
+    assert pdn_moves(feed) == "1. 6-2 20-24 *"
+
+
+def test_the_referee_can_undo_a_board_no_move_explained_after_it_stood():
+    case = next(c for c in CASES if c.rule is IrregularityKind.POSITION_CHANGED)
+    feed, _ = play(case, "played on")
+    decision(feed, action="take_back", plies=2)  # the change and the reply
+    assert feed.tracker.game.plies == [] and feed.tracker.game.position == Position.from_fen(case.start)
+    feed.hand()
+    assert shown(feed, case.start) == []  # the players put the board back: nothing new
+
+
+def test_every_name_the_engine_gives_is_a_kind_the_events_carry():
+    names = {f.value for f in Fault} | {v.value for v in Verdict} - {"unchanged", "move",
+                                                                   "ambiguous", "takeback"}
+    assert names <= {k.value for k in IrregularityKind}
+    assert {c.rule for c in CASES} == {IrregularityKind(n) for n in names} - {
+        IrregularityKind.TWO_PLIES, IrregularityKind.ILLEGAL}
