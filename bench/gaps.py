@@ -72,7 +72,9 @@ class Outcome:
     wrong: int  # plies recorded that were not played (the whole game), unconfirmed ones aside
     unconfirmed: int  # plies of a line that stood unchosen (play went on before the referee)
     unconfirmed_wrong: int  # ... of those, not the ply played
-    complete: bool  # the game recorded to its end, move-perfect
+    complete: bool  # the game recorded move-perfect
+    ended: bool  # recorded to its end: its last board the game's (a gap no line explains
+    # standing as an irregular position change once play went on)
     search_ms: list[float] = field(default_factory=list)
 
 
@@ -145,14 +147,18 @@ def judge(name: str, video: Path, truth: Game, times: list[float], events: list[
     mismatch = any(e.kind is EventKind.BOARD_MISMATCH for e in after)
     how = "ambiguous" if noticed else "unique" if marked else "none" if mismatch else "moves"
     plies = record.game.plies
+    # A legal ply recorded is right when the game made that very step somewhere (after a
+    # gap that stood as one irregular change, the plies that follow are the game's later ones).
+    played = {(ply.before.board, ply.after.board) for ply in truth.plies}
     wrong = [k for k, ply in enumerate(plies) if ply.irregularity is None
-             and (k >= len(truth.plies) or ply.after != truth.plies[k].after)]
+             and (ply.before.board, ply.after.board) not in played]
     unconfirmed = [k for k, m in enumerate(record.moves) if m.unconfirmed]
     gap_plies = range(recorded_before, recorded_before + unseen)
     right = sum(1 for k in gap_plies if k < len(plies) and plies[k].after == truth.plies[k].after)
     return Outcome(name, gap, unseen, how if unseen else "-", right,
                    len(set(wrong) - set(unconfirmed)), len(unconfirmed), len(set(wrong) & set(unconfirmed)),
                    record.game.positions() == truth.positions(),
+                   record.game.position.board == truth.position.board,
                    search_ms(truth, recorded_before, unseen))
 
 
@@ -346,12 +352,14 @@ def report(title: str, outcomes: list[Outcome]) -> None:
     for o in outcomes:
         print(f"  {o.name}: gap {o.gap:4.1f} s, {o.unseen} plies unseen, {o.how:9s} right {o.right}/{o.unseen}"
               f", wrong plies {o.wrong}, unconfirmed {o.unconfirmed} ({o.unconfirmed_wrong} wrong)"
-              f", to the end {'yes' if o.complete else 'NO'}", flush=True)
+              f", to the end {'yes' if o.ended else 'NO'}, move-perfect {'yes' if o.complete else 'no'}",
+              flush=True)
     n = len(outcomes)
     with_plies = [o for o in outcomes if o.unseen]
     counts = {how: sum(1 for o in with_plies if o.how == how)
               for how in ("unique", "ambiguous", "none", "moves")}
-    print(f"  games recorded to their end, move-perfect: {sum(o.complete for o in outcomes)}/{n}")
+    print(f"  games recorded to their end: {sum(o.ended for o in outcomes)}/{n}; move-perfect: "
+          f"{sum(o.complete for o in outcomes)}/{n}")
     print(f"  gaps with plies unseen: {len(with_plies)}: unique {counts['unique']}, ambiguous (a notice) "
           f"{counts['ambiguous']}, none (a mismatch) {counts['none']}, short (ordinary moves) "
           f"{counts['moves']}")
@@ -361,9 +369,9 @@ def report(title: str, outcomes: list[Outcome]) -> None:
             print(f"  plies of {label} gaps recorded right: {sum(o.right for o in group)}/"
                   f"{sum(o.unseen for o in group)}")
     short = [o for o in with_plies if o.unseen <= 6]
-    print(f"  gaps of 1-6 plies: {len(short)}, recorded to the end {sum(o.complete for o in short)}; "
+    print(f"  gaps of 1-6 plies: {len(short)}, recorded to the end {sum(o.ended for o in short)}; "
           f"of more than 6 (beyond the search): {len(with_plies) - len(short)}, recorded to the end "
-          f"{sum(o.complete for o in with_plies if o.unseen > 6)}")
+          f"{sum(o.ended for o in with_plies if o.unseen > 6)}")
     print(f"  plies recorded that were not played: {sum(o.wrong for o in outcomes)}; plies of lines that "
           f"stood unchosen (play went on before the referee answered): {sum(o.unconfirmed for o in outcomes)}"
           f", of them not the ply played: {sum(o.unconfirmed_wrong for o in outcomes)}")
@@ -399,7 +407,8 @@ def main() -> int:
                 outcomes.append(run(video, rng, work, args.timeout))
                 o = outcomes[-1]
                 print(f"{part} {o.name}: gap {o.gap:.1f} s, {o.unseen} unseen, {o.how}, right {o.right}, "
-                      f"wrong {o.wrong}, unconfirmed {o.unconfirmed}, complete {o.complete}", flush=True)
+                      f"wrong {o.wrong}, unconfirmed {o.unconfirmed}, ended {o.ended}, complete {o.complete}",
+                      flush=True)
             report(f"{part}: makhos run killed and restarted" if part == "restart"
                    else "drop: the camera away and back", outcomes)
     return 0
