@@ -15,7 +15,7 @@ import numpy as np
 
 from engine.pdn import Numbering
 from events import EventKind, EventLog, GameEvent
-from events.details import CameraNotice
+from events.details import CameraNotice, CameraStatus
 from tracker import GameTracker
 from tracker.tracker import Playing
 from vision.pipeline import BoardReader, FrameResult
@@ -51,15 +51,19 @@ class BoardSession:
         status = self.health.update(self.last, isinstance(self.tracker.phase, Playing))
         if status is not None:
             assert self.health.health is not None  # update() has just set it
-            record = self.tracker.record.current
-            game = self.tracker.game
-            events.append(self._store(GameEvent(
-                self.tracker.board_id, EventKind.CAMERA, time, game=record.number,
-                ply=None if game is None else len(game.plies),
-                reason=self.health.health.describe(), detail=CameraNotice(status))))
-            if self.log is None:  # no log to read it back from: the tracker's record takes it now
-                self.tracker.logged(events[-1])
+            events.append(self.camera_notice(time, status, self.health.health.describe()))
         return events
+
+    def camera_notice(self, time: float, status: CameraStatus, reason: str | None = None) -> GameEvent:
+        """Say what became of the camera (lost, back, ended, the board unreadable), stored."""
+        record = self.tracker.record.current
+        game = self.tracker.game
+        event = self._store(GameEvent(self.tracker.board_id, EventKind.CAMERA, time,
+                                      game=record.number, ply=None if game is None else len(game.plies),
+                                      reason=reason, detail=CameraNotice(status)))
+        if self.log is None:  # no log to read it back from: the tracker's record takes it now
+            self.tracker.logged(event)
+        return event
 
     def observe(self, time: float, reading: Reading | None) -> list[GameEvent]:
         """Take a Reading made without this session's reader (a replayed game in a hall

@@ -101,6 +101,7 @@ class OcclusionGate:
         self._ring = ring  # the outer half of the ring around the board
         y, x = np.mgrid[0:q, 0:q]
         self._depth = np.minimum(np.minimum(y, x), np.minimum(q - 1 - y, q - 1 - x))  # cells in from the edge
+        self._inner = outer - 1  # the depth of the ring's inner edge
         u = (np.arange(q) + 0.5) / 4 - cfg.margin
         self._centres = np.stack(np.meshgrid(u, u), axis=-1).astype(np.float32)  # board units
         self._reset(None)
@@ -132,7 +133,7 @@ class OcclusionGate:
         outside = np.zeros(count, bool)
         outside[np.unique(labels[weak & (self._depth == 0)])] = True
         inside = np.zeros(count, bool)
-        inside[np.unique(labels[weak & (self._depth == self._depth[self._ring].max())])] = True
+        inside[np.unique(labels[weak & (self._depth == self._inner)])] = True
         return bool((armed & outside & inside)[1:].any())
 
     def _rows(self, location: BoardLocation) -> np.ndarray:

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from engine import Colour, Rules
-from events import EventKind, EventLog, GameEvent, LogUnavailable
+from events import EventLog, GameEvent, LogUnavailable
 from events.decisions import SetPlayers
-from events.details import CameraNotice, CameraStatus
+from events.details import CameraStatus
 from recorder import BoardSession
 from tracker import GameTracker, TrackerConfig
 from tracker.tracker import TRACKER_KINDS
@@ -167,13 +167,8 @@ class Worker:
 
     def _camera(self, at: float, status: CameraStatus) -> None:
         """A camera notice, at the source's time (now, if it never gave a frame)."""
-        at = at if math.isfinite(at) else time.time()
-        session, outbox = self._started()
-        game = session.tracker.game
-        outbox.append(GameEvent(self.config.board, EventKind.CAMERA, at,
-                                game=session.tracker.record.current.number,
-                                ply=None if game is None else len(game.plies),
-                                detail=CameraNotice(status)))
+        session, _ = self._started()
+        session.camera_notice(at if math.isfinite(at) else time.time(), status)  # through the outbox
 
 
 def _pump(items: Iterator[Any], out: queue.Queue, stop: threading.Event) -> None:
