@@ -18,31 +18,31 @@ demo: $(BIN)/makhos
 # The type check first (its packages and settings: [tool.mypy] in pyproject.toml), then the
 # tests; pytest exits 5 when it collects no test, which is not a failure of the code.
 test: typecheck
-	$(BIN)/python -m pytest README.md docs engine server events worker tests; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
+	$(BIN)/python -m pytest README.md docs tests; rc=$$?; [ $$rc -eq 5 ] && rc=0; exit $$rc
 
 typecheck: $(BIN)/makhos
-	$(BIN)/mypy
+	$(BIN)/python -m lab.typecheck
 
 bench: $(BIN)/makhos
-	$(BIN)/python bench/perft.py
+	$(BIN)/python -m bench.perft
 
 # Regenerate the synthetic data, retrain the square classifier from scratch and evaluate it
-# (its time and figures: bench/RESULTS.md), then refit its head (models/head.py: scenes of the
+# (its time and figures: bench/RESULTS.md), then refit its head (lab/training/head.py: scenes of the
 # widened renderer, and the real photos of ../shared/realdata where present; it says what it
 # used). Writes models/square_classifier.onnx and models/evaluation.json. TRAIN_SCENES=N
-# renders N training scenes; unset, the recipe's count (models.dataset).
+# renders N training scenes; unset, the recipe's count (lab.training.dataset).
 model: $(BIN)/makhos
 	$(BIN)/pip install --quiet -e '.[dev,train]'
-	$(BIN)/python -m models.dataset --out data $(if $(TRAIN_SCENES),--train-scenes $(TRAIN_SCENES))
-	$(BIN)/python -m models.train --data data/train.npz --out data/base.onnx
-	$(BIN)/python -m models.head --base data/base.onnx --data data/fit.npz --out models/square_classifier.onnx
-	$(BIN)/python -m models.evaluate --data data/test.npz
+	$(BIN)/python -m lab.training.dataset --out data $(if $(TRAIN_SCENES),--train-scenes $(TRAIN_SCENES))
+	$(BIN)/python -m lab.training.train --data data/train.npz --out data/base.onnx
+	$(BIN)/python -m lab.training.head --base data/base.onnx --data data/fit.npz --out models/square_classifier.onnx
+	$(BIN)/python -m lab.training.evaluate --data data/test.npz
 
 # Endgame tables for every position of up to 4 pieces, both captured-removal settings, by
 # retrograde analysis (engine/endgame_build.py); written to data/endgames/ (not committed).
 # The analysis (makhos analyse, the pages' evaluation) reads them when they are there.
 endgames: $(BIN)/makhos
-	$(BIN)/python -m engine.endgame_build --pieces 4 --out data/endgames
+	$(BIN)/python -m makhos.engine.endgame_build --pieces 4 --out data/endgames
 
 clean:
 	rm -rf $(VENV) build *.egg-info

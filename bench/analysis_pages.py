@@ -1,8 +1,8 @@
 """What the commentators' analysis costs the server: requests while the analyst searches,
 and how long a position waits for its analysis once it is public.
 
-    python3 bench/analysis_pages.py                 # 1 s a position, 20 boards
-    python3 bench/analysis_pages.py --seconds 0.3 --boards 50
+    python3 -m bench.analysis_pages                 # 1 s a position, 20 boards
+    python3 -m bench.analysis_pages --seconds 0.3 --boards 50
 
 In one process, through Flask's test client (no sockets: the server's own work only):
 
@@ -22,17 +22,15 @@ import argparse
 import os
 import platform
 import statistics
-import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.game import Game  # noqa: E402
-from events import EventKind, GameEvent, SQLiteLog  # noqa: E402
-from events.details import GameStarted  # noqa: E402
-from server import create_app  # noqa: E402
-from server.config import AnalysisSettings, BoardInfo, ServerConfig  # noqa: E402
+from makhos.engine.game import Game  # noqa: E402
+from makhos.events import EventKind, GameEvent, SQLiteLog  # noqa: E402
+from makhos.events.details import GameStarted  # noqa: E402
+from makhos.server import create_app  # noqa: E402
+from makhos.server.config import AnalysisSettings, BoardInfo, ServerConfig  # noqa: E402
 
 
 def game_events(board: int, plies: int) -> list[GameEvent]:

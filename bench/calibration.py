@@ -1,8 +1,8 @@
 """Calibration figures: the lens, one-shot adaptation to a new piece set, real webcam frames.
 
-    python bench/calibration.py                  # all three parts
-    python bench/calibration.py --part lens --views 8 --tests 40
-    python bench/calibration.py --choose-margin  # sweep KING_MARGIN on training palettes
+    python -m bench.calibration                  # all three parts
+    python -m bench.calibration --part lens --views 8 --tests 40
+    python -m bench.calibration --choose-margin  # sweep KING_MARGIN on training palettes
 
 (a) ``lens``: a 1280x720 camera with strong barrel distortion (k1 = -0.35, k2 = 0.10: a
     straight board edge near the image border bows by tens of pixels). It is calibrated
@@ -39,21 +39,20 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from calibration import adaptation as adaptation_module  # noqa: E402
-from calibration.adaptation import (AdaptedClassifier, fit_adaptation, log_odds,  # noqa: E402
+from makhos.calibration import adaptation as adaptation_module  # noqa: E402
+from makhos.calibration.adaptation import (AdaptedClassifier, fit_adaptation, log_odds,  # noqa: E402
                                     model_fingerprint)
-from calibration.intrinsics import calibrate_lens, inner_corners  # noqa: E402
-from models.realdata import JULIE, JULIE_CORNERS as CORNERS, ROOT  # noqa: E402
-from models.realdata import julie_labels as labels_from_name  # noqa: E402
-from models.render import Renderer, random_position, sample_scene  # noqa: E402
-from models.render.camera import Camera  # noqa: E402
-from vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of  # noqa: E402
-from vision.geometry import corner_error  # noqa: E402
-from vision.lens import Lens  # noqa: E402
-from vision.locate import locate_board  # noqa: E402
-from vision.rectify import crop_squares  # noqa: E402
+from makhos.calibration.intrinsics import calibrate_lens, inner_corners  # noqa: E402
+from lab.realdata import JULIE, JULIE_CORNERS as CORNERS, ROOT  # noqa: E402
+from lab.realdata import julie_labels as labels_from_name  # noqa: E402
+from lab.render import Renderer, random_position, sample_scene  # noqa: E402
+from lab.render.camera import Camera  # noqa: E402
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of  # noqa: E402
+from makhos.vision.geometry import corner_error  # noqa: E402
+from makhos.vision.lens import Lens  # noqa: E402
+from makhos.vision.locate import locate_board  # noqa: E402
+from makhos.vision.rectify import crop_squares  # noqa: E402
 
 
 STRONG_BARREL = np.array([-0.35, 0.10, 0.0, 0.0, 0.0])

@@ -1,8 +1,8 @@
 """Square classifier figures: held-out synthetic accuracy, inference time, load time.
 
-    python bench/classifier.py [--data data/test.npz] [--scenes 600]
+    python -m bench.classifier [--data data/test.npz] [--scenes 600]
 
-Accuracy is measured on the held-out test split (``models.evaluate``; rendered afresh when
+Accuracy is measured on the held-out test split (``lab.training.evaluate``; rendered afresh when
 ``data/test.npz`` is absent). Times are medians on one thread: load = building the
 onnxruntime session; classify = one batch of 32 crops including the light/dark assignment;
 crop = ``vision.rectify.crop_squares`` on a 1280x720 frame; board read = both, what one
@@ -15,18 +15,16 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from models.evaluate import evaluate, load_or_render, report  # noqa: E402
-from models.render import Renderer, random_position, sample_scene  # noqa: E402
-from vision.classifier import DEFAULT_MODEL, SquareClassifier  # noqa: E402
-from vision.rectify import crop_squares  # noqa: E402
+from lab.training.evaluate import evaluate, load_or_render, report  # noqa: E402
+from lab.render import Renderer, random_position, sample_scene  # noqa: E402
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier  # noqa: E402
+from makhos.vision.rectify import crop_squares  # noqa: E402
 
 
 def median_ms(fn, repeats: int, clock=time.perf_counter) -> float:

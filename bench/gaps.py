@@ -1,8 +1,8 @@
 """Gaps: a recorder killed and started again, a camera that drops, and the plies nobody saw.
 
-    python bench/gaps.py --videos 20 --folder /work/cache/i25      # every part
-    python bench/gaps.py --videos 3 --part restart                  # a quick look
-    python bench/gaps.py --part search                              # the search alone
+    python -m bench.gaps --videos 20 --folder /work/cache/i25      # every part
+    python -m bench.gaps --videos 3 --part restart                  # a quick look
+    python -m bench.gaps --part search                              # the search alone
 
 The videos are the ``steady`` set of ``bench/record.py`` (a calm camera, games without
 irregularities), rendered into ``--folder`` when missing.
@@ -44,16 +44,15 @@ from typing import Any, Iterator
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from engine.game import Game  # noqa: E402
-from engine.gaps import Sight, gap_lines  # noqa: E402
-from engine.pdn import read_game  # noqa: E402
-from events import EventKind, GameEvent, SQLiteLog  # noqa: E402
-from events.decisions import ChooseLine, Dismiss  # noqa: E402
-from events.details import CameraNotice, CameraStatus, Irregularity, IrregularityKind, MovePlayed  # noqa: E402
-from events.record import replay  # noqa: E402
-from record import FIRST_SEED, make_video  # noqa: E402
+from makhos.engine.game import Game  # noqa: E402
+from makhos.engine.gaps import Sight, gap_lines  # noqa: E402
+from makhos.engine.pdn import read_game  # noqa: E402
+from makhos.events import EventKind, GameEvent, SQLiteLog  # noqa: E402
+from makhos.events.decisions import ChooseLine, Dismiss  # noqa: E402
+from makhos.events.details import CameraNotice, CameraStatus, Irregularity, IrregularityKind, MovePlayed  # noqa: E402
+from makhos.events.game import replay  # noqa: E402
+from bench.record import FIRST_SEED, make_video
 
 BOARD = "1"
 GAP_SECONDS = 30.0
@@ -199,7 +198,7 @@ def free_port() -> int:
 
 
 def makhos_run(video: Path, db: Path, start: float, out: Any) -> subprocess.Popen:
-    command = [sys.executable, "-m", "cli.main", "run", "--source", str(video), "--events", str(db),
+    command = [sys.executable, "-m", "makhos.cli.main", "run", "--source", str(video), "--events", str(db),
                "--board", BOARD, "--port", str(free_port()), "--token", "bench"]
     if start:
         command += ["--start", f"{start:.3f}"]
@@ -262,7 +261,7 @@ class DroppingCamera:
         return self.inner.reader()
 
     def items(self, after: float) -> Iterator[Any]:
-        from vision.sources import VideoFile
+        from makhos.vision.sources import VideoFile
 
         for frame in VideoFile(Path(self.inner.spec)):
             if frame.timestamp >= self.drop:
@@ -279,8 +278,8 @@ class DroppingCamera:
 
 
 def drop(video: Path, rng: np.random.Generator, work: Path, timeout: float) -> Outcome:
-    from worker.inputs import CameraInput
-    from worker.loop import Worker, WorkerConfig
+    from makhos.worker.inputs import CameraInput
+    from makhos.worker.loop import Worker, WorkerConfig
 
     truth, times, db, referee, gap, moment = setting(video, rng, work, "drop")
     source = DroppingCamera(CameraInput(str(video)), moment, moment + gap)

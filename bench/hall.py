@@ -1,7 +1,7 @@
 """A tournament hall through Redis: many boards, many viewers, two server processes.
 
-    python3 bench/hall.py                       # 100 boards, 500 SSE clients, 20x speed
-    python3 bench/hall.py --boards 20 --clients 100 --plies 16
+    python3 -m bench.hall                       # 100 boards, 500 SSE clients, 20x speed
+    python3 -m bench.hall --boards 20 --clients 100 --plies 16
 
 Everything runs on loopback (127.0.0.1, free ports) and is torn down at the end:
 
@@ -47,7 +47,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 import numpy as np  # noqa: E402
 
@@ -74,8 +73,8 @@ def rss_mib(pid: int, field_name: str = "VmRSS") -> float:
 
 
 def write_games(folder: Path, boards: int, plies: int) -> list[Path]:
-    from engine.game import Game
-    from engine.pdn import write_game
+    from makhos.engine.game import Game
+    from makhos.engine.pdn import write_game
 
     paths = []
     for board in range(1, boards + 1):
@@ -95,9 +94,9 @@ def write_games(folder: Path, boards: int, plies: int) -> list[Path]:
 
 def run_shard(args: argparse.Namespace) -> int:
     """Many boards' Workers in this process, one thread and one Redis connection pool each."""
-    from events import open_log
-    from worker.inputs import open_input
-    from worker.loop import Worker, WorkerConfig
+    from makhos.events import open_log
+    from makhos.worker.inputs import open_input
+    from makhos.worker.loop import Worker, WorkerConfig
 
     stop = threading.Event()
     threads = []
@@ -212,7 +211,7 @@ async def run(args: argparse.Namespace) -> int:
     ports = [free_port(), free_port()]
     threads = args.clients // 2 + 32
     servers = {f"server {i + 1}": subprocess.Popen(
-        python("-m", "cli.main", "serve", "--redis", url, "--port", str(port), "--threads", str(threads),
+        python("-m", "makhos.cli.main", "serve", "--redis", url, "--port", str(port), "--threads", str(threads),
                "--boards", str(profile)),
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i, port in enumerate(ports)}
     workers: dict[str, subprocess.Popen] = {}
@@ -230,7 +229,7 @@ async def run(args: argparse.Namespace) -> int:
         started = time.time()
         lone, sharded = boards[-1], boards[:-1]
         workers["makhos worker"] = subprocess.Popen(
-            python("-m", "cli.main", "worker", "--source", f"replay:{games[-1]}", "--board", lone,
+            python("-m", "makhos.cli.main", "worker", "--source", f"replay:{games[-1]}", "--board", lone,
                    "--redis", url, "--speed", str(args.speed), "--ply-seconds", str(args.seconds_per_ply),
                    nice=args.worker_nice),
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -253,7 +252,7 @@ async def run(args: argparse.Namespace) -> int:
         played = time.time() - started
         unfinished = [name for name, w in workers.items() if w.poll() is None]
 
-        from events import open_log
+        from makhos.events import open_log
 
         log = open_log(url)
         appended = append_times(url, boards)

@@ -1,6 +1,6 @@
 """How plainly a frame shows a king, and which kings the classifier loses (a diagnostic).
 
-    python bench/kings.py [--scenes 600] [--model PATH]
+    python -m bench.kings [--scenes 600] [--model PATH]
 
 Every king of the held-out test split (the frames of ``data/test.npz``, re-rendered) is set
 beside the very same frame in which that king is one man: same scene, light, noise, JPEG
@@ -21,7 +21,6 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread per worker, before n
 
 import argparse
 import platform
-import sys
 from functools import cache
 from itertools import pairwise
 from multiprocessing import Pool
@@ -29,13 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from models.dataset import TEST, TEST_SEEDS, Shot, scene_shots  # noqa: E402
-from models.evaluate import read_as_king  # noqa: E402
-from models.render import Renderer  # noqa: E402
-from vision.classifier import SquareClassifier, model_path  # noqa: E402
-from vision.rectify import crop_squares  # noqa: E402
+from lab.training.dataset import TEST, TEST_SEEDS, Shot, scene_shots  # noqa: E402
+from lab.training.evaluate import read_as_king  # noqa: E402
+from lab.render import Renderer  # noqa: E402
+from makhos.vision.classifier import SquareClassifier, model_path  # noqa: E402
+from makhos.vision.rectify import crop_squares  # noqa: E402
 
 #: Bounds of the difference classes printed (grey levels, root mean square over the crop).
 BUCKETS = (0, 3, 5, 8, 12, 20, 40, 1000)

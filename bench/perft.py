@@ -1,7 +1,7 @@
 """Perft speed of the engine from the 8-man start: leaves per second, three ways.
 
-    python3 bench/perft.py            # depths 7 and 8
-    python3 bench/perft.py --deep     # and depth 9 (about 30 s without the table)
+    python3 -m bench.perft            # depths 7 and 8
+    python3 -m bench.perft --deep     # and depth 9 (about 30 s without the table)
 
 Each figure is labelled:
 - ``no table``: :func:`engine.perft.perft` as is, bulk counting at the last ply; this is
@@ -26,10 +26,9 @@ import time
 from pathlib import Path
 
 # Run as a plain script from anywhere: the engine lives one folder up.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import Position, Rules  # noqa: E402
-from engine.perft import perft  # noqa: E402
+from makhos.engine import Position, Rules  # noqa: E402
+from makhos.engine.perft import perft  # noqa: E402
 
 #: RULES.md, "Reference move counts": standard 8-man start, dark to move.
 REFERENCE = {7: 1_820_189, 8: 14_533_014, 9: 114_530_830}

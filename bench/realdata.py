@@ -1,6 +1,6 @@
 """Square reading on the real photographs of ../shared/realdata, set by set and in total.
 
-Every labelled set is read (``models.realdata``): the julie-robot-webcam frames (labels from
+Every labelled set is read (``lab.realdata``): the julie-robot-webcam frames (labels from
 that project's own detector, a draft) and the five hand-checked sets. Each photo is read
 three ways, so that the stages' errors are told apart:
 
@@ -21,7 +21,7 @@ position names them); man/king error over the pieces read with the right side (k
 as symbols on stickers are not scored for it); and with man/king counted too, squares wrong
 and whole boards right.
 
-    python bench/realdata.py [--model M] [--modes given,found] [--sheets DIR] [--errors]
+    python -m bench.realdata [--model M] [--modes given,found] [--sheets DIR] [--errors]
 
 ``--sheets DIR`` writes a contact sheet per set of the misread squares' crops (truth and
 reading under each) and a rectified view of each misread board with its errors marked.
@@ -43,16 +43,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from calibration.adaptation import AdaptedClassifier, fit_adaptation, model_fingerprint  # noqa: E402
-from models.realdata import (ROOT, RealPhoto, TrueGeometry, board_parity, cells_of,  # noqa: E402
+from makhos.calibration.adaptation import AdaptedClassifier, fit_adaptation, model_fingerprint  # noqa: E402
+from lab.realdata import (ROOT, RealPhoto, TrueGeometry, board_parity, cells_of,  # noqa: E402
                              collections, image_points, numbering_corners, to_labelled)
-from vision.classifier import LABELS, SquareClassifier, model_path  # noqa: E402
-from vision.geometry import location_from_corners  # noqa: E402
-from vision.locate import locate_board  # noqa: E402
-from vision.orientation import colour_in_play, orient  # noqa: E402
-from vision.rectify import SquareCrops, crop_squares  # noqa: E402
+from makhos.vision.classifier import LABELS, SquareClassifier, model_path  # noqa: E402
+from makhos.vision.geometry import location_from_corners  # noqa: E402
+from makhos.vision.locate import locate_board  # noqa: E402
+from makhos.vision.orientation import colour_in_play, orient  # noqa: E402
+from makhos.vision.rectify import SquareCrops, crop_squares  # noqa: E402
 
 MODES = ("given", "colour", "found", "calibrated")
 
@@ -270,10 +269,10 @@ def evaluate(models: dict[str, Path], sets: dict[str, list[RealPhoto]], modes: t
 def leave_one_out(base: Path, fit_data: Path, sets: dict[str, list[RealPhoto]], folder: Path
                   ) -> dict[str, Path]:
     """One network per set: ``base`` with its head refitted on the synthetic split and on
-    every other real set (``models.head``), so no set is read by a network that saw it."""
+    every other real set (``lab.training.head``), so no set is read by a network that saw it."""
     import torch
 
-    from models import head
+    from makhos.models import head
 
     torch.set_num_threads(1)
     convolutions = head.Convolutions(base)
@@ -303,10 +302,10 @@ def main() -> int:
     parser.add_argument("--sheets", type=Path, default=None)
     parser.add_argument("--errors", action="store_true", help="print every misread board")
     parser.add_argument("--leave-one-out", action="store_true",
-                        help="read each set with a head refitted without it (models.head; "
+                        help="read each set with a head refitted without it (lab.training.head; "
                              "--model is then the base network)")
     parser.add_argument("--fit-data", type=Path, default=Path("data/fit.npz"),
-                        help="the synthetic split of the refit (models.dataset)")
+                        help="the synthetic split of the refit (lab.training.dataset)")
     args = parser.parse_args()
     sets = collections()
     if not sets:

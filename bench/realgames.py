@@ -1,6 +1,6 @@
 """What the tracker makes of the real, time-ordered webcam frames of ../shared/realdata.
 
-    python bench/realgames.py
+    python -m bench.realgames
 
 The frames (``julie-robot-webcam/log*/More/my_photo-NN.jpg``) are a few seconds apart, so
 each is held for two seconds of "video" (the gate sees a still board) before the next. The
@@ -16,14 +16,13 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from engine import Rules  # noqa: E402
-from recorder import BoardSession  # noqa: E402
-from tracker import GameTracker  # noqa: E402
-from vision.classifier import SquareClassifier, labels_of  # noqa: E402
-from vision.pipeline import BoardReader  # noqa: E402
-from vision.sources import read_image  # noqa: E402
+from makhos.engine import Rules  # noqa: E402
+from makhos.session import BoardSession  # noqa: E402
+from makhos.tracker import GameTracker  # noqa: E402
+from makhos.vision.classifier import SquareClassifier, labels_of  # noqa: E402
+from makhos.vision.pipeline import BoardReader  # noqa: E402
+from makhos.vision.sources import read_image  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "realdata" / "julie-robot-webcam"
 HOLD_FRAMES = 30  # frames per photo, at 15 fps: two seconds still

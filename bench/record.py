@@ -1,10 +1,10 @@
 """Record synthetic game videos end to end and compare with their truth.
 
-    python bench/record.py --videos 50            # calm camera, held-out palettes, seeds 10000..
-    python bench/record.py --videos 3 --plies 12  # a quick look
-    python bench/record.py --set stress --videos 60 --folder /work/cache/i20   # hostile cameras
-    python bench/record.py --set stress --videos 60 --render-only             # render, no record
-    python bench/record.py --set irregular --videos 50 --plies 12 --folder /work/cache/i21
+    python -m bench.record --videos 50            # calm camera, held-out palettes, seeds 10000..
+    python -m bench.record --videos 3 --plies 12  # a quick look
+    python -m bench.record --set stress --videos 60 --folder /work/cache/i20   # hostile cameras
+    python -m bench.record --set stress --videos 60 --render-only             # render, no record
+    python -m bench.record --set irregular --videos 50 --plies 12 --folder /work/cache/i21
 
 Each video is rendered once into ``--folder`` (with its true PDN, events and, for the
 hostile sets, the camera's nuisances beside it), then decoded and recorded through the real
@@ -18,7 +18,7 @@ Sets: ``calm`` (seeds 10000..: a camera bolted down, 30 fps, OpenCV's writer), `
 ``irregular`` (seeds 40000.. too, other games: calm camera, one to three irregularities a game
 of every kind of the catalogue in docs/RULES.md, corrected or played on; a third start with
 kings), ``tuning``
-(seeds 30000..: every nuisance of :mod:`models.videos.nuisances` drawn at random; the set
+(seeds 30000..: every nuisance of :mod:`lab.videos.nuisances` drawn at random; the set
 looked at while developing) and ``stress`` (seeds 20000..: never looked at while tuning).
 In the stress set the camera wobble cycles through the table's levels (0, 1, 2, 3 and
 5 px at 720p, by seed mod 5), the frame rate through 15, 25, 30 and 60 fps (by seed div 5)
@@ -38,21 +38,20 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from engine import Rules, Setup  # noqa: E402
-from engine.pdn import read_game  # noqa: E402
-from events import EventKind  # noqa: E402
-from events.details import MovePlayed  # noqa: E402
-from models.render import sample_scene  # noqa: E402
-from models.videos import script_game  # noqa: E402
-from models.videos.nuisances import CODECS, FRAME_RATES, WOBBLE_LEVELS, sample_nuisances  # noqa: E402
-from models.videos.render import shot_starts, write_video  # noqa: E402
-from recorder import BoardSession  # noqa: E402
-from tracker import GameTracker, TrackerConfig  # noqa: E402
-from vision.classifier import SquareClassifier  # noqa: E402
-from vision.pipeline import BoardReader  # noqa: E402
-from vision.sources import VideoFile  # noqa: E402
+from makhos.engine import Rules, Setup  # noqa: E402
+from makhos.engine.pdn import read_game  # noqa: E402
+from makhos.events import EventKind  # noqa: E402
+from makhos.events.details import MovePlayed  # noqa: E402
+from lab.render import sample_scene  # noqa: E402
+from lab.videos import script_game  # noqa: E402
+from lab.videos.nuisances import CODECS, FRAME_RATES, WOBBLE_LEVELS, sample_nuisances  # noqa: E402
+from lab.videos.render import shot_starts, write_video  # noqa: E402
+from makhos.session import BoardSession  # noqa: E402
+from makhos.tracker import GameTracker, TrackerConfig  # noqa: E402
+from makhos.vision.classifier import SquareClassifier  # noqa: E402
+from makhos.vision.pipeline import BoardReader  # noqa: E402
+from makhos.vision.sources import VideoFile  # noqa: E402
 
 #: Seconds a chain may rest unfinished before it is called stopped early: a partial chain's
 #: report is due only then (TrackerConfig.chain_patience).

@@ -1,6 +1,6 @@
 """Speed of the synthetic renderer: scene set-up and one 1280x720 frame.
 
-    python bench/render.py [--scenes 10] [--frames 20]
+    python -m bench.render [--scenes 10] [--frames 20]
 
 Set-up (textures, light field, lens maps) is paid once per scene; a frame (pieces,
 shadows, hand, light, distortion, noise, blur, JPEG) is paid per rendered frame.
@@ -9,15 +9,13 @@ shadows, hand, light, distortion, noise, blur, JPEG) is paid per rendered frame.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from models.render import Renderer, random_position, sample_hand, sample_scene  # noqa: E402
+from lab.render import Renderer, random_position, sample_hand, sample_scene  # noqa: E402
 
 
 def main() -> None:

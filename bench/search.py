@@ -1,11 +1,11 @@
 """The analysis engine's figures: speed, strength, tactics and exactness (one core).
 
-    python3 bench/search.py speed                   # nodes/s, depth in 1 s: start + 20 middlegames
-    python3 bench/search.py match --opponent depth2 --results out/match-depth2.jsonl
-    python3 bench/search.py match --opponent tenth --results out/match-tenth.jsonl
-    python3 bench/search.py match ... --nodes 130000  # a node budget instead of 1 s (load-free)
-    python3 bench/search.py tactics                 # tests/engine/data/tactics.json at 1 s each
-    python3 bench/search.py exactness               # 200 positions vs minimax; the table vs its rules
+    python3 -m bench.search speed                   # nodes/s, depth in 1 s: start + 20 middlegames
+    python3 -m bench.search match --opponent depth2 --results out/match-depth2.jsonl
+    python3 -m bench.search match --opponent tenth --results out/match-tenth.jsonl
+    python3 -m bench.search match ... --nodes 130000  # a node budget instead of 1 s (load-free)
+    python3 -m bench.search tactics                 # tests/engine/data/tactics.json at 1 s each
+    python3 -m bench.search exactness               # 200 positions vs minimax; the table vs its rules
 
 A match plays ``--games`` games (default 400) from 200 openings, each opening once with
 either colour; every finished game is appended to ``--results`` as one JSON line, so a
@@ -29,13 +29,12 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import CapturedRemoval, Position, Rules  # noqa: E402
-from engine.endgame import EndgameTable, Outcome  # noqa: E402
-from engine.game import Game, Outcome as GameOutcome  # noqa: E402
-from engine.rules import Colour  # noqa: E402
-from engine.search import Limits, Searcher  # noqa: E402
+from makhos.engine import CapturedRemoval, Position, Rules  # noqa: E402
+from makhos.engine.endgame import EndgameTable, Outcome  # noqa: E402
+from makhos.engine.game import Game, Outcome as GameOutcome  # noqa: E402
+from makhos.engine.rules import Colour  # noqa: E402
+from makhos.engine.search import Limits, Searcher  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 MIDDLEGAMES = ROOT / "bench" / "data" / "middlegames.fen"
@@ -213,8 +212,7 @@ def tactics(args: argparse.Namespace) -> int:
 
 
 def exactness(args: argparse.Namespace) -> int:
-    sys.path.insert(0, str(ROOT / "tests" / "engine"))
-    from exactness import TooLarge, random_position, solve_by_minimax, table_agrees_with_rules
+    from lab.exactness import TooLarge, random_position, solve_by_minimax, table_agrees_with_rules
 
     rules = Rules(count_on_claim=False, count_rule_moves=1)
     rng = random.Random(7)

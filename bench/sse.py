@@ -1,7 +1,7 @@
 """SSE fan-out: many viewers on one board, delay from event append to receipt, memory.
 
-    python3 bench/sse.py                  # 500 clients, 20 moves, 0.5 s apart
-    python3 bench/sse.py --clients 100 --moves 10
+    python3 -m bench.sse                  # 500 clients, 20 moves, 0.5 s apart
+    python3 -m bench.sse --clients 100 --moves 10
 
 It runs ``makhos serve`` as a separate process on loopback (127.0.0.1, a free port), opens
 ``--clients`` SSE streams on ``/api/board/1/events``, then appends moves to the SQLite log
@@ -29,12 +29,11 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from engine import Rules  # noqa: E402
-from engine.game import Game  # noqa: E402
-from events import EventKind, GameEvent, SQLiteLog  # noqa: E402
-from events.details import GameStarted  # noqa: E402
+from makhos.engine import Rules  # noqa: E402
+from makhos.engine.game import Game  # noqa: E402
+from makhos.events import EventKind, GameEvent, SQLiteLog  # noqa: E402
+from makhos.events.details import GameStarted  # noqa: E402
 
 ID_LINE = re.compile(rb"^id: (\d+)")
 

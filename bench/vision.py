@@ -1,10 +1,10 @@
 """Board finding, tracking and the occlusion gate: speed on one core and accuracy.
 
-    python3 bench/vision.py                 # 500 held-out synthetic frames, 100 hand scenes, real frames
-    python3 bench/vision.py --frames 100 --hands 30 --no-real    # a quick look
+    python3 -m bench.vision                 # 500 held-out synthetic frames, 100 hand scenes, real frames
+    python3 -m bench.vision --frames 100 --hands 30 --no-real    # a quick look
 
 Figures printed (issue 4's acceptance):
-- ``tracking + gate``: ms per 1280x720 frame of :class:`BoardTracker.update` plus
+- ``tracking + gate``: ms per 1280x720 frame of :class:`BoardFollower.update` plus
   :class:`OcclusionGate.update` on a board already found (goal <= 3 ms);
 - ``re-localisation``: ms of one full :func:`locate_board` on a 1280x720 frame (goal <= 60 ms);
 - ``corners``: share of held-out synthetic frames without a hand where the board is found
@@ -20,7 +20,7 @@ Figures printed (issue 4's acceptance):
   where ``bench/realdata_corners.json`` gives the corners of a camera set-up, how often
   they are within 1.5 % and numbered like the labels (skipped cleanly without ../shared).
 
-Synthetic frames come from ``models.render`` with the held-out palettes, elevations 35-90
+Synthetic frames come from ``lab.render`` with the held-out palettes, elevations 35-90
 degrees, any rotation, frames, tape, paper and wood boards, lens distortion and JPEG noise.
 """
 
@@ -41,16 +41,15 @@ import cv2
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from models.render import Renderer, random_position, sample_hand, sample_scene
-from vision.board_tracker import BoardTracker
-from vision.classifier import SquareClassifier, labels_of
-from vision.geometry import corner_error
-from vision.locate import locate_board
-from vision.occlusion import OcclusionGate
-from vision.orientation import orient
-from vision.pipeline import BoardReader
+from lab.render import Renderer, random_position, sample_hand, sample_scene
+from makhos.vision.follower import BoardFollower
+from makhos.vision.classifier import SquareClassifier, labels_of
+from makhos.vision.geometry import corner_error
+from makhos.vision.locate import locate_board
+from makhos.vision.occlusion import OcclusionGate
+from makhos.vision.orientation import orient
+from makhos.vision.pipeline import BoardReader
 
 REAL = ROOT.parent / "shared" / "realdata" / "julie-robot-webcam"
 DT = 1 / 30
@@ -154,7 +153,7 @@ def tracking_and_gate(frames: int = 300) -> float:
     renderer, rng = held_out_scene(7)
     pieces = random_position(rng)
     images = [renderer.render(pieces, seed=s).image for s in range(4)]
-    tracker, gate = BoardTracker(), OcclusionGate()
+    tracker, gate = BoardFollower(), OcclusionGate()
     for k in range(10):  # find the board and let the gate settle; not timed
         location = tracker.update(images[k % 4], k * DT)
         gate.update(images[k % 4], location, k * DT, tracker.last_check)
@@ -181,7 +180,7 @@ def hand_frames_read(scenes: int) -> tuple[int, int, int]:
                 break
         if hand is None:
             continue
-        tracker, gate = BoardTracker(), OcclusionGate()
+        tracker, gate = BoardFollower(), OcclusionGate()
         t = 0.0
         states = []
         for image in [clean.image] * CLEAN + [hand.image] * 20:

@@ -24,7 +24,7 @@ log-odds, robust to the odd frame) and the threshold is put ``KING_MARGIN`` abov
 about half the network's man-to-king gap: the set's men fall below it and a king of the
 set, a gap above its men, above it. Only the threshold moves with the set, never the king
 evidence itself, and it only ever rises above even odds: the network already weighs each
-piece against the rest of its board (``models/net.py``), so for a set whose men it reads as
+piece against the rest of its board (``lab/training/net.py``), so for a set whose men it reads as
 men a lower threshold would only add false kings (bench/RESULTS.md); it rises where the set's own men score near a king (thick turned men). The
 margin was chosen on the training palettes (``bench/calibration.py --choose-margin`` sweeps
 it; rerun it when the network changes); the held-out figures on kings are in
@@ -41,9 +41,9 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from vision.classifier import centre_tone, light_probability
-from vision.lens import Lens
-from vision.rectify import SquareCrops, crop_squares
+from makhos.vision.classifier import centre_tone, light_probability
+from makhos.vision.lens import Lens
+from makhos.vision.rectify import SquareCrops, crop_squares
 
 #: Log-odds above the set's median man where a piece starts to read as a king: half the
 #: network's typical man-to-king gap, chosen on training palettes (bench/calibration.py).

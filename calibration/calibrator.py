@@ -17,11 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-from engine import Colour, Rules
-from vision.classifier import DEFAULT_MODEL, SquareClassifier
-from vision.locate import locate_board
-from vision.orientation import Orientation, colour_in_play, orient
-from vision.rectify import crop_squares
+from makhos.engine import Colour, Rules
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier
+from makhos.vision.locate import locate_board
+from makhos.vision.orientation import Orientation, colour_in_play, orient
+from makhos.vision.rectify import crop_squares
 
 from .adaptation import SetAdaptation, fit_adaptation, model_fingerprint
 from .intrinsics import LensCalibration, calibrate_lens, distinct_views, inner_corners

@@ -15,9 +15,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classifier import DEFAULT_MODEL, LABELS, SquareClassifier
-from vision.geometry import BoardLocation, clockwise, location_from_corners
-from vision.rectify import crop_squares, played_cells
+from makhos.vision.classifier import DEFAULT_MODEL, LABELS, SquareClassifier
+from makhos.vision.geometry import BoardLocation, clockwise, location_from_corners
+from makhos.vision.rectify import crop_squares, played_cells
 
 from .adaptation import AdaptedClassifier
 from .profile import BoardProfile

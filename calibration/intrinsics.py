@@ -34,9 +34,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.geometry import BoardLocation
-from vision.lens import Lens
-from vision.locate import INNER_CORNERS, colour_only, locate_board
+from makhos.vision.geometry import BoardLocation
+from makhos.vision.lens import Lens
+from makhos.vision.locate import INNER_CORNERS, colour_only, locate_board
 
 #: The model (see the module docstring): the rational model with only k4 free, no tangential term.
 FLAGS = (cv2.CALIB_RATIONAL_MODEL | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K1

@@ -28,9 +28,9 @@ from typing import Any
 
 import numpy as np
 
-from engine import Colour, Rules
-from vision.geometry import BoardLocation, clockwise, location_from_corners
-from vision.lens import Lens
+from makhos.engine import Colour, Rules
+from makhos.vision.geometry import BoardLocation, clockwise, location_from_corners
+from makhos.vision.lens import Lens
 
 from .adaptation import SetAdaptation
 from .intrinsics import LensCalibration

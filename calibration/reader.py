@@ -6,11 +6,11 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.board_tracker import BoardTracker
-from vision.classifier import DEFAULT_MODEL, SquareClassifier
-from vision.geometry import BoardLocation, location_from_corners
-from vision.pipeline import BoardReader
-from vision.rectify import crop_squares
+from makhos.vision.follower import BoardFollower
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier
+from makhos.vision.geometry import BoardLocation, location_from_corners
+from makhos.vision.pipeline import BoardReader
+from makhos.vision.rectify import crop_squares
 
 from .adaptation import AdaptedClassifier, model_fingerprint
 from .profile import BoardProfile, ProfileError
@@ -32,7 +32,7 @@ def board_reader(profile: BoardProfile, where: Path | str,
         classifier = AdaptedClassifier(network, profile.adaptation)
     # The tracker keeps the corner order of its first location through every re-search,
     # so the profile's numbering holds after a bump; the lens places the corners it finds.
-    tracker = BoardTracker(initial=location_from_corners(profile.corners), lens=profile.lens)
+    tracker = BoardFollower(initial=location_from_corners(profile.corners), lens=profile.lens)
     return BoardReader(classifier, tracker=tracker, played=profile.played,
                        quarter_turns=profile.quarter_turns, lens=profile.lens)
 

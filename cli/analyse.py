@@ -6,10 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.analysis import PlyReview, review
-from engine.endgame import DEFAULT_FOLDER, EndgameTable
-from engine.pdn import read_games, write_game
-from engine.search import Limits, Searcher
+from makhos.engine.analysis import PlyReview, review
+from makhos.engine.endgame import DEFAULT_FOLDER, EndgameTable
+from makhos.engine.pdn import read_games, write_game
+from makhos.engine.search import Limits, Searcher
 
 
 def register(sub: argparse._SubParsersAction) -> None:

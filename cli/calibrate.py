@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from engine import Colour
+from makhos.engine import Colour
 
 from .progress import Progress
 from .rules_args import add_rules_arguments, rules_from_args
@@ -14,7 +14,7 @@ from .rules_args import add_rules_arguments, rules_from_args
 if TYPE_CHECKING:  # the command imports OpenCV and the network only when it runs
     import numpy as np
 
-    from calibration.profile import BoardProfile
+    from makhos.calibration.profile import BoardProfile
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,9 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from calibration.calibrator import Calibrator, FrameKind
-    from vision.classifier import model_path
-    from vision.sources import ImageFolder, SourceError, open_source
+    from makhos.calibration.calibrator import Calibrator, FrameKind
+    from makhos.vision.classifier import model_path
+    from makhos.vision.sources import ImageFolder, SourceError, open_source
 
     model = model_path(args.model)
     calibrator = Calibrator(rules=rules_from_args(args), model=model, views_wanted=args.views,

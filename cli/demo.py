@@ -9,11 +9,12 @@ from typing import Any
 import urllib.request
 from pathlib import Path
 
+from .. import models
 from .live import LiveBoard, LiveRun
 from .run import (add_live_arguments, add_profile_argument, print_urls, referee_token,
                   serve_until_interrupted)
 
-SAMPLE = Path(__file__).resolve().parent.parent / "models" / "sample" / "sample.mp4"
+SAMPLE = models.path(models.SAMPLE_VIDEO)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,11 +39,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if not SAMPLE.exists():
-        raise FileNotFoundError(f"sample video missing: {SAMPLE} (make it: python -m models.videos.sample)")
+        raise FileNotFoundError(f"sample video missing: {SAMPLE} (make it: python -m lab.videos.sample)")
     token = referee_token(args)
     settings: dict[str, Any] = {}
     if args.profile is not None:
-        from calibration.profile import BoardProfile
+        from makhos.calibration.profile import BoardProfile
 
         profile = BoardProfile.load(args.profile)
         settings = {"rules": profile.rules, "first_mover": profile.first_mover}
@@ -63,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
 
 def check(live: LiveRun) -> int:
     """Record the sample, read one event back over HTTP, compare with the true game."""
-    from engine.pdn import read_game
+    from makhos.engine.pdn import read_game
 
     board = live.plan.board
     try:

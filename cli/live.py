@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from engine import Colour, Rules
+from makhos.engine import Colour, Rules
 
 
 @dataclass(frozen=True)
@@ -37,13 +37,13 @@ class LiveRun:
     def __init__(self, plan: LiveBoard) -> None:
         import waitress
 
-        from events import open_log
-        from recorder.annotate import CameraView
-        from server import create_app, sse
-        from server.camera import FolderFrames
-        from server.config import BoardInfo, ServerConfig
-        from worker.inputs import CameraInput
-        from worker.loop import Worker, WorkerConfig
+        from makhos.events import open_log
+        from makhos.session.annotate import CameraView
+        from makhos.server import create_app, sse
+        from makhos.server.camera import FolderFrames
+        from makhos.server.config import BoardInfo, ServerConfig
+        from makhos.worker.inputs import CameraInput
+        from makhos.worker.loop import Worker, WorkerConfig
 
         self.plan = plan
         self._scratch = tempfile.TemporaryDirectory(prefix="makhos-")
@@ -52,7 +52,7 @@ class LiveRun:
         view = scratch / "camera"
         self.desk = None
         if plan.profile is not None:
-            from calibration.desk import ProfileDesk
+            from makhos.calibration.desk import ProfileDesk
 
             self.desk = ProfileDesk(plan.board, plan.profile)
         source = CameraInput(plan.source, realtime=plan.realtime, view=CameraView(view, plan.board),
@@ -86,7 +86,7 @@ class LiveRun:
         """Take up the board's game from the log now; what is resumed, if anything."""
         import time
 
-        from events.record import WALL_CLOCK
+        from makhos.events.game import WALL_CLOCK
 
         self.worker.start_session(self.stop)
         session = self.worker.session

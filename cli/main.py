@@ -9,7 +9,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 #: Sub-command modules; each defines ``register(subparsers)`` that adds its parser and
 #: sets ``func`` (taking the parsed args, returning an exit status).
-COMMANDS = ("cli.demo", "cli.run", "cli.calibrate", "cli.read", "cli.perft", "cli.analyse", "cli.record", "cli.serve", "cli.worker")
+COMMANDS = ("makhos.cli.demo", "makhos.cli.run", "makhos.cli.calibrate", "makhos.cli.read", "makhos.cli.perft", "makhos.cli.analyse", "makhos.cli.record", "makhos.cli.serve", "makhos.cli.worker")
 
 
 def _version() -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from engine import Position
-from engine.perft import perft
+from makhos.engine import Position
+from makhos.engine.perft import perft
 
 from .rules_args import add_rules_arguments, rules_from_args
 

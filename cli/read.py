@@ -31,15 +31,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.classifier import LABELS, SquareClassifier, model_path
-    from vision.locate import locate_board
-    from vision.orientation import colour_in_play, orient
-    from vision.rectify import played_cells
-    from vision.sources import SourceError, read_image
+    from makhos.vision.classifier import LABELS, SquareClassifier, model_path
+    from makhos.vision.locate import locate_board
+    from makhos.vision.orientation import colour_in_play, orient
+    from makhos.vision.rectify import played_cells
+    from makhos.vision.sources import SourceError, read_image
 
     profile = None
     if args.profile is not None:
-        from calibration.profile import BoardProfile
+        from makhos.calibration.profile import BoardProfile
 
         profile = BoardProfile.load(args.profile)  # a bad profile stops before any work
     try:
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(str(error)) from None
     model = model_path(args.model)
     if profile is not None:
-        from calibration.reader import read_photograph
+        from makhos.calibration.reader import read_photograph
 
         location, probabilities = read_photograph(profile, args.profile, image, model)
         played = profile.played

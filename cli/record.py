@@ -6,8 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine import Colour
-from engine.pdn import Numbering
+from makhos.engine import Colour
+from makhos.engine.pdn import Numbering
 
 from .progress import Progress
 from .rules_args import add_rules_arguments, rules_from_args
@@ -43,66 +43,66 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """The video through the one camera loop (:class:`worker.loop.Worker`), as a camera of the
+    hall would be, into a log that is written as it goes: a killed record loses nothing."""
+    import threading
+
     import cv2
 
-    from events import GameEvent, SQLiteLog
-    from recorder import BoardSession
-    from recorder.diagnosis import Diagnosis, held_up
-    from tracker import GameTracker, TrackerConfig
-    from vision.classifier import SquareClassifier, model_path
-    from vision.pipeline import BoardReader
-    from vision.sources import SourceError, VideoFile
+    from makhos.events import EventLog, JSONLinesLog, SQLiteLog
+    from makhos.session import BoardSession
+    from makhos.session.diagnosis import Diagnosis, held_up
+    from makhos.vision.classifier import model_path
+    from makhos.vision.sources import SourceError
+    from makhos.worker.inputs import CameraInput
+    from makhos.worker.loop import Worker, WorkerConfig
 
     if not args.video.exists():
         raise FileNotFoundError(f"no video {args.video}")
     if args.resume and (args.events is None or not args.events.is_file()):
         raise FileNotFoundError("--resume takes up the game of an --events log: give one that exists")
     model = model_path(args.model)
-    rules = rules_from_args(args)
     first = None if args.first_mover == "auto" else Colour(args.first_mover)
-    # No referee watches a recording: of several lines through a gap, the likeliest is taken.
-    tracker = GameTracker(args.board, rules, TrackerConfig(first_mover=first, offline=True))
-    log = SQLiteLog()
-    history = []
-    if args.resume:
-        lines = args.events.read_text(encoding="utf-8").splitlines()
-        history = [log.append(GameEvent.from_json(line)) for line in lines if line.strip()]
-        tracker.restore(e for e in history if e.board == args.board)
-    session = BoardSession(BoardReader(SquareClassifier(model)), tracker, log)
-    resumed = session.resumed(args.start)
-    if resumed is not None:
-        print(f"makhos record: {resumed}", flush=True)
-    events = []
+    log: EventLog = (JSONLinesLog(args.events, fresh=not args.resume) if args.events is not None
+                     else SQLiteLog())
     capture = cv2.VideoCapture(str(args.video))
     skipped = round(args.start * (capture.get(cv2.CAP_PROP_FPS) or 30.0))
     total = int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) - skipped
+    capture.release()
     diagnosis = Diagnosis()
-    try:
-        with Progress(total, "frames", enabled=sys.stderr.isatty()) as progress:
-            for frame in VideoFile(args.video, start=args.start):
-                events += session.feed(frame.image, frame.timestamp)
-                if session.last is not None:
-                    diagnosis.observe(session.last)
-                progress.update(1)
-    except SourceError as error:
-        raise ValueError(str(error)) from None
+    with Progress(total, "frames", enabled=sys.stderr.isatty()) as progress:
+        def observe(session: BoardSession) -> None:
+            if session.last is not None:
+                diagnosis.observe(session.last)
+            progress.update(1)
+
+        # No referee watches a recording: of several lines through a gap, the likeliest is taken.
+        config = WorkerConfig(board=args.board, rules=rules_from_args(args), first_mover=first, offline=True)
+        worker = Worker(config, log, CameraInput(str(args.video), model=model, start=args.start), observe)
+        stop = threading.Event()
+        worker.start_session(stop)
+        session = worker.session
+        assert session is not None  # start_session made it
+        resumed = session.resumed(args.start)
+        if resumed is not None:
+            print(f"makhos record: {resumed}", flush=True)
+        try:
+            worker.run(stop)
+        except SourceError as error:
+            raise ValueError(str(error)) from None
     pdn = session.pdn({"Event": args.video.stem}, Numbering(args.numbering))
     game = session.tracker.game
-    why = diagnosis.explain(game is not None, len(game.plies) if game is not None else 0,
-                            total if total > 0 else None)
+    plies = len(game.plies) if game is not None else 0
+    why = diagnosis.explain(game is not None, plies, total if total > 0 else None)
     if pdn is None:
-        print(f"makhos record: no game found in {args.video}: " + "; ".join(why),
-              file=sys.stderr)
+        print(f"makhos record: no game found in {args.video}: " + "; ".join(why), file=sys.stderr)
         return 1
     stopped = held_up(session.tracker.record)
     for line in why + ([stopped] if stopped else []):
         print(f"makhos record: {args.video}: {line}", file=sys.stderr)
     output = args.output or args.video.with_suffix(".pdn")
     output.write_text(pdn, encoding="utf-8")
-    if args.events:
-        args.events.write_text("".join(e.to_json() + "\n" for e in history + events), encoding="utf-8")
+    events = log.read(args.board, limit=1 << 30)
     alerts = sum(1 for e in events if e.kind.value in ("irregularity", "board_mismatch"))
-    game = session.tracker.game
-    plies = len(game.plies) if game is not None else 0
     print(f"{output}: {plies} plies, {alerts} alert(s)")
     return 0

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from engine import Rules
+from makhos.engine import Rules
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:

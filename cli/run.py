@@ -8,7 +8,7 @@ import secrets
 import sys
 from pathlib import Path
 
-from engine import Colour, Rules
+from makhos.engine import Colour, Rules
 
 from .live import LiveBoard, LiveRun
 from .rules_args import add_rules_arguments, rules_from_args
@@ -58,7 +58,7 @@ def rules_and_first_mover(args: argparse.Namespace, profile_path: Path | None
                           ) -> tuple[Rules, Colour | None]:
     """The game's settings: the flags given, else the board profile's (at ``profile_path``),
     else the defaults. A profile that cannot be read stops here."""
-    from calibration.profile import BoardProfile
+    from makhos.calibration.profile import BoardProfile
 
     profile = BoardProfile.load(profile_path) if profile_path else None
     rules = rules_from_args(args) if profile is None or args.men or args.rules else profile.rules

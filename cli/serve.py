@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from events import LogUnavailable, open_log
+from makhos.events import LogUnavailable, open_log
 
 TOKEN_ENV = "MAKHOS_REFEREE_TOKEN"
 HALL_TOKEN_ENV = "MAKHOS_HALL_TOKEN"  # the Redis password, shared with the hall's workers
@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def load_profile(path: Path | None) -> dict:
     """The hall profile's settings for ServerConfig; raises ValueError when malformed."""
-    from server.config import AnalysisSettings, BoardInfo, Scoring
+    from makhos.server.config import AnalysisSettings, BoardInfo, Scoring
 
     if path is None:
         return {}
@@ -90,9 +90,9 @@ def load_profile(path: Path | None) -> dict:
 def run(args: argparse.Namespace) -> int:
     import waitress
 
-    from server import create_app, sse
-    from server.camera import FolderFrames
-    from server.config import ServerConfig
+    from makhos.server import create_app, sse
+    from makhos.server.camera import FolderFrames
+    from makhos.server.config import ServerConfig
 
     if args.threads < 1:
         raise ValueError("--threads must be at least 1")

@@ -15,7 +15,7 @@ import signal
 import threading
 from pathlib import Path
 
-from events import open_log
+from makhos.events import open_log
 
 from .rules_args import add_rules_arguments
 
@@ -61,10 +61,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from worker.inputs import open_input
-    from worker.loop import Worker, WorkerConfig
-    from vision.sources import SourceError
-    from worker.profile import BoardPlan, board_plan
+    from makhos.worker.inputs import open_input
+    from makhos.worker.loop import Worker, WorkerConfig
+    from makhos.vision.sources import SourceError
+    from makhos.worker.profile import BoardPlan, board_plan
 
     from .run import rules_and_first_mover
 

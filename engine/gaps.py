@@ -20,7 +20,7 @@ Lines are searched by length, shortest first, and only the shortest that fit are
 returned: a king that went out and came back during the gap cannot be seen, and the
 fewest plies is the referee's own reading of a board.
 
->>> from engine.position import Position
+>>> from makhos.engine.position import Position
 >>> start = Position.start()
 >>> after = start.play(start.legal_moves()[0])
 >>> after = after.play(after.legal_moves()[0])

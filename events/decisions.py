@@ -2,7 +2,7 @@
 
 Every action is stored as a :class:`~events.GameEvent` of kind ``referee`` whose
 ``detail`` is the action itself, ``{"action": NAME, **fields}`` on disk. The event *is* the
-decision: every reader applies it through the one replay (:mod:`events.record`), and
+decision: every reader applies it through the one replay (:mod:`events.game`), and
 nobody re-emits its effect as another kind of event, so a decision is never applied twice.
 
 Actions (fields; effect):
@@ -34,8 +34,8 @@ import unicodedata
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Mapping
 
-from engine import Colour, MoveText, Rules
-from engine.game import Outcome
+from makhos.engine import Colour, MoveText, Rules
+from makhos.engine.game import Outcome
 
 from .details import Detail, EventKind, json_value
 from .event import GameEvent
@@ -154,7 +154,7 @@ def parse_action(data: Any) -> RefereeAction:
     >>> parse_action({"action": "grant_extra_time", "side": "dark", "minutes": 7})
     Traceback (most recent call last):
     ...
-    events.decisions.ActionError: minutes must be 5 or 10
+    makhos.events.decisions.ActionError: minutes must be 5 or 10
     """
     if not isinstance(data, Mapping):
         raise ActionError("the body must be a JSON object with an 'action' field")

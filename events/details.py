@@ -1,6 +1,6 @@
 """The event contract: each kind of event, and the typed facts that its ``detail`` carries.
 
-Readers branch on these facts (the replay in :mod:`events.record`, the pages, the
+Readers branch on these facts (the replay in :mod:`events.game`, the pages, the
 benches), so they are frozen dataclasses with enums and :class:`engine.Colour`, not loose
 dicts. On disk a detail is a JSON object keyed by the field names; a field at its default
 is left out, so a log stays small and an older log, which lacks a newer field, reads with
@@ -25,8 +25,8 @@ import types
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Mapping, TypeVar, Union, get_args, get_origin, get_type_hints
 
-from engine import Rules
-from engine.game import Outcome
+from makhos.engine import Rules
+from makhos.engine.game import Outcome
 
 
 class EventKind(str, enum.Enum):
@@ -48,8 +48,8 @@ class EventKind(str, enum.Enum):
 class IrregularityKind(str, enum.Enum):
     """What rule an irregularity broke: the catalogue of docs/RULES.md, "Irregularities".
 
-    The engine's verdicts (:class:`engine.referee.Verdict`) and faults
-    (:class:`engine.referee.Fault`) share their values, so ``IrregularityKind(x.value)``
+    The engine's verdicts (:class:`engine.changes.Verdict`) and faults
+    (:class:`engine.changes.Fault`) share their values, so ``IrregularityKind(x.value)``
     names an explained change.
     """
 

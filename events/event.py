@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from engine import Colour
+from makhos.engine import Colour
 
 from .details import Detail, EventKind, Unreadable, detail_type, read_detail
 

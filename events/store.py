@@ -2,7 +2,8 @@
 
 Callers (the server, workers, benches) never branch on the store: a ``redis://``,
 ``rediss://`` (TLS) or ``unix://`` URL opens a :class:`~events.redis_log.RedisLog`,
-anything else is a SQLite file path (the embedded default).
+a ``.jsonl`` path a :class:`~events.jsonl_log.JSONLinesLog` (a recording's log), anything
+else a SQLite file path (the embedded default).
 
 >>> open_log(":memory:").boards()
 []
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .jsonl_log import JSONLinesLog
 from .log import EventLog, SQLiteLog
 
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -28,4 +30,6 @@ def open_log(target: str | Path, password: str | None = None) -> EventLog:
         from .redis_log import RedisLog  # redis-py is only imported by those who use it
 
         return RedisLog(str(target), password=password)
+    if Path(target).suffix == ".jsonl":
+        return JSONLinesLog(target)
     return SQLiteLog(target)

@@ -1,0 +1,20 @@
+"""The run-time files: the trained square classifier and the demo's sample game.
+
+They are package data, found through :mod:`importlib.resources` wherever the package is
+installed. The recipe that made them is the lab's (``lab/training``, ``lab/videos``).
+"""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+
+#: The square classifier (``vision.classifier``).
+SQUARE_CLASSIFIER = "square_classifier.onnx"
+#: The demo's sample game: a rendered video with its true PDN and events beside it.
+SAMPLE_VIDEO = "sample/sample.mp4"
+
+
+def path(name: str) -> Path:
+    """The file ``name`` of this package (for example :data:`SQUARE_CLASSIFIER`) on disk."""
+    return Path(str(files(__name__).joinpath(name)))

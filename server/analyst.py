@@ -28,10 +28,10 @@ from dataclasses import dataclass
 
 from typing import Any
 
-from engine import CapturedRemoval, Colour, Rules
-from engine.endgame import EndgameTable
-from engine.move import Move
-from engine.search import Analysis, GamePosition, Limits, Searcher
+from makhos.engine import CapturedRemoval, Colour, Rules
+from makhos.engine.endgame import EndgameTable
+from makhos.engine.move import Move
+from makhos.engine.search import Analysis, GamePosition, Limits, Searcher
 
 from .config import AnalysisSettings
 
@@ -205,7 +205,7 @@ def analysis_json(board: str, game: int, ply: int, at: GamePosition,
 def line_text(ply: int, moves: tuple[Move, ...]) -> str:
     """Moves from the position after ``ply`` plies, numbered as PDN numbers a game's moves.
 
-    >>> from engine.move import Move
+    >>> from makhos.engine.move import Move
     >>> line_text(0, (Move((22, 18)), Move((9, 13)), Move((18, 14))))
     '1. 22-18 9-13 2. 18-14'
     >>> line_text(3, (Move((9, 13)), Move((22, 18))))

@@ -6,7 +6,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from events import EventLog
+from makhos.events import EventLog
 
 
 @dataclass(frozen=True, slots=True)

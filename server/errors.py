@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge, ServiceUnavailable
 
-from events import LogUnavailable
+from makhos.events import LogUnavailable
 
 
 def register(app: Flask) -> None:

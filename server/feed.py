@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from events import EventLog, GameEvent, LogUnavailable
+from makhos.events import EventLog, GameEvent, LogUnavailable
 
 EPOCH_2001 = 1e9  # a ``time`` above this is wall-clock time, not a video's frame time
 

@@ -20,8 +20,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-from engine.search import GamePosition
-from events import GameEvent
+from makhos.engine.search import GamePosition
+from makhos.events import GameEvent
 
 from .analyst import Analyst, Job, analysis_json
 from .config import BoardInfo, ServerConfig

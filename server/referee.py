@@ -12,7 +12,7 @@ from typing import Iterator
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
-from events import decisions as ra
+from makhos.events import decisions as ra
 from . import sse
 from .access import board_or_404, hall, private, require_referee, token_to_cookie
 from .body import json_body

@@ -1,4 +1,4 @@
-"""A board's view state: its record (:mod:`events.record`) and what every page and API call shows.
+"""A board's view state: its record (:mod:`events.game`) and what every page and API call shows.
 
 The events are folded by the one replay that the tracker also uses, so a page shows the
 game the tracker recorded; this module adds the match's score, the JSON the pages read,
@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Colour
-from engine.game import Outcome
-from events import decisions as ra
-from events.details import Irregularity
-from events.record import MOVE_SECONDS, Alert, BoardRecord, GameRecord, Match, MoveEntry
+from makhos.engine import Colour
+from makhos.engine.game import Outcome
+from makhos.events import decisions as ra
+from makhos.events.details import Irregularity
+from makhos.events.game import MOVE_SECONDS, Alert, LoggedGame, GameRecord, Match, MoveEntry
 
 from .config import Scoring
 
@@ -25,10 +25,10 @@ EXTRA_MINUTES_PER_GAME = 10  # two of 5 or one of 10, per side per game
 OPPOSITE = {"won": "lost", "drawn": "drawn", "lost": "won"}  # the other player's game
 
 
-class BoardState(BoardRecord):
+class BoardState(LoggedGame):
     """Everything known about one board after the events applied so far (in log order).
 
-    >>> from events import GameEvent, EventKind
+    >>> from makhos.events import GameEvent, EventKind
     >>> s = BoardState("1")
     >>> s.apply(GameEvent("1", EventKind.MOVE, 0.0, ply=1, move="22-18",
     ...                   fen="W:W1,2,3,4,5,6,7,8:B18,25,26,27,28,29,30,31,32", seq=1))

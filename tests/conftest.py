@@ -4,7 +4,7 @@ readings) live beside the tests that made them; these folders are importable fro
 import sys
 from pathlib import Path
 
-for folder in ("events", "tracker"):
+for folder in ("events", "tracker", "vision"):
     path = str(Path(__file__).parent / folder)
     if path not in sys.path:
         sys.path.insert(0, path)

@@ -57,7 +57,7 @@ def commands_of_the_table() -> list[str]:
 
 
 def test_every_command_the_readme_names_exists_and_explains_itself(capsys):
-    from cli.main import main
+    from makhos.cli.main import main
 
     names = commands_of_the_table()
     assert {"demo", "run", "calibrate", "record", "read", "serve", "worker", "perft"} <= set(names)
@@ -71,7 +71,7 @@ def test_every_command_the_readme_names_exists_and_explains_itself(capsys):
 def benchmarks_named() -> list[str]:
     """The benchmarks the README and the docs tell a reader to run."""
     text = readme() + "".join(p.read_text(encoding="utf-8") for p in (ROOT / "docs").glob("*.md"))
-    return sorted(set(re.findall(r"python (bench/\w+\.py)", text)))
+    return sorted(set(re.findall(r"python -m (bench\.\w+)", text)))
 
 
 def test_every_benchmark_named_starts_in_the_demo_environment():
@@ -80,13 +80,13 @@ def test_every_benchmark_named_starts_in_the_demo_environment():
     benches = benchmarks_named()
     assert len(benches) >= 8
     for bench in benches:
-        result = subprocess.run([sys.executable, bench, "--help"], cwd=ROOT, capture_output=True,
+        result = subprocess.run([sys.executable, "-m", bench, "--help"], cwd=ROOT, capture_output=True,
                                 text=True, timeout=120)
         assert result.returncode == 0 and "usage" in result.stdout, bench + result.stderr[-1500:]
 
 
 def test_the_held_out_boards_the_classifier_bench_renders_need_no_training_extra():
-    from models.dataset import TEST, build
+    from lab.training.dataset import TEST, build
 
     data = build(range(1), TEST, workers=1, progress=True)
     assert len(data["cls"]) == 32 * TEST.positions_per_scene
@@ -95,9 +95,9 @@ def test_the_held_out_boards_the_classifier_bench_renders_need_no_training_extra
 def test_the_sample_game_shows_what_the_readme_says_to_look_at(tmp_path):
     """Moves as the hand leaves, an irregularity closed when the board is put right, and a
     late crowning: what `make demo` tells a new user to watch for."""
-    from cli.main import main
-    from events import GameEvent
-    from events.details import AlertEnding, AlertClosed, EventKind
+    from makhos.cli.main import main
+    from makhos.events import GameEvent
+    from makhos.events.details import AlertEnding, AlertClosed, EventKind
 
     events_file = tmp_path / "sample.jsonl"
     assert main(["record", str(ROOT / "models" / "sample" / "sample.mp4"), "-o",

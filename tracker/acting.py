@@ -1,6 +1,6 @@
 """Acting on a chosen story: the events it means, each applied to the board's record at once.
 
-The tracker's game is nothing but these events replayed (:class:`events.record.BoardRecord`),
+The tracker's game is nothing but these events replayed (:class:`events.game.LoggedGame`),
 the same replay the server and a restored tracker use, so what the tracker believes is what
 its log says. Besides the record, :class:`Acts` keeps what the board still shows undone
 (captured men not lifted, new kings not stacked): the log does not hold it, and readings
@@ -12,14 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from engine import Colour, Move, Piece, Position, Rules
-from engine.game import Game
-from engine.referee import Hypothesis, Pending, Verdict, describe, describe_change
-from events import EventKind, GameEvent
-from events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
+from makhos.engine import Colour, Move, Piece, Position, Rules
+from makhos.engine.game import Game
+from makhos.engine.changes import Hypothesis, Pending, Verdict, describe, describe_change
+from makhos.events import EventKind, GameEvent
+from makhos.events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
                             Crowned, CrowningPending, GameOver, GameStarted, Irregularity,
                             IrregularityKind, MovePlayed, Takeback)
-from events.record import Alert, AlertKind, BoardRecord, line_moves
+from makhos.events.game import Alert, AlertKind, LoggedGame, line_moves
 
 from .config import TrackerConfig
 from .stories import Story, StoryKind
@@ -53,7 +53,7 @@ class Acts:
     def __init__(self, board: str, rules: Rules | None, config: TrackerConfig) -> None:
         self.board_id = board
         self.config = config
-        self.record = BoardRecord(board, rules)
+        self.record = LoggedGame(board, rules)
         # Squares where the board may still differ from the game in a known way: captured
         # men not lifted yet (the piece still there) and new kings not stacked (a man).
         self.overlay: dict[int, Piece] = {}

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.reading import Reading
+from makhos.vision.reading import Reading
 
 from .config import TrackerConfig
 from .scoring import (KING_CLASSES, MAN_CLASSES, SIDE_OF_CLASS, board_classes, log_probabilities,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine import Colour
+from makhos.engine import Colour
 
 
 @dataclass(frozen=True)

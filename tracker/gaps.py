@@ -21,12 +21,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine import Colour, Move, Piece, Position
-from engine.gaps import Sight, gap_lines
-from engine.position import Board
-from engine.squares import BIT
-from events.record import GameRecord
-from vision.reading import CLASS_INDEX, Reading
+from makhos.engine import Colour, Move, Piece, Position
+from makhos.engine.gaps import Sight, gap_lines
+from makhos.engine.position import Board
+from makhos.engine.squares import BIT
+from makhos.events.game import GameRecord
+from makhos.vision.reading import CLASS_INDEX, Reading
 
 from .config import TrackerConfig
 from .scoring import board_classes, log_probabilities, score_boards

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine import Piece
-from engine.position import Board
-from engine.squares import BIT_INDEX
-from vision.reading import CLASS_INDEX, Reading
+from makhos.engine import Piece
+from makhos.engine.position import Board
+from makhos.engine.squares import BIT_INDEX
+from makhos.vision.reading import CLASS_INDEX, Reading
 
 _FLOOR = 1e-6  # a misread square costs at most ~14 nats, so one bad square never vetoes a board
 _ALL = np.arange(32)

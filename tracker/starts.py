@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Position, Rules, Setup
+from makhos.engine import Position, Rules, Setup
 
 
 def start_rules(rules: Rules) -> list[Rules]:

@@ -1,6 +1,6 @@
 """The stories a settled reading may tell: every board the rules allow next, as pure functions.
 
-:func:`engine.referee.hypotheses` says what may happen from a position. A story adds what
+:func:`engine.changes.hypotheses` says what may happen from a position. A story adds what
 the tracker knows and the engine does not: the set-ups a game may start from, the side
 that may make a game's first move, the steps the board still shows undone (captured men
 not lifted, a new king not stacked), and, while an alert is open, its board standing or
@@ -13,12 +13,12 @@ import enum
 from dataclasses import dataclass
 from typing import Mapping
 
-from engine import Colour, Move, Piece, Position, Rules
-from engine.game import Game
-from engine.position import Board, place
-from engine.referee import Hypothesis, Verdict, hypotheses
-from engine.squares import BIT
-from events.record import movers
+from makhos.engine import Colour, Move, Piece, Position, Rules
+from makhos.engine.game import Game
+from makhos.engine.position import Board, place
+from makhos.engine.changes import Hypothesis, Verdict, hypotheses
+from makhos.engine.squares import BIT
+from makhos.events.game import movers
 
 
 class StoryKind(enum.Enum):

@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-from engine import Piece, Position, Rules
-from engine.game import Game
-from engine.referee import Verdict, describe_change
-from events import EventKind, GameEvent
-from events.record import Alert, AlertKind, BoardRecord
-from vision.reading import CLASS_INDEX, Reading
+from makhos.engine import Piece, Position, Rules
+from makhos.engine.game import Game
+from makhos.engine.changes import Verdict, describe_change
+from makhos.events import EventKind, GameEvent
+from makhos.events.game import Alert, AlertKind, LoggedGame
+from makhos.vision.reading import CLASS_INDEX, Reading
 
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, best_story
@@ -70,7 +70,7 @@ class GameTracker:
     # ------------------------------------------------------------ what it knows
 
     @property
-    def record(self) -> BoardRecord:
+    def record(self) -> LoggedGame:
         """The board's log as replayed so far."""
         return self.acts.record
 

@@ -22,12 +22,13 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from .. import models
 from .rectify import CROP, SquareCrops, crop_squares
 
 #: Column order of the probabilities; labels as in ``engine.position.Piece`` ('.' = empty).
 CLASSES: tuple[str, ...] = ("empty", "light man", "dark man", "light king", "dark king")
 LABELS: tuple[str, ...] = (".", "l", "d", "L", "D")
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "square_classifier.onnx"
+DEFAULT_MODEL = models.path(models.SQUARE_CLASSIFIER)
 
 
 def model_path(path: Path | str | None = None) -> Path:

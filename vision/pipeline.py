@@ -1,6 +1,6 @@
 """BoardReader: one board's vision stages joined, frame in, settled Reading out.
 
-    frame -> BoardTracker (cheap check, re-localise when bumped)
+    frame -> BoardFollower (cheap check, re-localise when bumped)
           -> OcclusionGate (hands, arms, motion)
           -> orientation (once, from the pieces; the colour in play checked by the network;
              mid-game, from the game the log holds)
@@ -23,10 +23,10 @@ from typing import Protocol
 
 import numpy as np
 
-from engine import Colour, Position
-from engine.position import Board
+from makhos.engine import Colour, Position
+from makhos.engine.position import Board
 
-from .board_tracker import BoardTracker
+from .follower import BoardFollower
 from .geometry import BoardLocation
 from .lens import Lens
 from .occlusion import GateState, GateStatus, OcclusionGate
@@ -74,12 +74,12 @@ class SquareReader(Protocol):
 class BoardReader:
     """Vision for one board. Not thread-safe: one reader per camera."""
 
-    def __init__(self, classifier: SquareReader, tracker: BoardTracker | None = None,
+    def __init__(self, classifier: SquareReader, tracker: BoardFollower | None = None,
                  gate: OcclusionGate | None = None, played: str | None = None,
                  quarter_turns: int | None = None, rereads: int = 4,
                  lens: Lens | None = None) -> None:
         self.classifier = classifier
-        self.tracker = tracker or BoardTracker()
+        self.tracker = tracker or BoardFollower()
         self.gate = gate or OcclusionGate()
         self.played = played
         self.quarter_turns = quarter_turns  # from the tracker's corner order to the numbering

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine import Colour, Piece, Position
+from makhos.engine import Colour, Piece, Position
 
 #: Class order of the square classifier's output, used everywhere probabilities flow.
 CLASSES: tuple[Piece | None, ...] = (None, Piece.LIGHT_MAN, Piece.DARK_MAN, Piece.LIGHT_KING, Piece.DARK_KING)

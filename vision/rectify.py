@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from engine.squares import row_col
+from makhos.engine.squares import row_col
 
 from .lens import Lens
 

@@ -1,6 +1,6 @@
 """What a worker watches: a camera (frames through vision) or a replayed game (readings).
 
-Both end in the same :class:`recorder.BoardSession`; a camera's frames go through its
+Both end in the same :class:`session.BoardSession`; a camera's frames go through its
 BoardReader (:meth:`BoardSession.feed`), a replay's readings join after it
 (:meth:`BoardSession.observe`).
 """
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Protocol
 
-from events import GameEvent
-from recorder import BoardSession
+from makhos.events import GameEvent
+from makhos.session import BoardSession
 
 from .replay import Observation, ReplaySource
 
@@ -78,29 +78,29 @@ class CameraInput:
 
     @property
     def live(self) -> bool:
-        from vision.sources import LiveCamera, open_source
+        from makhos.vision.sources import LiveCamera, open_source
 
         return isinstance(open_source(self.spec, start=self.start), LiveCamera)
 
     def describe(self) -> str:
-        from vision.sources import open_source
+        from makhos.vision.sources import open_source
 
         return open_source(self.spec, start=self.start).describe()
 
     def reader(self):
-        from vision.classifier import SquareClassifier, model_path
-        from vision.pipeline import BoardReader
+        from makhos.vision.classifier import SquareClassifier, model_path
+        from makhos.vision.pipeline import BoardReader
 
         model = model_path(self.model)
         if self.profile is not None:
-            from calibration.profile import BoardProfile
-            from calibration.reader import board_reader
+            from makhos.calibration.profile import BoardProfile
+            from makhos.calibration.reader import board_reader
 
             return board_reader(BoardProfile.load(self.profile), self.profile, model)
         return BoardReader(SquareClassifier(model))
 
     def items(self, after: float) -> Iterator[Any]:
-        from vision.sources import open_source, paced
+        from makhos.vision.sources import open_source, paced
 
         frames = iter(open_source(self.spec, start=self.start))
         return paced(frames) if self.realtime else frames
@@ -113,9 +113,9 @@ class CameraInput:
             self.desk.offer(item.image)
             saved = self.desk.take_saved()
             if saved is not None:  # corners moved on the calibration page: read with them now
-                from calibration.reader import board_reader
+                from makhos.calibration.reader import board_reader
 
-                from vision.classifier import model_path
+                from makhos.vision.classifier import model_path
 
                 session.reader = board_reader(saved, self.profile or "the calibration page",
                                               model_path(self.model))

@@ -20,15 +20,15 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
-from engine import Colour, Rules
-from events import EventLog, GameEvent, LogUnavailable
-from events.decisions import SetPlayers
-from events.details import CameraStatus
-from recorder import BoardSession
-from tracker import GameTracker, TrackerConfig
-from tracker.tracker import TRACKER_KINDS
+from makhos.engine import Colour, Rules
+from makhos.events import EventLog, GameEvent, LogUnavailable
+from makhos.events.decisions import SetPlayers
+from makhos.events.details import CameraStatus
+from makhos.session import BoardSession
+from makhos.tracker import GameTracker, TrackerConfig
+from makhos.tracker.tracker import TRACKER_KINDS
 
 from .inputs import Input
 from .outbox import Outbox
@@ -43,6 +43,7 @@ class WorkerConfig:
     board: str
     rules: Rules = Rules()
     first_mover: Colour | None = None
+    offline: bool = False  # no referee watches (a recording): the tracker decides alone
     players: tuple[str, str] | None = None  # from the hall profile; logged once per board
     lost_after: float = 3.0  # wall seconds without a frame before the camera is "lost"
     reopen_first: float = 0.5  # waits before reopening a failed source, doubling...
@@ -51,10 +52,12 @@ class WorkerConfig:
 
 
 class Worker:
-    def __init__(self, config: WorkerConfig, log_store: EventLog, source: Input) -> None:
+    def __init__(self, config: WorkerConfig, log_store: EventLog, source: Input,
+                 observer: Callable[[BoardSession], None] | None = None) -> None:
         self.config = config
         self.log = log_store
         self.source = source
+        self.observer = observer  # called after each item (a recording's progress, its diagnosis)
         self.outbox: Outbox | None = None
         self.session: BoardSession | None = None
         self._after = float("-inf")  # the input time the session goes on after
@@ -80,7 +83,8 @@ class Worker:
                 if stop.wait(delay):
                     raise
                 delay = min(2 * delay, config.reopen_longest)
-        tracker = GameTracker(config.board, config.rules, TrackerConfig(first_mover=config.first_mover))
+        tracker = GameTracker(config.board, config.rules, TrackerConfig(first_mover=config.first_mover,
+                                                                        offline=config.offline))
         seen = tracker.restore(history)
         # Decisions logged after ``seen`` are the session's to apply, through the outbox's reads.
         self.outbox = Outbox(self.log)
@@ -146,6 +150,8 @@ class Worker:
                     self._camera(self.source.time_of(item), CameraStatus.BACK)
                     lost = False
                 after, _ = self.source.feed(session, item)
+                if self.observer is not None:
+                    self.observer(session)
                 last_frame, delay = time.monotonic(), config.reopen_first
             if stop.is_set():
                 return

@@ -13,7 +13,7 @@ import collections
 import logging
 import threading
 
-from events import EventLog, GameEvent, LogUnavailable
+from makhos.events import EventLog, GameEvent, LogUnavailable
 
 logger = logging.getLogger("makhos.worker")
 

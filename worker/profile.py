@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from events.decisions import ActionError, SetPlayers, parse_action
+from makhos.events.decisions import ActionError, SetPlayers, parse_action
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
-from engine import Position
-from engine.pdn import read_game
-from vision.reading import Reading
+from makhos.engine import Position
+from makhos.engine.pdn import read_game
+from makhos.vision.reading import Reading
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,8 +7,8 @@ import dataclasses
 import cv2
 import numpy as np
 
-from models.render import Renderer, sample_scene
-from models.render.camera import Camera
+from lab.render import Renderer, sample_scene
+from lab.render.camera import Camera
 
 STRONG_BARREL = np.array([-0.35, 0.10, 0.0, 0.0, 0.0])
 START = "l" * 8 + "." * 16 + "d" * 8  # the 8-man start, squares 1..32

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from calibration.adaptation import AdaptedClassifier, SetAdaptation, fit_adaptation
-from models.render import Renderer, sample_scene
-from vision.classifier import SquareClassifier, labels_of
-from vision.rectify import crop_squares, played_cells
+from makhos.calibration.adaptation import AdaptedClassifier, SetAdaptation, fit_adaptation
+from lab.render import Renderer, sample_scene
+from makhos.vision.classifier import SquareClassifier, labels_of
+from makhos.vision.rectify import crop_squares, played_cells
 
 from synthetic import START, START_PIECES
 

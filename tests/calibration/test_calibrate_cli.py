@@ -4,11 +4,11 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.adaptation import model_fingerprint
-from calibration.profile import BoardProfile
-from cli.main import main
-from models.render import Renderer
-from vision.classifier import DEFAULT_MODEL
+from makhos.calibration.adaptation import model_fingerprint
+from makhos.calibration.profile import BoardProfile
+from makhos.cli.main import main
+from lab.render import Renderer
+from makhos.vision.classifier import DEFAULT_MODEL
 
 from synthetic import START_PIECES, distorted_scene, empty_views
 

@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from calibration.desk import ProfileDesk
-from calibration.profile import BoardProfile
-from events import SQLiteLog
-from models.render import Renderer, sample_scene
-from server import create_app
-from server.config import BoardInfo, ServerConfig
+from makhos.calibration.desk import ProfileDesk
+from makhos.calibration.profile import BoardProfile
+from makhos.events import SQLiteLog
+from lab.render import Renderer, sample_scene
+from makhos.server import create_app
+from makhos.server.config import BoardInfo, ServerConfig
 
 from synthetic import START, START_PIECES
 

@@ -6,13 +6,13 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.intrinsics import calibrate_lens, distinct_views, inner_corners
-from models.render import Renderer
-from models.render.camera import Camera, look_at
-from vision.geometry import corner_error
-from vision.lens import Lens
-from vision.locate import INNER_CORNERS, locate_board
-from vision.rectify import CROP, crop_transforms, played_cells
+from makhos.calibration.intrinsics import calibrate_lens, distinct_views, inner_corners
+from lab.render import Renderer
+from lab.render.camera import Camera, look_at
+from makhos.vision.geometry import corner_error
+from makhos.vision.lens import Lens
+from makhos.vision.locate import INNER_CORNERS, locate_board
+from makhos.vision.rectify import CROP, crop_transforms, played_cells
 
 from synthetic import START_PIECES, STRONG_BARREL, distorted_scene, empty_views, moved
 

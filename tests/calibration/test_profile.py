@@ -6,12 +6,12 @@ import json
 import numpy as np
 import pytest
 
-from calibration.adaptation import SetAdaptation
-from calibration.intrinsics import LensCalibration
-from calibration.profile import VERSION, BoardProfile, ProfileError
-from cli.main import main
-from engine import Colour, Rules
-from vision.lens import Lens
+from makhos.calibration.adaptation import SetAdaptation
+from makhos.calibration.intrinsics import LensCalibration
+from makhos.calibration.profile import VERSION, BoardProfile, ProfileError
+from makhos.cli.main import main
+from makhos.engine import Colour, Rules
+from makhos.vision.lens import Lens
 
 
 def a_profile() -> BoardProfile:

@@ -5,13 +5,13 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from calibration.adaptation import fit_adaptation, model_fingerprint
-from calibration.intrinsics import LensCalibration
-from calibration.profile import BoardProfile, ProfileError
-from calibration.reader import board_reader
-from models.render import Renderer
-from vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of
-from vision.lens import Lens
+from makhos.calibration.adaptation import fit_adaptation, model_fingerprint
+from makhos.calibration.intrinsics import LensCalibration
+from makhos.calibration.profile import BoardProfile, ProfileError
+from makhos.calibration.reader import board_reader
+from lab.render import Renderer
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of
+from makhos.vision.lens import Lens
 
 from synthetic import START, START_PIECES, distorted_scene
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cli.main import main
-from engine.pdn import read_game
+from makhos.cli.main import main
+from makhos.engine.pdn import read_game
 
 #: The bundled sample: dark's 5. 23-19 hands light the double capture 15x24x31.
 SAMPLE = Path(__file__).resolve().parents[2] / "models" / "sample" / "sample.pdn"

@@ -6,10 +6,10 @@ import urllib.request
 
 import numpy as np
 
-from cli.live import LiveBoard, LiveRun
-from cli.main import main
-from engine.pdn import read_game
-from vision.sources import Frame, paced
+from makhos.cli.live import LiveBoard, LiveRun
+from makhos.cli.main import main
+from makhos.engine.pdn import read_game
+from makhos.vision.sources import Frame, paced
 
 SAMPLE_PDN = "models/sample/sample.pdn"
 

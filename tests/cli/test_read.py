@@ -8,14 +8,14 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.adaptation import fit_adaptation, model_fingerprint
-from calibration.intrinsics import LensCalibration
-from calibration.profile import BoardProfile
-from cli.main import main
-from engine import Position
-from models.render import Renderer, sample_scene
-from vision.classifier import DEFAULT_MODEL, SquareClassifier
-from vision.lens import Lens
+from makhos.calibration.adaptation import fit_adaptation, model_fingerprint
+from makhos.calibration.intrinsics import LensCalibration
+from makhos.calibration.profile import BoardProfile
+from makhos.cli.main import main
+from makhos.engine import Position
+from lab.render import Renderer, sample_scene
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier
+from makhos.vision.lens import Lens
 
 
 def test_read_prints_the_start_position_in_the_boards_own_frame(tmp_path, capsys):

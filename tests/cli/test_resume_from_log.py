@@ -4,12 +4,12 @@ import json
 import socket
 from pathlib import Path
 
-from cli.main import main
-from engine.game import Game
-from engine.pdn import read_game
-from events import GameEvent, SQLiteLog
-from tracker import GameTracker
-from vision.reading import Reading
+from makhos.cli.main import main
+from makhos.engine.game import Game
+from makhos.engine.pdn import read_game
+from makhos.events import GameEvent, SQLiteLog
+from makhos.tracker import GameTracker
+from makhos.vision.reading import Reading
 
 SAMPLE = "models/sample/sample.mp4"
 TRUTH = read_game(Path("models/sample/sample.pdn").read_text(encoding="utf-8")).game
@@ -54,7 +54,7 @@ def test_run_says_which_game_it_resumes_at_start_up(tmp_path, monkeypatch, capsy
     for event in first_plies_logged(3):
         log.append(GameEvent.from_json(json.dumps({**json.loads(event.to_json()), "board": "1"})))
     log.close()
-    monkeypatch.setattr("cli.run.serve_until_interrupted", lambda live: live.close())
+    monkeypatch.setattr("makhos.cli.run.serve_until_interrupted", lambda live: live.close())
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]

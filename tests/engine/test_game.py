@@ -2,8 +2,8 @@
 
 import pytest
 
-from engine import Colour, Position, Rules
-from engine.game import Game, IllegalMove, Outcome, Result
+from makhos.engine import Colour, Position, Rules
+from makhos.engine.game import Game, IllegalMove, Outcome, Result
 
 
 def test_side_to_move_alternates_from_the_first_mover():

@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from engine import Position
-from engine.game import Game
-from engine.gaps import Sight, gap_lines
-from engine.position import Piece, place
+from makhos.engine import Position
+from makhos.engine.game import Game
+from makhos.engine.gaps import Sight, gap_lines
+from makhos.engine.position import Piece, place
 
 
 def played(position: Position, texts: str) -> Position:

@@ -2,9 +2,9 @@
 
 import pytest
 
-from engine import CapturedRemoval, Colour, Position, Rules
-from engine.game import Game, Outcome, Result
-from engine.pdn import Numbering, PdnError, read_game, read_games, write_game, write_games
+from makhos.engine import CapturedRemoval, Colour, Position, Rules
+from makhos.engine.game import Game, Outcome, Result
+from makhos.engine.pdn import Numbering, PdnError, read_game, read_games, write_game, write_games
 
 SAMPLE = """[Event "PEA Open"]
 [White "Anan"]

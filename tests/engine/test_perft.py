@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from cli.main import main
-from engine import CapturedRemoval, Position, Rules
-from engine import movegen
-from engine.perft import divide, perft
-from engine.squares import BOARD_MASK
+from makhos.cli.main import main
+from makhos.engine import CapturedRemoval, Position, Rules
+from makhos.engine import movegen
+from makhos.engine.perft import divide, perft
+from makhos.engine.squares import BOARD_MASK
 
 IMMEDIATE = Rules(captured_removal=CapturedRemoval.IMMEDIATE)
 TWELVE_MEN = Rules(men_per_side=12, captured_removal=CapturedRemoval.IMMEDIATE)

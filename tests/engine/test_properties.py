@@ -5,10 +5,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import CapturedRemoval, Colour, Piece, Position, Rules
-from engine.game import Game
-from engine.pdn import read_game, write_game
-from engine.referee import Verdict, explain
+from makhos.engine import CapturedRemoval, Colour, Piece, Position, Rules
+from makhos.engine.game import Game
+from makhos.engine.pdn import read_game, write_game
+from makhos.engine.changes import Verdict, explain
 
 RULE_SETS = st.sampled_from([
     Rules(),

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import CapturedRemoval, Colour, Move, Piece, Position, Rules, Setup
-from engine.squares import BIT, SQUARES, row_col, square_at
+from makhos.engine import CapturedRemoval, Colour, Move, Piece, Position, Rules, Setup
+from makhos.engine.squares import BIT, SQUARES, row_col, square_at
 
 END_OF_TURN = Rules()
 IMMEDIATE = Rules(captured_removal=CapturedRemoval.IMMEDIATE)

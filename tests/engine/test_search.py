@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from engine import CapturedRemoval, Position, Rules
-from engine.endgame_build import build
-from engine.game import Game
-from engine.rules import Colour
-from engine.search import MATE, Limits, Searcher, count_plies_left, effect_of, move_of_effect
+from makhos.engine import CapturedRemoval, Position, Rules
+from makhos.engine.endgame_build import build
+from makhos.engine.game import Game
+from makhos.engine.rules import Colour
+from makhos.engine.search import MATE, Limits, Searcher, count_plies_left, effect_of, move_of_effect
 
-from exactness import TooLarge, random_position, rules_value, solve_by_minimax
+from lab.exactness import TooLarge, random_position, rules_value, solve_by_minimax
 
 TACTICS = Path(__file__).with_name("data") / "tactics.json"
 
@@ -175,7 +175,7 @@ def _score(stored: int | None) -> int:
 def test_a_game_position_is_the_same_whatever_game_led_to_it_after_a_man_move():
     """The server caches analyses on GamePosition: equal ones must search the same, and
     positions that differ in what they could repeat or in the count must not be equal."""
-    from engine.search import GamePosition
+    from makhos.engine.search import GamePosition
 
     one, other = Game(), Game()
     for text in ("25-21", "8-11", "26-22"):

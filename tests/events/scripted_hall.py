@@ -14,21 +14,21 @@ from typing import Any
 
 import pytest
 
-from engine import Colour, Piece, Position, Rules
-from engine.game import Game, Outcome
-from events import EventKind, GameEvent, SQLiteLog
-from events import decisions as ra
-from events.details import CameraNotice, CameraStatus, Unreadable
-from events.record import BoardRecord
-from recorder import session as session_module
-from recorder.session import BoardSession
-from tracker import GameTracker
-from vision.reading import Reading
+from makhos.engine import Colour, Piece, Position, Rules
+from makhos.engine.game import Game, Outcome
+from makhos.events import EventKind, GameEvent, SQLiteLog
+from makhos.events import decisions as ra
+from makhos.events.details import CameraNotice, CameraStatus, Unreadable
+from makhos.events.game import LoggedGame
+from makhos.session import session as session_module
+from makhos.session.session import BoardSession
+from makhos.tracker import GameTracker
+from makhos.vision.reading import Reading
 
 BOARD = "7"
 
 
-def snapshot(record: BoardRecord, numbered: bool = True) -> dict[str, Any]:
+def snapshot(record: LoggedGame, numbered: bool = True) -> dict[str, Any]:
     """A record as plain data to compare: every game with its plies, moves and result, the
     open alerts (with the seqs that name them, when ``numbered``), the clock, the match."""
     return {

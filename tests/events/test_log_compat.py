@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.pdn import read_game
-from events import GameEvent
-from events.details import EventKind, Unreadable, read_detail
-from server.state import BoardState
+from makhos.engine.pdn import read_game
+from makhos.events import GameEvent
+from makhos.events.details import EventKind, Unreadable, read_detail
+from makhos.server.state import BoardState
 
 LOGS = Path(__file__).parent / "logs"
 #: Kinds the contract gained after the old log was written (issue #23: a king stacked).
@@ -92,7 +92,7 @@ def test_the_server_state_replays_the_old_log_as_the_old_server_showed_it(log, e
 
 
 def test_a_tracker_restored_from_the_old_log_holds_what_the_old_resume_did(log, expected):
-    from tracker import GameTracker
+    from makhos.tracker import GameTracker
 
     tracker = GameTracker(log[0].board)
     resumed = expected["resumed"]

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Colour
-from events.decisions import AcceptMove
-from events.details import EventKind, Unreadable
-from events.record import replay
-from server.state import BoardState
-from tracker import GameTracker
+from makhos.engine import Colour
+from makhos.events.decisions import AcceptMove
+from makhos.events.details import EventKind, Unreadable
+from makhos.events.game import replay
+from makhos.server.state import BoardState
+from makhos.tracker import GameTracker
 
 from scripted_hall import BOARD, Hall, play_session, snapshot
 

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import numpy as np
 
-from engine.game import Game
-from engine.pdn import write_game
-from events import EventLog
-from server.state import BoardState
+from makhos.engine.game import Game
+from makhos.engine.pdn import write_game
+from makhos.events import EventLog
+from makhos.server.state import BoardState
 
-ROOT = Path(__file__).resolve().parents[2]  # the repository, where ``python -m cli.main`` runs
+ROOT = Path(__file__).resolve().parents[2]  # the repository, where ``python -m makhos.cli.main`` runs
 
 
 def random_game(seed: int, plies: int = 30) -> Game:

@@ -11,15 +11,15 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.intrinsics import LensCalibration
-from calibration.profile import BoardProfile
-from cli.main import main
-from engine import Colour, Rules
-from events import EventKind, SQLiteLog
-from models.render import Renderer, sample_scene
-from vision.lens import Lens
-from worker.inputs import CameraInput, open_input
-from worker.profile import board_plan
+from makhos.calibration.intrinsics import LensCalibration
+from makhos.calibration.profile import BoardProfile
+from makhos.cli.main import main
+from makhos.engine import Colour, Rules
+from makhos.events import EventKind, SQLiteLog
+from lab.render import Renderer, sample_scene
+from makhos.vision.lens import Lens
+from makhos.worker.inputs import CameraInput, open_input
+from makhos.worker.profile import board_plan
 
 BARREL = np.array([-0.3, 0.08, 0.0, 0.0, 0.0])
 START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}

@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from events import EventKind, GameEvent, LogUnavailable, open_log
-from events.redis_log import RedisLog
+from makhos.events import EventKind, GameEvent, LogUnavailable, open_log
+from makhos.events.redis_log import RedisLog
 
 
 @pytest.fixture(params=["sqlite", "redis"])

@@ -12,8 +12,8 @@ import threading
 import time
 from pathlib import Path
 
-from engine.pdn import read_game, write_game
-from events import EventKind, open_log
+from makhos.engine.pdn import read_game, write_game
+from makhos.events import EventKind, open_log
 
 from hall_sample import ROOT, folded_pdn, recorded
 from redis_server import free_port
@@ -22,7 +22,7 @@ SPEED = "50"  # 10 s a ply in the game: 0.2 s here
 
 
 def makhos(*args: str) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "cli.main", *args], cwd=ROOT,
+    return subprocess.Popen([sys.executable, "-m", "makhos.cli.main", *args], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
@@ -166,7 +166,7 @@ def test_viewers_of_a_restarted_server_resume_on_the_other_with_last_event_id(tm
 
 
 def test_a_server_started_before_redis_says_so_and_stops(capsys):
-    from cli.main import main
+    from makhos.cli.main import main
 
     assert main(["serve", "--redis", f"redis://127.0.0.1:{free_port()}/0"]) == 2
     assert "is Redis running?" in capsys.readouterr().err

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine import Position
-from engine.game import Game
-from events import EventKind, GameEvent
-from events.decisions import TakeBack
-from tracker import GameTracker
-from vision.reading import Reading
+from makhos.engine import Position
+from makhos.engine.game import Game
+from makhos.events import EventKind, GameEvent
+from makhos.events.decisions import TakeBack
+from makhos.tracker import GameTracker
+from makhos.vision.reading import Reading
 
 
 def script(seed: int = 3) -> list[tuple[float, Position]]:

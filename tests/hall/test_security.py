@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from cli.main import build_parser
-from engine.pdn import write_game
-from events import open_log
+from makhos.cli.main import build_parser
+from makhos.engine.pdn import write_game
+from makhos.events import open_log
 
 from hall_sample import ROOT, folded_pdn, recorded
 from redis_server import BINARY, RedisServer
@@ -33,7 +33,7 @@ def makhos(*args: str, token: str | None = None) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "MAKHOS_HALL_TOKEN"}
     if token:
         env["MAKHOS_HALL_TOKEN"] = token
-    return subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, env=env,
+    return subprocess.run([sys.executable, "-m", "makhos.cli.main", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60)
 
 

@@ -9,13 +9,13 @@ from dataclasses import dataclass
 
 import pytest
 
-from engine.pdn import write_game
-from events import EventKind, SQLiteLog
-from events.decisions import SetPlayers
-from worker.inputs import ReplayInput
-from worker.loop import Worker, WorkerConfig
-from worker.profile import board_plan
-from worker.replay import ReplaySource
+from makhos.engine.pdn import write_game
+from makhos.events import EventKind, SQLiteLog
+from makhos.events.decisions import SetPlayers
+from makhos.worker.inputs import ReplayInput
+from makhos.worker.loop import Worker, WorkerConfig
+from makhos.worker.profile import board_plan
+from makhos.worker.replay import ReplaySource
 
 from hall_sample import folded_pdn, random_game
 
@@ -71,7 +71,7 @@ def test_a_stalled_camera_is_reported_lost_then_back_and_the_plies_it_missed_are
 
 
 def test_a_worker_started_before_redis_waits_for_it(tmp_path):
-    from events import open_log
+    from makhos.events import open_log
     from redis_server import BINARY, RedisServer
 
     if BINARY is None:
@@ -92,8 +92,8 @@ def test_a_worker_started_before_redis_waits_for_it(tmp_path):
 
 
 def test_a_restarted_worker_applies_each_referee_decision_once(tmp_path):
-    from events.decisions import TakeBack
-    from vision.reading import Reading
+    from makhos.events.decisions import TakeBack
+    from makhos.vision.reading import Reading
 
     game = random_game(seed=3, plies=10)
     log = SQLiteLog(tmp_path / "events.db")

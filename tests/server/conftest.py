@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from events import SQLiteLog
-from server import create_app
-from server.config import BoardInfo, ServerConfig
+from makhos.events import SQLiteLog
+from makhos.server import create_app
+from makhos.server.config import BoardInfo, ServerConfig
 
 from server_sample import TOKEN
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from server.sse import WAITRESS
+from makhos.server.sse import WAITRESS
 
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine import Rules
-from engine.game import Game
-from events import EventKind, GameEvent
-from events.details import GameStarted
+from makhos.engine import Rules
+from makhos.engine.game import Game
+from makhos.events import EventKind, GameEvent
+from makhos.events.details import GameStarted
 
 #: A legal game with captures, a chain-free crowning on 2 and a king at the end.
 MOVES = ("25-21", "8-11", "26-23", "11-16", "23-19", "16x23", "27x18", "3-8", "18-14", "7-10",

@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from engine import Position
-from engine.search import Searcher
-from server.analyst import WALKED_BACK, Analyst, Job
-from server.config import AnalysisSettings
+from makhos.engine import Position
+from makhos.engine.search import Searcher
+from makhos.server.analyst import WALKED_BACK, Analyst, Job
+from makhos.server.config import AnalysisSettings
 
 from server_sample import MOVES, TOKEN, game_events
 from test_server_api import fill, sse_blocks
@@ -164,8 +164,8 @@ def test_the_referee_gets_no_analysis(log, make_app, monkeypatch):
 def test_the_analyst_searches_each_position_once_and_skips_positions_no_board_shows(monkeypatch):
     """A board that moves on while its position waits has the new position searched instead
     of the old one; two boards showing one position cost one search, and both are told."""
-    from engine.game import Game
-    from engine.search import GamePosition
+    from makhos.engine.game import Game
+    from makhos.engine.search import GamePosition
 
     release, started = threading.Event(), threading.Event()
     order: list[str] = []
@@ -207,8 +207,8 @@ def test_the_analyst_searches_each_position_once_and_skips_positions_no_board_sh
 def test_walked_back_positions_waiting_are_bounded(monkeypatch):
     release = threading.Event()
     monkeypatch.setattr(Searcher, "search_at", lambda self, at, limits: release.wait(10) and None)
-    from engine.game import Game
-    from engine.search import GamePosition
+    from makhos.engine.game import Game
+    from makhos.engine.search import GamePosition
 
     game = Game()
     for text in MOVES:

@@ -15,12 +15,12 @@ from dataclasses import replace
 
 import pytest
 
-from engine import Position, Rules
-from events import EventKind, GameEvent, SQLiteLog
-from events import decisions as ra
-from events.details import GameStarted
-from server import create_app
-from server.config import AnalysisSettings, BoardInfo, ServerConfig
+from makhos.engine import Position, Rules
+from makhos.events import EventKind, GameEvent, SQLiteLog
+from makhos.events import decisions as ra
+from makhos.events.details import GameStarted
+from makhos.server import create_app
+from makhos.server.config import AnalysisSettings, BoardInfo, ServerConfig
 
 from live_browser import chromium, require_browser, served, shot
 from server_sample import MOVES, game_events

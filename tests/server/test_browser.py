@@ -15,17 +15,17 @@ import cv2
 import numpy as np
 import pytest
 
-from engine import Colour, Position
-from engine.game import Outcome
-from events import EventKind, GameEvent, SQLiteLog
-from events import decisions as ra
-from events.details import CameraNotice, CameraStatus, Crowned, CrowningPending
-from recorder.annotate import write_health, write_snapshot
-from recorder.health import VisionHealth
-from server import create_app
-from server.camera import FolderFrames
-from server.config import BoardInfo, ServerConfig
-from vision.occlusion import GateState
+from makhos.engine import Colour, Position
+from makhos.engine.game import Outcome
+from makhos.events import EventKind, GameEvent, SQLiteLog
+from makhos.events import decisions as ra
+from makhos.events.details import CameraNotice, CameraStatus, Crowned, CrowningPending
+from makhos.session.annotate import write_health, write_snapshot
+from makhos.session.health import VisionHealth
+from makhos.server import create_app
+from makhos.server.camera import FolderFrames
+from makhos.server.config import BoardInfo, ServerConfig
+from makhos.vision.occlusion import GateState
 
 from live_browser import chromium, require_browser, served, shot
 from server_sample import MOVES, game_events

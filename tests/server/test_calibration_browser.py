@@ -11,14 +11,14 @@ import dataclasses
 import numpy as np
 import pytest
 
-from calibration.desk import ProfileDesk
-from calibration.intrinsics import LensCalibration
-from calibration.profile import BoardProfile
-from events import SQLiteLog
-from models.render import Renderer, sample_scene
-from server import create_app
-from server.config import BoardInfo, ServerConfig
-from vision.lens import Lens
+from makhos.calibration.desk import ProfileDesk
+from makhos.calibration.intrinsics import LensCalibration
+from makhos.calibration.profile import BoardProfile
+from makhos.events import SQLiteLog
+from lab.render import Renderer, sample_scene
+from makhos.server import create_app
+from makhos.server.config import BoardInfo, ServerConfig
+from makhos.vision.lens import Lens
 
 from live_browser import chromium, require_browser, served, shot
 

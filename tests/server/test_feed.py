@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from events import EventKind, GameEvent, SQLiteLog
-from server.feed import EventFeed
+from makhos.events import EventKind, GameEvent, SQLiteLog
+from makhos.server.feed import EventFeed
 
 
 class Clock:

@@ -1,18 +1,18 @@
 """What the pages hold as a game ends: notices that end with it, a clock that stops with the
-camera, and the time each move took (server/state.py over events/record.py)."""
+camera, and the time each move took (server/state.py over events/game.py)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import Colour
-from engine.game import Outcome
-from engine.pdn import read_game
-from events import EventKind, GameEvent
-from events import decisions as ra
-from events.details import (CameraNotice, CameraStatus, Crowned, CrowningPending, GameOver,
+from makhos.engine import Colour
+from makhos.engine.game import Outcome
+from makhos.engine.pdn import read_game
+from makhos.events import EventKind, GameEvent
+from makhos.events import decisions as ra
+from makhos.events.details import (CameraNotice, CameraStatus, Crowned, CrowningPending, GameOver,
                             Irregularity, IrregularityKind)
-from server.state import BoardState
+from makhos.server.state import BoardState
 
 from server_sample import MOVES, T0, game_events
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.game import Game
-from engine.pdn import read_game, write_game
-from events.decisions import SetPlayers
-from server.body import MAX_BODY_BYTES, MAX_DEPTH, nesting_depth
-from worker.profile import BoardPlan
+from makhos.engine.game import Game
+from makhos.engine.pdn import read_game, write_game
+from makhos.events.decisions import SetPlayers
+from makhos.server.body import MAX_BODY_BYTES, MAX_DEPTH, nesting_depth
+from makhos.worker.profile import BoardPlan
 
 from server_sample import MOVES, T0, TOKEN, game_events
 from test_server_api import fill, sse_blocks

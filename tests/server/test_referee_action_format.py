@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from engine import Colour
-from engine.game import Outcome
-from events import EventKind, GameEvent
-from events import decisions as ra
-from events.decisions import ACTIONS, ActionError, parse_action
+from makhos.engine import Colour
+from makhos.engine.game import Outcome
+from makhos.events import EventKind, GameEvent
+from makhos.events import decisions as ra
+from makhos.events.decisions import ACTIONS, ActionError, parse_action
 
 ONE_OF_EACH = [ra.Acknowledge(3), ra.AcceptMove(3), ra.Dismiss(3), ra.CorrectMove("22x15x8", 3),
                ra.CorrectMove("22-18"), ra.ChooseLine(4, "25-21 5-9 21-17"), ra.TakeBack(2), ra.SetResult(Outcome.DRAW, "agreement"),
@@ -61,7 +61,7 @@ def test_bad_requests_say_what_to_fix(body, message):
 
 
 def test_action_names_are_unique_and_documented():
-    import events.decisions as module
+    import makhos.events.decisions as module
 
     for name in ACTIONS:
         assert name in module.__doc__

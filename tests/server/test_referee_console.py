@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from events import EventKind, GameEvent
-from events.decisions import TakeBack
-from events.details import Irregularity, IrregularityKind
+from makhos.events import EventKind, GameEvent
+from makhos.events.decisions import TakeBack
+from makhos.events.details import Irregularity, IrregularityKind
 
 from server_sample import MOVES, T0, TOKEN, game_events
 
@@ -204,7 +204,7 @@ def test_referee_sees_live_through_a_broadcast_delay(make_app):
 
 
 def test_folder_frames_serve_the_recorders_latest_jpeg(make_app, tmp_path):
-    from server.camera import FolderFrames
+    from makhos.server.camera import FolderFrames
 
     (tmp_path / "1.jpg").write_bytes(b"\xff\xd8board-one\xff\xd9")
     client = make_app(camera=FolderFrames(tmp_path)).test_client()

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from cli.main import build_parser
-from cli.serve import load_profile
-from server.config import BoardInfo, Scoring
+from makhos.cli.main import build_parser
+from makhos.cli.serve import load_profile
+from makhos.server.config import BoardInfo, Scoring
 
 
 def test_binds_loopback_unless_told_otherwise():
@@ -35,7 +35,7 @@ def test_bad_profile_is_a_clear_error(tmp_path, text):
 
 
 def test_analysis_is_off_unless_the_profile_switches_it_on(tmp_path):
-    from server.config import AnalysisSettings
+    from makhos.server.config import AnalysisSettings
 
     path = tmp_path / "hall.json"
     path.write_text(json.dumps({"event": "PEA Open"}))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from engine.pdn import read_game, read_games
-from events import EventKind, GameEvent
-from events.decisions import SetPlayers
+from makhos.engine.pdn import read_game, read_games
+from makhos.events import EventKind, GameEvent
+from makhos.events.decisions import SetPlayers
 
 from server_sample import MOVES, T0, game_events
 
@@ -144,9 +144,9 @@ def test_player_names_are_escaped_in_json_and_pages(log, client):
 
 
 def test_a_restarted_server_shows_the_same_and_streams_resume(tmp_path):
-    from events import SQLiteLog
-    from server import create_app
-    from server.config import ServerConfig
+    from makhos.events import SQLiteLog
+    from makhos.server import create_app
+    from makhos.server.config import ServerConfig
 
     path = tmp_path / "events.db"
     first_log = SQLiteLog(path)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine.game import Outcome
-from events import decisions as ra
-from server.config import BoardInfo, Scoring
-from server.standings import by_round, round_key
+from makhos.engine.game import Outcome
+from makhos.events import decisions as ra
+from makhos.server.config import BoardInfo, Scoring
+from makhos.server.standings import by_round, round_key
 
 from server_sample import MOVES, T0, game_events
 

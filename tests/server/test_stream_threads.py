@@ -9,9 +9,9 @@ import urllib.request
 
 import pytest
 
-from events import SQLiteLog
-from server import create_app
-from server.config import BoardInfo, ServerConfig
+from makhos.events import SQLiteLog
+from makhos.server import create_app
+from makhos.server.config import BoardInfo, ServerConfig
 
 from live_browser import served
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from engine import Colour, Position, Rules, Setup
-from engine.game import Outcome
-from engine.pdn import read_game
-from events import EventKind, GameEvent
-from events.details import (AlertClosed, BoardMismatch, CameraNotice, CameraStatus, ClockLevel, ClockSignal,
+from makhos.engine import Colour, Position, Rules, Setup
+from makhos.engine.game import Outcome
+from makhos.engine.pdn import read_game
+from makhos.events import EventKind, GameEvent
+from makhos.events.details import (AlertClosed, BoardMismatch, CameraNotice, CameraStatus, ClockLevel, ClockSignal,
                             GameOver, GameStarted, Irregularity, IrregularityKind, MovePlayed,
                             Takeback, Unreadable)
-from events import decisions as ra
-from server.config import Scoring
-from server.state import BoardState
+from makhos.events import decisions as ra
+from makhos.server.config import Scoring
+from makhos.server.state import BoardState
 
 from server_sample import MOVES, T0, game_events
 

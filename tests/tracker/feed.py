@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine import Colour, Position
-from events import GameEvent
-from events.decisions import parse_action
-from tracker import GameTracker, TrackerConfig
-from vision.reading import Reading
+from makhos.engine import Colour, Position
+from makhos.events import GameEvent
+from makhos.events.decisions import parse_action
+from makhos.tracker import GameTracker, TrackerConfig
+from makhos.vision.reading import Reading
 
 
 class Feed:

@@ -2,13 +2,13 @@
 
 import pytest
 
-from engine import Colour, Position
-from engine.game import Game
-from events import EventKind
-from events.decisions import ChooseLine
-from events.details import IrregularityKind, MovePlayed
-from events.record import replay
-from tracker import GameTracker, TrackerConfig
+from makhos.engine import Colour, Position
+from makhos.engine.game import Game
+from makhos.events import EventKind
+from makhos.events.decisions import ChooseLine
+from makhos.events.details import IrregularityKind, MovePlayed
+from makhos.events.game import replay
+from makhos.tracker import GameTracker, TrackerConfig
 
 from test_tracker import Feed, kinds
 

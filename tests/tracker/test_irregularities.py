@@ -14,16 +14,16 @@ from dataclasses import dataclass
 
 import pytest
 
-from engine import Position
-from engine.pdn import read_game, write_game
-from engine.referee import Fault, Verdict
-from events.details import AlertEnding, IrregularityKind
-from events.record import replay
+from makhos.engine import Position
+from makhos.engine.pdn import read_game, write_game
+from makhos.engine.changes import Fault, Verdict
+from makhos.events.details import AlertEnding, IrregularityKind
+from makhos.events.game import replay
 
 from feed import Feed, decision, started
 from scripted_hall import snapshot
-from server.state import BoardState
-from tracker import GameTracker
+from makhos.server.state import BoardState
+from makhos.tracker import GameTracker
 
 
 @dataclass(frozen=True)

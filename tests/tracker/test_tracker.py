@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from engine import Colour, Position, Rules
-from engine.game import Game, Outcome
-from events import EventKind
-from events.details import AlertEnding, ClockLevel, IrregularityKind
-from tracker import GameTracker, TrackerConfig
-from vision.reading import Reading
+from makhos.engine import Colour, Position, Rules
+from makhos.engine.game import Game, Outcome
+from makhos.events import EventKind
+from makhos.events.details import AlertEnding, ClockLevel, IrregularityKind
+from makhos.tracker import GameTracker, TrackerConfig
+from makhos.vision.reading import Reading
 
 from feed import Feed, decision, kinds, started
 
@@ -271,7 +271,7 @@ def test_a_start_first_seen_after_two_plies_is_still_a_game_from_the_start():
 
 
 def test_special_set_up_is_recognised_when_the_camera_is_sure_of_its_kings():
-    from engine import Setup
+    from makhos.engine import Setup
 
     feed = Feed(GameTracker("b1"))
     feed.board(Position.start(Rules(setup=Setup.TWO_KINGS)))

@@ -1,6 +1,6 @@
 """A tiny board drawer for the vision tests: a flat checkerboard with discs, seen in perspective.
 
-Not a renderer (that is ``models/render``): just enough geometry to check localisation,
+Not a renderer (that is ``lab/render``): just enough geometry to check localisation,
 tracking and the occlusion gate against known corners without shipping any image.
 """
 

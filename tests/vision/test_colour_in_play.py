@@ -7,11 +7,11 @@ import dataclasses
 import numpy as np
 import pytest
 
-from models.render import Renderer, sample_scene
-from models.render.palettes import BoardPalette, PieceSet, bgr
-from vision.classifier import SquareClassifier
-from vision.geometry import location_from_corners
-from vision.orientation import colour_in_play, orient
+from lab.render import Renderer, sample_scene
+from lab.render.palettes import BoardPalette, PieceSet, bgr
+from makhos.vision.classifier import SquareClassifier
+from makhos.vision.geometry import location_from_corners
+from makhos.vision.orientation import colour_in_play, orient
 
 START = {s: "l" for s in range(1, 13)} | {s: "d" for s in range(21, 33)}
 

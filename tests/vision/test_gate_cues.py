@@ -5,10 +5,10 @@ frame's pulse keeps a quiet run, a hand leaving slowly does not."""
 import cv2
 import numpy as np
 
-from models.render import Renderer, random_position, sample_scene
-from vision.board_tracker import BoardTracker
-from vision.geometry import homography_from_corners, project
-from vision.occlusion import GateConfig, GateState, OcclusionGate
+from lab.render import Renderer, random_position, sample_scene
+from makhos.vision.follower import BoardFollower
+from makhos.vision.geometry import homography_from_corners, project
+from makhos.vision.occlusion import GateConfig, GateState, OcclusionGate
 
 DT = 1 / 30
 
@@ -26,7 +26,7 @@ def _to_image(frame, points) -> np.ndarray:
 
 
 def _states(images: list[np.ndarray]) -> list[GateState]:
-    tracker, gate, states = BoardTracker(), OcclusionGate(), []
+    tracker, gate, states = BoardFollower(), OcclusionGate(), []
     for k, image in enumerate(images):
         location = tracker.update(image, k * DT)
         states.append(gate.update(image, location, k * DT, tracker.last_check).state)

@@ -10,9 +10,9 @@ never started). The ring's squares, free of men, settle which 8x8 is the playing
 import numpy as np
 import pytest
 
-from models.render import Renderer, sample_scene
-from vision.geometry import corner_error
-from vision.locate import locate_board
+from lab.render import Renderer, sample_scene
+from makhos.vision.geometry import corner_error
+from makhos.vision.locate import locate_board
 
 START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
 

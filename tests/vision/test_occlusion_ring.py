@@ -11,16 +11,16 @@ import cv2
 import numpy as np
 import pytest
 
-from models.render import Renderer, random_position, sample_hand, sample_scene
-from vision.board_tracker import BoardTracker
-from vision.occlusion import GateConfig, GateState, GateStatus, OcclusionGate
+from lab.render import Renderer, random_position, sample_hand, sample_scene
+from makhos.vision.follower import BoardFollower
+from makhos.vision.occlusion import GateConfig, GateState, GateStatus, OcclusionGate
 
 DT = 1 / 30
 START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
 
 
 def _statuses(images: list[np.ndarray]) -> list[GateStatus]:
-    tracker, gate, statuses = BoardTracker(), OcclusionGate(), []
+    tracker, gate, statuses = BoardFollower(), OcclusionGate(), []
     for k, image in enumerate(images):
         location = tracker.update(image, k * DT)
         statuses.append(gate.update(image, location, k * DT, tracker.last_check))

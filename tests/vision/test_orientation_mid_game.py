@@ -3,10 +3,10 @@ start position's cue (darker men at the bottom), which a crossed-over game turns
 
 import numpy as np
 
-from engine import Colour, Position
-from models.render import Renderer, sample_scene
-from vision.classifier import SquareClassifier
-from vision.pipeline import BoardReader
+from makhos.engine import Colour, Position
+from lab.render import Renderer, sample_scene
+from makhos.vision.classifier import SquareClassifier
+from makhos.vision.pipeline import BoardReader
 
 #: Late in a game: the dark men have crossed to the light side's half and back.
 CROSSED = {s: "d" for s in (5, 6, 7, 10, 11, 14)} | {s: "l" for s in (19, 22, 23, 26, 27)} | {1: "D"}

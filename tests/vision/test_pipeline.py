@@ -2,10 +2,10 @@
 
 import numpy as np
 
-from models.render import Renderer, sample_scene
-from vision.classifier import LABELS
-from vision.pipeline import BoardReader
-from vision.rectify import SquareCrops, crop_squares
+from lab.render import Renderer, sample_scene
+from makhos.vision.classifier import LABELS
+from makhos.vision.pipeline import BoardReader
+from makhos.vision.rectify import SquareCrops, crop_squares
 
 START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
 

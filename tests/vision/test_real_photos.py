@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from models.realdata import ROOT, collections, true_crops
-from vision.classifier import LABELS, SquareClassifier
+from lab.realdata import ROOT, collections, true_crops
+from makhos.vision.classifier import LABELS, SquareClassifier
 
 pytestmark = pytest.mark.skipif(not ROOT.is_dir(), reason="../shared/realdata is not here")
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not ROOT.is_dir(), reason="../shared/realdata is
 #: be read wrong in occupancy or side, and the most men that may be read as kings. The
 #: reader of #22's start read these photos (occupancy/side, men as kings): julie 4, 3;
 #: alexkassil 8, 16; b3nny01 3, 31; olekzima 22, 4; sabshine 3, 3; soon-jynn 32, 1. The
-#: committed network's head was refitted on these sets (``models.head``): its figures on
+#: committed network's head was refitted on these sets (``lab.training.head``): its figures on
 #: sets it never saw are bench/realdata.py --leave-one-out's.
 CASES = {
     "julie-robot-webcam": (("0+85983369.jpg", "134217728+18876553.jpg", "4293918720+4095.jpg"), 1, 1),

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from models.render import sample_scene
-from vision.rectify import (CROP, board_to_image, camera_foot, crop_squares, crop_transforms,
+from lab.render import sample_scene
+from makhos.vision.rectify import (CROP, board_to_image, camera_foot, crop_squares, crop_transforms,
                             played_cells, sightlines)
 
 CORNERS = np.array([[210.0, 95.0], [590.0, 120.0], [640.0, 470.0], [150.0, 430.0]])

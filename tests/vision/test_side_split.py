@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.classifier import light_probability, split_sides
+from makhos.vision.classifier import light_probability, split_sides
 
 
 def lab(rgb: tuple[int, int, int]) -> np.ndarray:

@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 from drawn_boards import render
 
-from vision.geometry import (
+from makhos.vision.geometry import (
     BOARD_CORNERS,
     clockwise,
     corner_error,
     location_from_corners,
     project,
 )
-from vision.locate import locate_aruco, locate_board, refine_location
+from makhos.vision.locate import locate_aruco, locate_board, refine_location
 
 
 def side(corners: np.ndarray) -> float:

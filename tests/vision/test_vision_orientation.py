@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from drawn_boards import render
 
-from vision.locate import locate_board
-from vision.orientation import orient
+from makhos.vision.locate import locate_board
+from makhos.vision.orientation import orient
 
 
 @pytest.mark.parametrize("seed, yaw", [(1, 0), (3, 100), (6, 190), (9, 275), (20, 45)])

@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.locate import locate_board
-from vision.orientation import orient
+from makhos.vision.locate import locate_board
+from makhos.vision.orientation import orient
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "realdata" / "julie-robot-webcam"
 

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.sources import (
+from makhos.vision.sources import (
     Backoff,
     ImageFolder,
     LiveCamera,

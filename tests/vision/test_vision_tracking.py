@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from drawn_boards import render
 
-from vision.board_tracker import BoardTracker, TrackState
-from vision.geometry import corner_error
-from vision.occlusion import GateState, OcclusionGate
+from makhos.vision.follower import BoardFollower, TrackState
+from makhos.vision.geometry import corner_error
+from makhos.vision.occlusion import GateState, OcclusionGate
 
 DT = 1 / 30
 
@@ -44,7 +44,7 @@ def bumped(frame, seed: int, angle_deg: float, shift: tuple[float, float]):
 def test_tracker_relocalises_within_half_a_second_of_a_bump(scene, angle, shift):
     clean, _ = scene
     after = bumped(clean, 21, angle, shift)
-    tracker = BoardTracker()
+    tracker = BoardFollower()
     t = 0.0
     for _ in range(5):
         tracker.update(clean.image, t)
@@ -70,7 +70,7 @@ def test_tracker_relocalises_within_half_a_second_of_a_bump(scene, angle, shift)
 
 def test_tracker_keeps_the_board_under_a_hand(scene):
     clean, hand = scene
-    tracker = BoardTracker()
+    tracker = BoardFollower()
     before = tracker.update(clean.image, 0.0)
     during = tracker.update(hand.image, DT)
     assert during is not None
@@ -78,7 +78,7 @@ def test_tracker_keeps_the_board_under_a_hand(scene):
     np.testing.assert_allclose(during.corners, before.corners, atol=0.25)
 
 
-def run_gate(gate: OcclusionGate, tracker: BoardTracker, images: list[np.ndarray], t0: float):
+def run_gate(gate: OcclusionGate, tracker: BoardFollower, images: list[np.ndarray], t0: float):
     out = []
     for i, image in enumerate(images):
         t = t0 + i * DT
@@ -89,7 +89,7 @@ def run_gate(gate: OcclusionGate, tracker: BoardTracker, images: list[np.ndarray
 
 def test_gate_reads_only_still_frames_and_never_a_hand(scene):
     clean, hand = scene
-    tracker, gate = BoardTracker(), OcclusionGate()
+    tracker, gate = BoardFollower(), OcclusionGate()
     first = run_gate(gate, tracker, [clean.image] * 40, 0.0)
     readable = [s.readable for s in first]
     # A board just found is first read after 1 s of stillness.

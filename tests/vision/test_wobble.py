@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from drawn_boards import render
 
-from vision.board_tracker import BoardTracker
-from vision.geometry import corner_error
-from vision.light import light_change
-from vision.locate import locate_board
-from vision.occlusion import OcclusionGate
-from vision.registration import BoardRegistrar, moved
+from makhos.vision.follower import BoardFollower
+from makhos.vision.geometry import corner_error
+from makhos.vision.light import light_change
+from makhos.vision.locate import locate_board
+from makhos.vision.occlusion import OcclusionGate
+from makhos.vision.registration import BoardRegistrar, moved
 
 DT = 1 / 30
 
@@ -44,7 +44,7 @@ def scene():
 
 
 def run(images: list[np.ndarray]) -> list:
-    tracker, gate = BoardTracker(), OcclusionGate()
+    tracker, gate = BoardFollower(), OcclusionGate()
     out = []
     for i, image in enumerate(images):
         location = tracker.update(image, i * DT)

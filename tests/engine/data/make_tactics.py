@@ -1,7 +1,7 @@
 """The recipe of tactics.json: positions where one move, and only one, wins by force.
 
-    python3 tests/engine/data/make_tactics.py --seed 50 --out six.json   # after make endgames
-    python3 tests/engine/data/make_tactics.py --pieces 4 --out four.json
+    python3 -m tests.engine.data.make_tactics --seed 50 --out six.json   # after make endgames
+    python3 -m tests.engine.data.make_tactics --pieces 4 --out four.json
     (tactics.json: the six-piece positions first, then four-piece ones up to 50)
 
 Candidates are seeded random positions of equal material (men, now and then a king), no
@@ -27,13 +27,10 @@ import random
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
-sys.path.insert(0, str(ROOT))
-
-from engine import Move, Piece, Position, Rules  # noqa: E402
-from engine.endgame import EndgameTable  # noqa: E402
-from engine.rules import Colour  # noqa: E402
-from engine.search import Limits, Searcher  # noqa: E402
+from makhos.engine import Move, Piece, Position, Rules
+from makhos.engine.endgame import EndgameTable
+from makhos.engine.rules import Colour
+from makhos.engine.search import Limits, Searcher
 
 
 def candidate(rng: random.Random, pieces: int) -> Position:
@@ -65,7 +62,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=50, help="several seeds run side by side, then joined")
     parser.add_argument("--pieces", type=int, choices=(4, 6), default=6)
     args = parser.parse_args()
-    table = EndgameTable.load(ROOT / "data" / "endgames")
+    table = EndgameTable.load(Path("data") / "endgames")
     rules = Rules()
     rng = random.Random(args.seed)
     found: list[dict[str, object]] = []

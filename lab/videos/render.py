@@ -1,0 +1,201 @@
+"""Render a scripted game to a video file, with its truth beside it.
+
+Still shots are rendered once and given fresh sensor noise per frame (re-rendering would
+also re-jitter the pieces, which a real still board never does); shots with a hand are
+rendered frame by frame along the hand's path. With :class:`~.nuisances.Nuisances` the
+script's timeline (30 frames a second) is sampled the way that camera samples the world, at
+its own frame rate and capture times, and each frame goes through the camera's motion,
+light and noise (see :mod:`lab.videos.nuisances`); the file is then compressed with its
+codec. The truth beside the video counts in the file's own frames.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict
+from fractions import Fraction
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from makhos.engine.pdn import write_game
+from lab.render import Hand, Renderer, Scene
+
+from .nuisances import Camera, Nuisances, content_times
+from .script import FPS, GameScript, Shot
+
+
+def _hand_at(shot: Shot, t: float, height: float, skin, sleeve) -> Hand:
+    """The hand at fraction ``t`` of the shot: fingertip along the path, arm toward its side."""
+    points = np.asarray(shot.path, float)
+    legs = np.linalg.norm(np.diff(points, axis=0), axis=1)
+    total = max(legs.sum(), 1e-6)
+    distance = t * total
+    for k, leg in enumerate(legs):
+        if distance <= leg or k == len(legs) - 1:
+            u = min(distance / max(leg, 1e-6), 1.0)
+            tip = points[k] + u * (points[k + 1] - points[k])
+            break
+        distance -= leg
+    angle = math.pi / 2 if shot.side == "dark" else -math.pi / 2
+    return Hand(tip=(float(tip[0]), float(tip[1])), angle=angle, height=height, width=1.1,
+                skin=skin, sleeve=sleeve)
+
+
+def frames(script: GameScript, scene: Scene, seed: int = 0, noise_level: float = 2.0):
+    """Yield the BGR frames of the script, in order; ``noise_level`` is the per-frame sensor
+    noise (grey levels, standard deviation), which is also what makes a video file large."""
+    renderer = Renderer(scene)
+    rng = np.random.default_rng(seed)
+    skin = tuple(int(v) for v in rng.integers(80, 200, 3))
+    sleeve = tuple(int(v) for v in rng.integers(20, 230, 3))
+    noise = np.empty((*renderer.background.shape[:2], 3), np.int16)
+    for index, shot in enumerate(script.shots):
+        if not shot.path:
+            still = renderer.render(shot.board, seed=seed * 100003 + index).image.astype(np.int16)
+            for _ in range(shot.frames):
+                cv2.randn(noise, 0, noise_level)  # type: ignore[call-overload]  # scalars are fine
+                yield np.clip(still + noise, 0, 255).astype(np.uint8)
+            continue
+        height = float(rng.uniform(0.4, 1.2))
+        for k in range(shot.frames):
+            t = (k + 0.5) / shot.frames
+            board = shot.board if t < 0.5 or shot.after is None else shot.after
+            hand = _hand_at(shot, t, height, skin, sleeve)
+            yield renderer.render(board, hand=hand, seed=seed * 100003 + index).image
+
+
+def shot_starts(script: GameScript) -> np.ndarray:
+    """Seconds at which each shot begins on the script's timeline, and the end."""
+    return np.concatenate([[0.0], np.cumsum([s.frames for s in script.shots])]) / FPS
+
+
+def camera_frames(script: GameScript, scene: Scene, nuisances: Nuisances, seed: int = 0):
+    """Yield the frames a camera with ``nuisances`` delivers of the script (its frame rate,
+    its capture times), as BGR images of ``nuisances.size`` (the scene's camera size)."""
+    renderer = Renderer(scene)
+    rng = np.random.default_rng(seed)
+    skin = tuple(int(v) for v in rng.integers(80, 200, 3))
+    sleeve = tuple(int(v) for v in rng.integers(20, 230, 3))
+    starts = shot_starts(script)
+    camera = Camera(nuisances, float(starts[-1]))
+    heights = [float(rng.uniform(0.4, 1.2)) for _ in script.shots]
+    stills: dict[int, np.ndarray] = {}
+    entered: set[int] = set()
+    times = content_times(frame_count(script, nuisances), nuisances)
+    previous = None
+    for k, time in enumerate(times):
+        if k and time == times[k - 1] and previous is not None:
+            yield previous  # the camera delivered the same frame twice
+            continue
+        index = int(np.clip(np.searchsorted(starts, time, side="right") - 1, 0, len(script.shots) - 1))
+        shot = script.shots[index]
+        if not shot.path:
+            if index not in stills:
+                stills.clear()
+                stills[index] = renderer.render(shot.board, seed=seed * 100003 + index).image
+            clean = stills[index]
+        else:
+            if index not in entered:
+                entered.add(index)
+                camera.hand_enters(float(starts[index]))
+            t = float(np.clip((time - starts[index]) / (starts[index + 1] - starts[index]), 0, 1))
+            board = shot.board if t < 0.5 or shot.after is None else shot.after
+            hand = _hand_at(shot, t, heights[index], skin, sleeve)
+            clean = renderer.render(board, hand=hand, seed=seed * 100003 + index).image
+        previous = camera.frame(clean, float(time))
+        yield previous
+
+
+def frame_count(script: GameScript, nuisances: Nuisances) -> int:
+    return int(script.frames / FPS * nuisances.fps)
+
+
+class _Writer(Protocol):
+    def write(self, image: np.ndarray) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class _OpenCVWriter:
+    """MP4 through OpenCV's writer (``mp4v``): the calm videos, as they always were."""
+
+    def __init__(self, path: Path, nuisances: Nuisances) -> None:
+        self._video = cv2.VideoWriter(str(path), cv2.VideoWriter.fourcc(*"mp4v"),
+                                      nuisances.fps, nuisances.size)
+        if not self._video.isOpened():
+            raise RuntimeError(f"cannot write video {path}: no MP4 encoder in this OpenCV")
+
+    def write(self, image: np.ndarray) -> None:
+        self._video.write(image)
+
+    def close(self) -> None:
+        self._video.release()
+
+
+class _PyAVWriter:
+    """MPEG-4 Part 2 or H.264 through PyAV at a set bit rate and key-frame interval
+    (OpenCV's bundled FFmpeg writes no H.264 and takes no bit rate)."""
+
+    def __init__(self, path: Path, nuisances: Nuisances) -> None:
+        try:
+            import av
+        except ImportError as error:  # the dev extra
+            raise RuntimeError("hostile test videos need PyAV: pip install -e '.[dev]'") from error
+        self._frame = av.VideoFrame
+        self._container = av.open(str(path), "w")
+        codec = {"h264": "libx264", "mpeg4": "mpeg4"}[nuisances.codec]
+        rate = Fraction(nuisances.fps).limit_denominator(1001)
+        options = {"preset": "veryfast"} if codec == "libx264" else {}
+        stream = self._container.add_stream(codec, rate=rate, options=options)
+        assert isinstance(stream, av.VideoStream)  # a video codec makes a video stream
+        stream.width, stream.height = nuisances.size
+        stream.pix_fmt = "yuv420p"
+        stream.bit_rate = nuisances.bit_rate
+        stream.gop_size = nuisances.gop
+        self._stream = stream
+
+    def write(self, image: np.ndarray) -> None:
+        for packet in self._stream.encode(self._frame.from_ndarray(image, format="bgr24")):
+            self._container.mux(packet)
+
+    def close(self) -> None:
+        for packet in self._stream.encode():
+            self._container.mux(packet)
+        self._container.close()
+
+
+def write_video(script: GameScript, scene: Scene, path: Path, seed: int = 0,
+                noise_level: float = 2.0, nuisances: Nuisances | None = None) -> Path:
+    """Write ``path`` (MP4) and beside it the true PDN (``.pdn``) and events (``.truth.jsonl``,
+    frames counted in the file's own frames). ``nuisances``: the camera, light and codec
+    (default: calm, 30 fps, OpenCV's writer; written beside as ``.nuisances.json``)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    size = scene.camera.size
+    nz = nuisances or Nuisances.calm(size, FPS, noise_level)
+    if tuple(nz.size) != size:
+        raise ValueError(f"nuisances for {nz.size}, scene camera {size}")
+    writer: _Writer = _OpenCVWriter(path, nz) if nz.codec == "mp4v" else _PyAVWriter(path, nz)
+    try:
+        source = frames(script, scene, seed, noise_level) if nuisances is None else camera_frames(
+            script, scene, nz, seed)
+        for frame in source:
+            writer.write(frame)
+    finally:
+        writer.close()
+    assert script.game is not None  # script_game records the game it scripted
+    path.with_suffix(".pdn").write_text(write_game(script.game), encoding="utf-8")
+    times = content_times(frame_count(script, nz), nz)
+    with path.with_suffix(".truth.jsonl").open("w", encoding="utf-8") as out:
+        for event in script.events:
+            record = asdict(event)
+            if nuisances is not None:  # the first file frame that shows the scene at that time
+                record["frame"] = int(np.searchsorted(times, event.frame / FPS))
+            out.write(json.dumps(record) + "\n")
+    if nuisances is not None:
+        path.with_suffix(".nuisances.json").write_text(json.dumps(nz.describe()), encoding="utf-8")
+    return path

@@ -1,0 +1,88 @@
+"""The board's vision health: what the camera makes of the board, live, and when to tell the referee.
+
+Why: a camera that has stopped seeing the board records nothing, and nothing in the game
+says so: a quiet board looks the same as a board no one can read. The health says what
+vision sees frame by frame (found, still, covered, moving, how much the camera shakes,
+how long since the last read), for the referee's console and the board's API; and while a
+game is on, a board that no frame has read for ``unreadable_after`` seconds is raised as a
+camera notice, closed by the next read.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+from makhos.events.details import CameraStatus
+from makhos.vision.occlusion import GateState
+from makhos.vision.pipeline import FrameResult
+
+#: Seconds of frames over which the share of frames with the board found is counted.
+FOUND_WINDOW_S = 5.0
+
+
+@dataclass(frozen=True)
+class VisionHealth:
+    """One moment's health. ``since_read`` is None before the first read."""
+
+    state: GateState
+    found: float  # share of the last FOUND_WINDOW_S seconds' frames with the board found
+    shake_px: float  # how far the board moves in the image between frames (median)
+    since_read: float | None  # seconds of source time since the board was last read
+
+    def to_json(self) -> dict[str, object]:
+        return {"state": self.state.value, "found": round(self.found, 3),
+                "shake_px": round(self.shake_px, 2),
+                "since_read": None if self.since_read is None else round(self.since_read, 1)}
+
+    def describe(self) -> str:
+        """In a referee's words, with the figures and what to look at."""
+        if self.found < 0.5:
+            cause = f"the board is found in only {self.found:.0%} of frames (is all of it in view?)"
+        elif self.state is GateState.OCCLUDED:
+            cause = "something covers the board or its edge (a hand, an arm, an object)"
+        elif self.state is GateState.MOVING and self.shake_px >= 1.0:
+            cause = (f"the image moves by about {self.shake_px:.1f} px between frames "
+                     "(is the camera shaking?)")
+        elif self.state is GateState.MOVING:
+            cause = "the board never stays still long enough to read"
+        else:
+            cause = "the squares cannot be read with confidence (light, glare, focus?)"
+        waited = "never read" if self.since_read is None else f"not read for {self.since_read:.0f} s"
+        return f"board {waited}: {cause}"
+
+
+class HealthWatch:
+    """Follows a board's frames; says when the board becomes unreadable in a game and back."""
+
+    def __init__(self, unreadable_after: float = 10.0) -> None:
+        self.unreadable_after = unreadable_after
+        self._found: deque[tuple[float, bool]] = deque()
+        self._last_read: float | None = None
+        self._watch_from: float | None = None  # when the game was last seen on, unread
+        self._raised = False
+        self.health: VisionHealth | None = None
+
+    def update(self, result: FrameResult, game_on: bool) -> CameraStatus | None:
+        """Take one frame's result; returns UNREADABLE or READABLE when that changes."""
+        now = result.time
+        self._found.append((now, result.location is not None))
+        while self._found and self._found[0][0] < now - FOUND_WINDOW_S:
+            self._found.popleft()
+        found = sum(seen for _, seen in self._found) / len(self._found)
+        if result.reading is not None:
+            self._last_read = now
+        since = None if self._last_read is None else now - self._last_read
+        self.health = VisionHealth(result.gate.state, found, result.gate.shake, since)
+        if result.reading is not None or not game_on:
+            self._watch_from = None
+            if self._raised and result.reading is not None:
+                self._raised = False
+                return CameraStatus.READABLE
+            return None
+        if self._watch_from is None:
+            self._watch_from = now if self._last_read is None else self._last_read
+        if not self._raised and now - self._watch_from >= self.unreadable_after:
+            self._raised = True
+            return CameraStatus.UNREADABLE
+        return None

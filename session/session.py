@@ -1,0 +1,110 @@
+"""BoardSession: one camera, one board, from frames to logged events.
+
+Events are appended to the log before the session hands them on, so whatever shows an
+event (the live page, a PDN download) can only show what is already stored. Between
+frames the session reads the log back to the tracker: its own events come back numbered
+(a referee decision names an alert by its seq), and referee decisions and camera notices,
+which others append, are applied to its record.
+"""
+
+from __future__ import annotations
+
+import time as clock
+
+import numpy as np
+
+from makhos.engine.pdn import Numbering
+from makhos.events import EventKind, EventLog, GameEvent
+from makhos.events.details import CameraNotice, CameraStatus
+from makhos.tracker import GameTracker
+from makhos.tracker.tracker import Playing
+from makhos.vision.pipeline import BoardReader, FrameResult
+from makhos.vision.reading import Reading
+
+from .health import HealthWatch
+
+#: Seconds (wall clock) between two looks at the log.
+DECISION_POLL = 0.25
+
+
+class BoardSession:
+    def __init__(self, reader: BoardReader, tracker: GameTracker, log: EventLog | None = None,
+                 seen: int | None = None) -> None:
+        """``seen``: the last seq the tracker already knows (a tracker resumed from the log);
+        by default everything logged before this session is history."""
+        self.reader = reader
+        self.tracker = tracker
+        game = tracker.game
+        if (isinstance(reader, BoardReader) and not reader.oriented and game is not None
+                and game.result() is None):
+            reader.expected = game.position.board  # found again mid-game: number it as the log does
+        self.log = log
+        self.last: FrameResult | None = None
+        self.health = HealthWatch()
+        self._seen = self._log_end() if seen is None else seen
+        self._polled = -np.inf
+
+    def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
+        """Process one frame; returns the events it caused, already stored."""
+        self.last = self.reader.process(image, time)
+        events = self.observe(time, self.last.reading)
+        status = self.health.update(self.last, isinstance(self.tracker.phase, Playing))
+        if status is not None:
+            assert self.health.health is not None  # update() has just set it
+            events.append(self.camera_notice(time, status, self.health.health.describe()))
+        return events
+
+    def camera_notice(self, time: float, status: CameraStatus, reason: str | None = None) -> GameEvent:
+        """Say what became of the camera (lost, back, ended, the board unreadable), stored."""
+        record = self.tracker.record.current
+        game = self.tracker.game
+        event = self._store(GameEvent(self.tracker.board_id, EventKind.CAMERA, time,
+                                      game=record.number, ply=None if game is None else len(game.plies),
+                                      reason=reason, detail=CameraNotice(status)))
+        if self.log is None:  # no log to read it back from: the tracker's record takes it now
+            self.tracker.logged(event)
+        return event
+
+    def observe(self, time: float, reading: Reading | None) -> list[GameEvent]:
+        """Take a Reading made without this session's reader (a replayed game in a hall
+        bench or test): the same decisions, tracker and log as a camera frame."""
+        self._read_back()
+        return [self._store(event) for event in self.tracker.observe(time, reading)]
+
+    def _store(self, event: GameEvent) -> GameEvent:
+        """The event as logged (numbered), before anyone is shown it."""
+        return self.log.append(event) if self.log is not None else event
+
+    def pdn(self, tags: dict[str, str] | None = None,
+            numbering: Numbering = Numbering.FIRST_MOVER) -> str | None:
+        """The PDN of the current game, None before a game has started."""
+        record = self.tracker.record.current
+        return record.pdn(tags, times=False, numbering=numbering) if record.set_up else None
+
+    def resumed(self, now: float) -> str | None:
+        """What the recorder says at start-up when it takes up a game from its log: which
+        game, at which ply, and ``now - `` the last event's time later (in the log's time
+        base: a video's seconds, or the wall clock)."""
+        last, record = self.tracker.resumed, self.tracker.record.current
+        if last is None or not record.set_up:
+            return None
+        state = "over" if record.result is not None else f"at ply {len(record.moves)}"
+        return (f"resuming game {record.number} from the log {state}, "
+                f"{max(now - last, 0.0):.0f} s after its last event")
+
+    def _log_end(self) -> int:
+        if self.log is None:
+            return 0
+        seen = 0
+        while batch := self.log.read(self.tracker.board_id, after=seen):
+            seen = batch[-1].seq
+        return seen
+
+    def _read_back(self) -> None:
+        now = clock.monotonic()
+        if self.log is None or now - self._polled < DECISION_POLL:
+            return
+        self._polled = now
+        for event in self.log.read(self.tracker.board_id, after=self._seen):
+            self._seen = event.seq
+            self.tracker.logged(event)
