@@ -40,19 +40,19 @@ import cv2
 import numpy as np
 
 
-from makhos.calibration import adaptation as adaptation_module  # noqa: E402
-from makhos.calibration.adaptation import (AdaptedClassifier, fit_adaptation, log_odds,  # noqa: E402
+from makhos.calibration import adaptation as adaptation_module
+from makhos.calibration.adaptation import (AdaptedClassifier, fit_adaptation, log_odds,
                                     model_fingerprint)
-from makhos.calibration.intrinsics import calibrate_lens, inner_corners  # noqa: E402
-from lab.realdata import JULIE, JULIE_CORNERS as CORNERS, ROOT  # noqa: E402
-from lab.realdata import julie_labels as labels_from_name  # noqa: E402
-from lab.render import Renderer, random_position, sample_scene  # noqa: E402
-from lab.render.camera import Camera  # noqa: E402
-from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of  # noqa: E402
-from makhos.vision.geometry import corner_error  # noqa: E402
-from makhos.vision.lens import Lens  # noqa: E402
-from makhos.vision.locate import locate_board  # noqa: E402
-from makhos.vision.rectify import crop_squares  # noqa: E402
+from makhos.calibration.intrinsics import calibrate_lens, inner_corners
+from lab.realdata import JULIE, JULIE_CORNERS as CORNERS, ROOT
+from lab.realdata import julie_labels as labels_from_name
+from lab.render import Renderer, random_position, sample_scene
+from lab.render.camera import Camera
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of
+from makhos.vision.geometry import corner_error
+from makhos.vision.lens import Lens
+from makhos.vision.locate import locate_board
+from makhos.vision.rectify import crop_squares
 
 
 STRONG_BARREL = np.array([-0.35, 0.10, 0.0, 0.0, 0.0])

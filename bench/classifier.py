@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 
 
-from lab.training.evaluate import evaluate, load_or_render, report  # noqa: E402
-from lab.render import Renderer, random_position, sample_scene  # noqa: E402
-from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier  # noqa: E402
-from makhos.vision.rectify import crop_squares  # noqa: E402
+from lab.training.evaluate import evaluate, load_or_render, report
+from lab.render import Renderer, random_position, sample_scene
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier
+from makhos.vision.rectify import crop_squares
 
 
 def median_ms(fn, repeats: int, clock=time.perf_counter) -> float:

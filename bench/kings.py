@@ -29,11 +29,11 @@ from pathlib import Path
 import numpy as np
 
 
-from lab.training.dataset import TEST, TEST_SEEDS, Shot, scene_shots  # noqa: E402
-from lab.training.evaluate import read_as_king  # noqa: E402
-from lab.render import Renderer  # noqa: E402
-from makhos.vision.classifier import SquareClassifier, model_path  # noqa: E402
-from makhos.vision.rectify import crop_squares  # noqa: E402
+from lab.training.dataset import TEST, TEST_SEEDS, Shot, scene_shots
+from lab.training.evaluate import read_as_king
+from lab.render import Renderer
+from makhos.vision.classifier import SquareClassifier, model_path
+from makhos.vision.rectify import crop_squares
 
 #: Bounds of the difference classes printed (grey levels, root mean square over the crop).
 BUCKETS = (0, 3, 5, 8, 12, 20, 40, 1000)

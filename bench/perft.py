@@ -27,8 +27,8 @@ from pathlib import Path
 
 # Run as a plain script from anywhere: the engine lives one folder up.
 
-from makhos.engine import Position, Rules  # noqa: E402
-from makhos.engine.perft import perft  # noqa: E402
+from makhos.engine import Position, Rules
+from makhos.engine.perft import perft
 
 #: RULES.md, "Reference move counts": standard 8-man start, dark to move.
 REFERENCE = {7: 1_820_189, 8: 14_533_014, 9: 114_530_830}

@@ -44,14 +44,14 @@ import cv2
 import numpy as np
 
 
-from makhos.calibration.adaptation import AdaptedClassifier, fit_adaptation, model_fingerprint  # noqa: E402
-from lab.realdata import (ROOT, RealPhoto, TrueGeometry, board_parity, cells_of,  # noqa: E402
+from makhos.calibration.adaptation import AdaptedClassifier, fit_adaptation, model_fingerprint
+from lab.realdata import (ROOT, RealPhoto, TrueGeometry, board_parity, cells_of,
                              collections, image_points, numbering_corners, to_labelled)
-from makhos.vision.classifier import LABELS, SquareClassifier, model_path  # noqa: E402
-from makhos.vision.geometry import location_from_corners  # noqa: E402
-from makhos.vision.locate import locate_board  # noqa: E402
-from makhos.vision.orientation import colour_in_play, orient  # noqa: E402
-from makhos.vision.rectify import SquareCrops, crop_squares  # noqa: E402
+from makhos.vision.classifier import LABELS, SquareClassifier, model_path
+from makhos.vision.geometry import location_from_corners
+from makhos.vision.locate import locate_board
+from makhos.vision.orientation import colour_in_play, orient
+from makhos.vision.rectify import SquareCrops, crop_squares
 
 MODES = ("given", "colour", "found", "calibrated")
 

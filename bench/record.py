@@ -32,26 +32,26 @@ import argparse
 import json
 import resource
 import sys
+import threading
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-
-from makhos.engine import Rules, Setup  # noqa: E402
-from makhos.engine.pdn import read_game  # noqa: E402
-from makhos.events import EventKind  # noqa: E402
-from makhos.events.details import MovePlayed  # noqa: E402
-from lab.render import sample_scene  # noqa: E402
-from lab.videos import script_game  # noqa: E402
-from lab.videos.nuisances import CODECS, FRAME_RATES, WOBBLE_LEVELS, sample_nuisances  # noqa: E402
-from lab.videos.render import shot_starts, write_video  # noqa: E402
-from makhos.session import BoardSession  # noqa: E402
-from makhos.tracker import GameTracker, TrackerConfig  # noqa: E402
-from makhos.vision.classifier import SquareClassifier  # noqa: E402
-from makhos.vision.pipeline import BoardReader  # noqa: E402
-from makhos.vision.sources import VideoFile  # noqa: E402
+from makhos.engine import Rules, Setup
+from makhos.engine.pdn import read_game
+from makhos.events import EventKind
+from makhos.events.details import MovePlayed
+from lab.render import sample_scene
+from lab.videos import script_game
+from lab.videos.nuisances import CODECS, FRAME_RATES, WOBBLE_LEVELS, sample_nuisances
+from lab.videos.render import shot_starts, write_video
+from makhos.events import GameEvent, SQLiteLog
+from makhos.session import BoardSession
+from makhos.tracker import TrackerConfig
+from makhos.vision.classifier import model_path
+from makhos.worker.inputs import CameraInput
+from makhos.worker.loop import Worker, WorkerConfig
 
 #: Seconds a chain may rest unfinished before it is called stopped early: a partial chain's
 #: report is due only then (TrackerConfig.chain_patience).
@@ -98,16 +98,23 @@ def video_fps(path: Path) -> float:
     return float(json.loads(described.read_text())["fps"]) if described.exists() else 30.0
 
 
-def record(path: Path, classifier: SquareClassifier) -> tuple[BoardSession, list, float, int]:
-    """Record one video; the seconds of CPU it took, decoding included (a shared machine's
-    wall clock says more about the neighbours than about us)."""
-    session = BoardSession(BoardReader(classifier), GameTracker("bench"))
-    events, frames = [], 0
-    start = time.process_time()
-    for frame in VideoFile(path):
-        events += session.feed(frame.image, frame.timestamp)
+def record(path: Path, model: Path) -> tuple[BoardSession, list[GameEvent], float, int]:
+    """Record one video through the product's one camera loop (as ``makhos record`` does);
+    the seconds of CPU it took, decoding included (a shared machine's wall clock says more
+    about the neighbours than about us)."""
+    frames = 0
+
+    def count(_: BoardSession) -> None:
+        nonlocal frames
         frames += 1
-    return session, events, time.process_time() - start, frames
+
+    log = SQLiteLog()
+    worker = Worker(WorkerConfig(board="bench"), log, CameraInput(str(path), model=model), count)
+    start = time.process_time()
+    worker.run(threading.Event())
+    seconds = time.process_time() - start
+    assert worker.session is not None  # run() started it
+    return worker.session, log.read("bench", limit=1 << 30), seconds, frames
 
 
 def compare(path: Path, session: BoardSession, events: list) -> dict:
@@ -158,7 +165,7 @@ def main() -> int:
     parser.add_argument("--videos", type=int, default=50)
     parser.add_argument("--plies", type=int, help="plies a game (default: 24 calm, 3 hostile)")
     parser.add_argument("--first-seed", type=int, help="default: the set's own")
-    parser.add_argument("--folder", type=Path, default=ROOT / "data" / "videos")
+    parser.add_argument("--folder", type=Path, default=Path("data") / "videos")
     parser.add_argument("--render-only", action="store_true", help="render the videos, record none")
     parser.add_argument("--minutes", type=float,
                         help="start no new video after this many minutes (a shared machine); "
@@ -173,7 +180,7 @@ def main() -> int:
     import cv2
 
     cv2.setNumThreads(1)
-    classifier = SquareClassifier()
+    model = model_path()
     totals = {"perfect": 0, "marked": 0, "false_moves": 0}
     reported: dict[str, list[bool]] = {}
     delays, report_delays, busy, frames = [], [], 0.0, 0
@@ -189,7 +196,7 @@ def main() -> int:
             break
         seed = first + k
         path = make_video(seed, args.folder, plies, args.set)
-        session, events, seconds, count = record(path, classifier)
+        session, events, seconds, count = record(path, model)
         n += 1
         result = compare(path, session, events)
         busy += seconds

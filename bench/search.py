@@ -30,11 +30,11 @@ import time
 from pathlib import Path
 
 
-from makhos.engine import CapturedRemoval, Position, Rules  # noqa: E402
-from makhos.engine.endgame import EndgameTable, Outcome  # noqa: E402
-from makhos.engine.game import Game, Outcome as GameOutcome  # noqa: E402
-from makhos.engine.rules import Colour  # noqa: E402
-from makhos.engine.search import Limits, Searcher  # noqa: E402
+from makhos.engine import CapturedRemoval, Position, Rules
+from makhos.engine.endgame import EndgameTable, Outcome
+from makhos.engine.game import Game, Outcome as GameOutcome
+from makhos.engine.rules import Colour
+from makhos.engine.search import Limits, Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
 MIDDLEGAMES = ROOT / "bench" / "data" / "middlegames.fen"
