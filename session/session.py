@@ -14,10 +14,11 @@ import time as clock
 import numpy as np
 
 from makhos.engine.pdn import Numbering
+from makhos.engine.starts import start_boards
 from makhos.events import EventKind, EventLog, GameEvent
 from makhos.events.details import CameraNotice, CameraStatus
 from makhos.tracker import GameTracker
-from makhos.tracker.tracker import Playing
+from makhos.tracker.tracker import NoGame, Playing
 from makhos.vision.pipeline import BoardReader, FrameResult
 from makhos.vision.reading import Reading
 
@@ -34,6 +35,8 @@ class BoardSession:
         by default everything logged before this session is history."""
         self.reader = reader
         self.tracker = tracker
+        if isinstance(reader, BoardReader):
+            reader.starts = start_boards(tracker.rules)  # the set-ups the tracker looks for
         game = tracker.game
         if (isinstance(reader, BoardReader) and not reader.oriented and game is not None
                 and game.result() is None):
@@ -48,6 +51,8 @@ class BoardSession:
         """Process one frame; returns the events it caused, already stored."""
         self.last = self.reader.process(image, time)
         events = self.observe(time, self.last.reading)
+        if isinstance(self.reader, BoardReader) and not isinstance(self.tracker.phase, NoGame):
+            self.reader.seeking_start = False  # a game is in play: its numbering stands
         status = self.health.update(self.last, isinstance(self.tracker.phase, Playing))
         if status is not None:
             assert self.health.health is not None  # update() has just set it
