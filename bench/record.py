@@ -5,6 +5,7 @@
     python -m bench.record --set stress --videos 60 --folder /work/cache/i20   # hostile cameras
     python -m bench.record --set stress --videos 60 --render-only             # render, no record
     python -m bench.record --set irregular --videos 50 --plies 12 --folder /work/cache/i21
+    python -m bench.record --set quarter --videos 16 --plies 10   # any side of the table
 
 Each video is rendered once into ``--folder`` (with its true PDN, events and, for the
 hostile sets, the camera's nuisances beside it), then decoded and recorded through the real
@@ -19,7 +20,9 @@ Sets: ``calm`` (seeds 10000..: a camera bolted down, 30 fps, OpenCV's writer), `
 of every kind of the catalogue in docs/RULES.md, corrected or played on; a third start with
 kings), ``tuning``
 (seeds 30000..: every nuisance of :mod:`lab.videos.nuisances` drawn at random; the set
-looked at while developing) and ``stress`` (seeds 20000..: never looked at while tuning).
+looked at while developing), ``quarter`` (seeds 50000..: the camera behind either player or
+at either side of the table, a quarter turn by seed mod 4, elevation 35-70 degrees, 12 men a
+side in every other group of four) and ``stress`` (seeds 20000..: never looked at while tuning).
 In the stress set the camera wobble cycles through the table's levels (0, 1, 2, 3 and
 5 px at 720p, by seed mod 5), the frame rate through 15, 25, 30 and 60 fps (by seed div 5)
 and the codec alternates (MPEG-4 Part 2, H.264, by seed mod 2), so that 50 videos give ten
@@ -58,7 +61,7 @@ from makhos.worker.loop import Worker, WorkerConfig
 PATIENCE_S = TrackerConfig().chain_patience
 WINDOW_S = 4.0  # seconds after the truth within which the report must come
 FIRST_SEED = {"calm": 10_000, "stress": 20_000, "tuning": 30_000, "steady": 40_000,
-              "irregular": 40_000}
+              "irregular": 40_000, "quarter": 50_000}
 
 
 def make_video(seed: int, folder: Path, plies: int, kind: str = "calm") -> Path:
@@ -72,6 +75,16 @@ def make_video(seed: int, folder: Path, plies: int, kind: str = "calm") -> Path:
         rules = Rules(setup=Setup.TWO_KINGS) if seed % 3 == 0 else Rules()
         script = script_game(seed, rules, plies=plies, irregularities=1 + seed // 3 % 3)
         scene = sample_scene(np.random.default_rng(seed), held_out=True, elevation=(35.0, 90.0))
+        write_video(script, scene, path, seed=seed)
+        return path
+    if kind == "quarter":
+        # The camera behind either player or at either side of the table (a quarter turn
+        # by seed mod 4), low to high, men on either colour; every other game has 12 men.
+        k = seed - FIRST_SEED["quarter"]
+        rules = Rules(men_per_side=12) if k // 4 % 2 else Rules()
+        script = script_game(seed, rules, plies=plies, irregularities=0)
+        scene = sample_scene(np.random.default_rng(seed), held_out=True, elevation=(35.0, 70.0),
+                             azimuth=(k % 4) * np.pi / 2)
         write_video(script, scene, path, seed=seed)
         return path
     if kind in ("calm", "steady"):
