@@ -7,6 +7,7 @@ BoardReader (:meth:`BoardSession.feed`), a replay's readings join after it
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Protocol
@@ -23,6 +24,10 @@ class Input(Protocol):
     @property
     def live(self) -> bool:
         """A live input is reopened when it stops; a recording ends the worker."""
+
+    @property
+    def watches_camera(self) -> bool:
+        """Silence from it means a camera lost (a replay is silent between its plies)."""
 
     def describe(self) -> str: ...
 
@@ -43,6 +48,7 @@ class Input(Protocol):
 class ReplayInput:
     source: ReplaySource
     live: bool = False
+    watches_camera: bool = False
 
     def describe(self) -> str:
         return self.source.describe()
@@ -75,6 +81,7 @@ class CameraInput:
     desk: Any = None  # calibration.desk.ProfileDesk: the calibration page of this camera
     view: Any = None  # recorder.annotate.CameraView
     start: float = 0.0  # seconds into a video file to play it from
+    watches_camera: bool = True
 
     @property
     def live(self) -> bool:
@@ -100,9 +107,18 @@ class CameraInput:
         return BoardReader(SquareClassifier(model))
 
     def items(self, after: float) -> Iterator[Any]:
-        from makhos.vision.sources import open_source, paced
+        """The frames from ``start``; a recording is taken up where the log ends (``after``,
+        in its own seconds), so a restarted worker never plays the game again from its
+        first frame (which would read as plies taken back)."""
+        from makhos.vision.sources import ImageFolder, VideoFile, open_source, paced
 
-        frames = iter(open_source(self.spec, start=self.start))
+        source = open_source(self.spec, start=self.start)
+        resume = math.isfinite(after) and after > self.start
+        if resume and isinstance(source, VideoFile):
+            source = VideoFile(source.path, start=after)
+        frames: Iterator[Any] = iter(source)
+        if resume and isinstance(source, ImageFolder):
+            frames = (frame for frame in frames if frame.timestamp >= after)
         return paced(frames) if self.realtime else frames
 
     def time_of(self, item) -> float:
@@ -126,7 +142,7 @@ class CameraInput:
 
 
 def open_input(spec: str, speed: float = 1.0, seconds_per_ply: float = 10.0,
-               profile: Path | None = None) -> Input:
+               profile: Path | None = None, start: float = 0.0) -> Input:
     """``replay:GAME.pdn`` replays a recorded game; anything else is a camera source, read
     with its board ``profile`` when one is given (a replay's readings are made already)."""
     if spec.startswith(REPLAY_PREFIX):
@@ -134,4 +150,4 @@ def open_input(spec: str, speed: float = 1.0, seconds_per_ply: float = 10.0,
         if not path.is_file():
             raise FileNotFoundError(f"no recorded game {path}")
         return ReplayInput(ReplaySource.from_pdn(path, speed=speed, seconds_per_ply=seconds_per_ply))
-    return CameraInput(spec, profile=profile)
+    return CameraInput(spec, profile=profile, start=start)
