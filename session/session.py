@@ -9,6 +9,7 @@ which others append, are applied to its record.
 
 from __future__ import annotations
 
+import os
 import time as clock
 
 import numpy as np
@@ -17,6 +18,7 @@ from makhos.engine.pdn import Numbering
 from makhos.engine.starts import start_boards
 from makhos.events import EventKind, EventLog, GameEvent
 from makhos.events.details import CameraNotice, CameraStatus
+from makhos.events.game import replay
 from makhos.tracker import GameTracker
 from makhos.tracker.tracker import NoGame, Playing
 from makhos.vision.pipeline import BoardReader, FrameResult
@@ -74,7 +76,34 @@ class BoardSession:
         """Take a Reading made without this session's reader (a replayed game in a hall
         bench or test): the same decisions, tracker and log as a camera frame."""
         self._read_back()
-        return [self._store(event) for event in self.tracker.observe(time, reading)]
+        events = [self._store(event) for event in self.tracker.observe(time, reading)]
+        if events and self.check_replay:
+            self.assert_one_truth()
+        return events
+
+    #: ``MAKHOS_CHECK_REPLAY=1``: after every event, check that the tracker's game is the
+    #: replay of the log (a debugging aid: it reads the whole log each time).
+    check_replay = os.environ.get("MAKHOS_CHECK_REPLAY") == "1"
+
+    def assert_one_truth(self) -> None:
+        """The live tracker's game is the game the log replays to, ply for ply: whatever the
+        tracker believes, a restarted worker or the server would believe too."""
+        if self.log is None:
+            return
+        flush = getattr(self.log, "flush", None)  # a worker's outbox: wait until the log has all
+        if callable(flush):
+            flush(10.0)
+        self._polled = -np.inf
+        self._read_back()
+        events = self.log.read(self.tracker.board_id, limit=1 << 30)
+        logged = replay(events, self.tracker.board_id, self.tracker.rules).current
+        live = self.tracker.game
+        logged_positions = logged.game.positions() if logged.set_up else []
+        live_positions = live.positions() if live is not None else []
+        if logged_positions != live_positions:
+            raise AssertionError(f"board {self.tracker.board_id}: the tracker's game ({len(live_positions)} "
+                                 f"positions) is not the log's ({len(logged_positions)}) after seq "
+                                 f"{events[-1].seq if events else 0}")
 
     def _store(self, event: GameEvent) -> GameEvent:
         """The event as logged (numbered), before anyone is shown it."""
