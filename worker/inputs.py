@@ -9,12 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Iterator, Protocol
 
 from makhos.events import GameEvent
 from makhos.session import BoardSession
 
 from .replay import Observation, ReplaySource
+
+if TYPE_CHECKING:  # imported when used: a replay needs neither OpenCV nor onnxruntime
+    from makhos.vision.pipeline import BoardReader
+    from makhos.vision.sources import Frame
 
 REPLAY_PREFIX = "replay:"
 
@@ -87,7 +91,7 @@ class CameraInput:
 
         return open_source(self.spec, start=self.start).describe()
 
-    def reader(self):
+    def reader(self) -> BoardReader:
         from makhos.vision.classifier import SquareClassifier, model_path
         from makhos.vision.pipeline import BoardReader
 
@@ -99,16 +103,16 @@ class CameraInput:
             return board_reader(BoardProfile.load(self.profile), self.profile, model)
         return BoardReader(SquareClassifier(model))
 
-    def items(self, after: float) -> Iterator[Any]:
+    def items(self, after: float) -> Iterator[Frame]:
         from makhos.vision.sources import open_source, paced
 
         frames = iter(open_source(self.spec, start=self.start))
         return paced(frames) if self.realtime else frames
 
-    def time_of(self, item) -> float:
+    def time_of(self, item: Frame) -> float:
         return item.timestamp
 
-    def feed(self, session: BoardSession, item) -> tuple[float, list[GameEvent]]:
+    def feed(self, session: BoardSession, item: Frame) -> tuple[float, list[GameEvent]]:
         if self.desk is not None:
             self.desk.offer(item.image)
             saved = self.desk.take_saved()
