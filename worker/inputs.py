@@ -17,6 +17,8 @@ from makhos.session import BoardSession
 from .replay import Observation, ReplaySource
 
 if TYPE_CHECKING:  # imported when used: a replay needs neither OpenCV nor onnxruntime
+    from makhos.calibration.desk import ProfileDesk
+    from makhos.session.annotate import CameraView
     from makhos.vision.pipeline import BoardReader
     from makhos.vision.sources import Frame
 
@@ -76,8 +78,8 @@ class CameraInput:
     model: Path | None = None
     realtime: bool = False
     profile: Path | None = None  # the board profile (calibration) of this camera
-    desk: Any = None  # calibration.desk.ProfileDesk: the calibration page of this camera
-    view: Any = None  # recorder.annotate.CameraView
+    desk: ProfileDesk | None = None  # the calibration page of this camera
+    view: CameraView | None = None
     start: float = 0.0  # seconds into a video file to play it from
 
     @property
