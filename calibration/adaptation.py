@@ -175,4 +175,5 @@ def augmented_crops(frame: np.ndarray, corners: np.ndarray, played: str, lens: L
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
+    p: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
+    return p

@@ -23,7 +23,7 @@ from .rules_args import add_rules_arguments
 TOKEN_ENV = "MAKHOS_HALL_TOKEN"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "worker",
         help="watch one board of a hall and append its events to the hall's log",

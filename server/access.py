@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hmac
-from typing import Any
+from typing import Any, cast
 
 from flask import Response, abort, current_app, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
@@ -16,7 +16,7 @@ COOKIE = "makhos_referee"
 
 
 def hall() -> Hall:
-    return current_app.extensions["makhos"]
+    return cast(Hall, current_app.extensions["makhos"])  # create_app puts it there
 
 
 def board_or_404(board: str) -> BoardInfo:

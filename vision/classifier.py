@@ -59,7 +59,8 @@ LIGHTNESS_GAP = 25.0
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
+    p: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
+    return p
 
 
 def two_means(colours: np.ndarray, axis: np.ndarray, iterations: int = 20) -> np.ndarray:
@@ -67,7 +68,7 @@ def two_means(colours: np.ndarray, axis: np.ndarray, iterations: int = 20) -> np
     a boolean mask of the first group (deterministic)."""
     t = colours @ axis
     a, b = colours[np.argmax(t)], colours[np.argmin(t)]
-    first = ((colours - a) ** 2).sum(1) <= ((colours - b) ** 2).sum(1)
+    first: np.ndarray = ((colours - a) ** 2).sum(1) <= ((colours - b) ** 2).sum(1)
     for _ in range(iterations):
         if first.all() or not first.any():
             break
@@ -166,7 +167,7 @@ def centre_tone(images: np.ndarray) -> np.ndarray:
     """(N,) Lab lightness (8-bit) of each crop's centre, where a man's top or side shows."""
     cx, cy = (int(v) for v in CROP.centre)
     patch = images[:, cy - 8:cy + 9, cx - 7:cx + 8].reshape(len(images), -1, 3).mean(1)
-    lab = cv2.cvtColor(patch.astype(np.uint8)[:, None], cv2.COLOR_BGR2LAB)
+    lab: np.ndarray = cv2.cvtColor(patch.astype(np.uint8)[:, None], cv2.COLOR_BGR2LAB)
     return lab[:, 0, 0].astype(np.float64)
 
 

@@ -93,7 +93,8 @@ def cell_evidence(frame: np.ndarray, location: BoardLocation) -> CellEvidence:
     def sample(image: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         pts = np.rint(probe[:, None, :] + offsets[None]).astype(int)
         xs, ys = np.clip(pts[..., 0], 0, 8 * PX - 1), np.clip(pts[..., 1], 0, 8 * PX - 1)
-        return image[ys, xs]
+        pixels: np.ndarray = image[ys, xs]
+        return pixels
 
     centre_colour = sample(view, _disc(0, 0.22)).mean(axis=1).reshape(8, 8, -1)
     # A man the colour of its square (light wood on light wood) still shows its round edge.

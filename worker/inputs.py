@@ -10,12 +10,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Iterator, Protocol
 
 from makhos.events import GameEvent
 from makhos.session import BoardSession
 
 from .replay import Observation, ReplaySource
+
+if TYPE_CHECKING:  # imported when used: a replay needs neither OpenCV nor onnxruntime
+    from makhos.calibration.desk import ProfileDesk
+    from makhos.session.annotate import CameraView
+    from makhos.vision.pipeline import BoardReader
+    from makhos.vision.sources import Frame
 
 REPLAY_PREFIX = "replay:"
 
@@ -78,8 +84,8 @@ class CameraInput:
     model: Path | None = None
     realtime: bool = False
     profile: Path | None = None  # the board profile (calibration) of this camera
-    desk: Any = None  # calibration.desk.ProfileDesk: the calibration page of this camera
-    view: Any = None  # recorder.annotate.CameraView
+    desk: ProfileDesk | None = None  # the calibration page of this camera
+    view: CameraView | None = None
     start: float = 0.0  # seconds into a video file to play it from
     watches_camera: bool = True
 
@@ -94,7 +100,7 @@ class CameraInput:
 
         return open_source(self.spec, start=self.start).describe()
 
-    def reader(self):
+    def reader(self) -> BoardReader:
         from makhos.vision.classifier import SquareClassifier, model_path
         from makhos.vision.pipeline import BoardReader
 
@@ -106,7 +112,7 @@ class CameraInput:
             return board_reader(BoardProfile.load(self.profile), self.profile, model)
         return BoardReader(SquareClassifier(model))
 
-    def items(self, after: float) -> Iterator[Any]:
+    def items(self, after: float) -> Iterator[Frame]:
         """The frames from ``start``; a recording is taken up where the log ends (``after``,
         in its own seconds), so a restarted worker never plays the game again from its
         first frame (which would read as plies taken back)."""
@@ -116,15 +122,15 @@ class CameraInput:
         resume = math.isfinite(after) and after > self.start
         if resume and isinstance(source, VideoFile):
             source = VideoFile(source.path, start=after)
-        frames: Iterator[Any] = iter(source)
+        frames: Iterator[Frame] = iter(source)
         if resume and isinstance(source, ImageFolder):
             frames = (frame for frame in frames if frame.timestamp >= after)
         return paced(frames) if self.realtime else frames
 
-    def time_of(self, item) -> float:
+    def time_of(self, item: Frame) -> float:
         return item.timestamp
 
-    def feed(self, session: BoardSession, item) -> tuple[float, list[GameEvent]]:
+    def feed(self, session: BoardSession, item: Frame) -> tuple[float, list[GameEvent]]:
         if self.desk is not None:
             self.desk.offer(item.image)
             saved = self.desk.take_saved()

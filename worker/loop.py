@@ -194,7 +194,7 @@ class Worker:
         session.camera_notice(at if math.isfinite(at) else time.time(), status)  # through the outbox
 
 
-def _pump(items: Iterator[Any], out: queue.Queue, stop: threading.Event) -> None:
+def _pump(items: Iterator[Any], out: queue.Queue[Any], stop: threading.Event) -> None:
     """Move the source's items to the worker; a source blocked in a read blocks only this thread."""
     try:
         for item in items:
@@ -206,7 +206,7 @@ def _pump(items: Iterator[Any], out: queue.Queue, stop: threading.Event) -> None
     _put(out, last, stop)
 
 
-def _put(out: queue.Queue, item: Any, stop: threading.Event) -> bool:
+def _put(out: queue.Queue[Any], item: Any, stop: threading.Event) -> bool:
     """Hand ``item`` on, waiting while the worker is behind; False once the worker stops."""
     while not stop.is_set():
         try:
