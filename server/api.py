@@ -120,7 +120,7 @@ def board_events(board: str):
     after = sse.resume_point()
     return sse.response(sse.stream(the_hall, board, after, PUBLIC,
                                    lambda b: the_hall.state_json(b, PUBLIC), the_hall.analysis_text,
-                                   sse.client_gone()))
+                                   waits=sse.waiting()))
 
 
 @bp.get("/hall/events")
@@ -129,4 +129,4 @@ def hall_events():
     after = sse.resume_point()
     return sse.response(sse.stream(the_hall, None, after, PUBLIC,
                                    lambda b: sse.dumps(the_hall.summary(b, PUBLIC)),
-                                   gone=sse.client_gone()))
+                                   waits=sse.waiting()))

@@ -13,7 +13,7 @@ from typing import Iterator
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
 
 from makhos.events import decisions as ra
-from . import sse
+from . import actions, sse
 from .access import board_or_404, hall, private, require_referee, token_to_cookie
 from .body import json_body
 from .hall import REFEREE
@@ -58,7 +58,7 @@ def live_events(board: str):
     after = sse.resume_point()
     the_hall = hall()
     return sse.response(sse.stream(the_hall, board, after, REFEREE,
-                                   lambda b: the_hall.state_json(b, REFEREE), gone=sse.client_gone()))
+                                   lambda b: the_hall.state_json(b, REFEREE), waits=sse.waiting()))
 
 
 @bp.post("/api/referee/<board>/action")
@@ -74,6 +74,7 @@ def act(board: str):
     the_hall = hall()
 
     def decide(state):
+        actions.check(action, state.current.rules)  # InvalidAction: 400, whatever the board
         state.check(action)
         game = state.current.number
         if isinstance(action, ra.NewGame) and (state.current.moves or state.current.result):
@@ -82,6 +83,8 @@ def act(board: str):
 
     try:
         stored = the_hall.with_state(board, REFEREE, decide)
+    except actions.InvalidAction as error:
+        abort(400, description=str(error))
     except ra.ActionError as error:
         abort(409, description=str(error))
     return jsonify(seq=stored.seq, game=stored.game, detail=stored.detail.to_dict()), 201
@@ -126,13 +129,14 @@ def camera(board: str):
 
     camera = the_hall.config.camera
     assert camera is not None  # _snapshot_or_404 found one
+    waits = sse.waiting()
 
     def frames() -> Iterator[bytes]:
         frame: bytes | None = first
-        while frame is not None and not the_hall.feed.closed:
+        while frame is not None and not the_hall.feed.closed and not waits.gone():
             yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                    f"Content-Length: {len(frame)}\r\n\r\n").encode() + frame + b"\r\n"
-            time.sleep(period)
+            waits.sleep(period)
             frame = camera.snapshot(board)
 
     return Response(frames(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
