@@ -262,8 +262,9 @@ class Server:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=10)
-        else:
+        else:  # never served: the socket is still ours, and the hall still open
             try:
                 self._socket.close()
             except OSError:
                 pass
+            self.app.extensions["makhos"].close()
