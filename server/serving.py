@@ -24,6 +24,7 @@ answered within :data:`ANSWER_SECONDS` is answered 503 (its thread finishes in i
 
 from __future__ import annotations
 
+import collections
 import io
 import logging
 import math
@@ -55,17 +56,29 @@ STREAM_PATH = re.compile(r"^/api/(?:board/[^/]+/events|hall/events|referee/[^/]+
 REFEREE_PATH = re.compile(r"^/(?:api/)?referee/")
 BODY_SECONDS = 10.0
 ANSWER_SECONDS = 30.0
+#: Streams woken at once by a change; then the loop's other work gets its turn.
+WAKE_BATCH = 50
 #: Open connections at most (streams included); each is a file descriptor.
 MAX_CONNECTIONS = 20_000
 
 
 class _Signals:
-    """Per board, a count of changes and an event set at each, kept on the loop's thread."""
+    """Per board, a count of changes and the streams waiting for the next, kept on the
+    loop's thread.
+
+    Each waiting stream has an event of its own, and the streams a change wakes are woken
+    :data:`WAKE_BATCH` at a time, each batch scheduled behind whatever the loop has queued
+    meanwhile: a move sent to thousands of streams takes turns with the pages and the
+    referee's requests instead of keeping them waiting until every stream has written
+    (one shared event would wake every stream within one callback of the loop, and a
+    request's next step is queued behind all of them)."""
 
     def __init__(self, hub: Any) -> None:
         self._hub = hub
         self._seen: dict[str | None, int] = {}
-        self._events: dict[str | None, gevent.event.Event] = {}
+        self._waiting: dict[str | None, set[gevent.event.Event]] = {}
+        self._to_wake: collections.deque[gevent.event.Event] = collections.deque()
+        self._draining = False
 
     def tell(self, board: str | None) -> None:
         """The feed's listener: any thread; hands the news to the loop."""
@@ -73,12 +86,21 @@ class _Signals:
 
     def _changed(self, board: str | None) -> None:
         # A board's change wakes its streams and the hall's (None); closing wakes all.
-        keys = set(self._seen) | set(self._events) if board is None else {board, None}
+        keys = set(self._seen) | set(self._waiting) if board is None else {board, None}
         for key in keys:
             self._seen[key] = self._seen.get(key, 0) + 1
-            event = self._events.pop(key, None)
-            if event is not None:
-                event.set()
+            self._to_wake.extend(self._waiting.pop(key, ()))
+        if self._to_wake and not self._draining:
+            self._draining = True
+            self._hub.loop.run_callback(self._drain)
+
+    def _drain(self) -> None:
+        for _ in range(min(WAKE_BATCH, len(self._to_wake))):
+            self._to_wake.popleft().set()
+        if self._to_wake:
+            self._hub.loop.run_callback(self._drain)  # behind what was queued meanwhile
+        else:
+            self._draining = False
 
     def mark(self, board: str | None) -> int:
         return self._seen.get(board, 0)
@@ -87,10 +109,13 @@ class _Signals:
         """Sleep until ``board`` changes after ``mark`` (:meth:`mark`), or ``timeout``."""
         if self._seen.get(board, 0) != mark:
             return
-        event = self._events.get(board)
-        if event is None:
-            event = self._events[board] = gevent.event.Event()
-        event.wait(timeout)
+        event = gevent.event.Event()
+        waiting = self._waiting.setdefault(board, set())
+        waiting.add(event)
+        try:
+            event.wait(timeout)
+        finally:
+            waiting.discard(event)
 
 
 class GreenWaiting:

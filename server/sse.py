@@ -19,6 +19,8 @@ from typing import Any, Callable, Iterator, Protocol
 
 from flask import Response, abort, request
 
+from makhos.events import GameEvent
+
 from .hall import Audience, Hall
 
 RETRY_MS = 1000
@@ -101,7 +103,7 @@ def client_gone() -> Callable[[], bool]:
 def stream(hall: Hall, board: str | None, after: int, audience: Audience,
            state_of: Callable[[str], str],
            analysis_of: Callable[[str], str | None] | None = None,
-           waits: Waiting | None = None) -> Iterator[str]:
+           waits: Waiting | None = None) -> Iterator[bytes]:
     """Yield SSE messages for ``board`` (None: every board) until the server closes or
     the client goes (``waits``: :func:`waiting` of the request; a thread's by default).
 
@@ -109,12 +111,12 @@ def stream(hall: Hall, board: str | None, after: int, audience: Audience,
     the analysis of the position shown: sent as ``event: analysis`` (no ``id:``, so a
     reconnect still resumes by the log) whenever it differs from the last one sent, after
     a burst of events or when a search finishes (the analyst pokes the board)."""
-    yield f"retry: {RETRY_MS}\n\n"
+    yield f"retry: {RETRY_MS}\n\n".encode()
     last = hall.feed.last_seq
     if after > last:
         state = state_of(board) if board is not None else "null"  # the hall's page reloads
         yield (f"id: 0\nevent: reset\n"
-               f'data: {{"reset":{{"after":{after},"last":{last}}},"state":{state}}}\n\n')
+               f'data: {{"reset":{{"after":{after},"last":{last}}},"state":{state}}}\n\n').encode()
         after = 0
     keepalive = hall.config.keepalive_seconds
     waits = waits if waits is not None else ThreadWaiting(lambda: False)
@@ -123,25 +125,44 @@ def stream(hall: Hall, board: str | None, after: int, audience: Audience,
     while not hall.feed.closed and not waits.gone():
         batch = hall.events(board, after, audience)
         last_of_board = {e.board: e.seq for e in batch}
-        for event in batch:
-            state = state_of(event.board) if last_of_board[event.board] == event.seq else "null"
-            yield (f"id: {event.seq}\nevent: update\n"
-                   f'data: {{"event":{event.to_json()},"state":{state}}}\n\n')
+        parts = [update(hall, event, state_of(event.board) if last_of_board[event.board] == event.seq
+                        else "null") for event in batch]
         if batch:
             after = batch[-1].seq
         if analysis_of is not None and board is not None:
             analysis = analysis_of(board)
             if analysis is not None and analysis != sent_analysis:
-                yield f"event: analysis\ndata: {analysis}\n\n"
+                parts.append(f"event: analysis\ndata: {analysis}\n\n".encode())
                 sent_analysis = analysis
+        if parts:  # a burst in one write
+            yield parts[0] if len(parts) == 1 else b"".join(parts)
         if batch or waits.wait(hall, board, after, audience, min(keepalive, waits.check_s)):
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since >= keepalive:
             quiet_since = time.monotonic()
-            yield ": keepalive\n\n"
+            yield b": keepalive\n\n"
 
 
-def response(messages: Iterator[str]) -> Response:
+#: Messages kept per hall (a few bursts' worth): a move sent to thousands of streams is
+#: serialised and encoded once, not once a stream.
+MESSAGES_KEPT = 512
+
+
+def update(hall: Hall, event: GameEvent, state: str) -> bytes:
+    """The ``update`` message of ``event`` with ``state`` (its board's state after it, or
+    ``"null"`` within a burst), as bytes; made once for every stream that sends it."""
+    key = (event.seq, state)  # state texts are cached strings: their hash is kept too
+    message = hall.messages.get(key)
+    if message is None:
+        if len(hall.messages) >= MESSAGES_KEPT:
+            hall.messages.clear()
+        message = hall.messages[key] = (f"id: {event.seq}\nevent: update\n"
+                                        f'data: {{"event":{event.to_json()},"state":{state}}}\n\n'
+                                        ).encode()
+    return message
+
+
+def response(messages: Iterator[bytes]) -> Response:
     return Response(messages, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
