@@ -7,6 +7,8 @@ one that does not fit the board as it stands (409, :meth:`server.state.BoardStat
 
 from __future__ import annotations
 
+from typing import Any
+
 from makhos.engine import Rules
 from makhos.engine.game import Game
 from makhos.events import decisions as ra
@@ -34,7 +36,7 @@ def check(action: ra.RefereeAction, rules_now: Rules) -> None:
             new_rules(rules_now, changes)
 
 
-def new_rules(rules_now: Rules, changes: dict) -> Rules:
+def new_rules(rules_now: Rules, changes: dict[str, Any]) -> Rules:
     """The rules of the new game: ``changes`` over ``rules_now``, within the rules' ranges,
     with a forced opening that can be played from the start.
 

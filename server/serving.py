@@ -32,7 +32,7 @@ import re
 import socket
 import threading
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 import gevent
 import gevent.event
@@ -48,6 +48,10 @@ from .hall import Audience, Hall
 __all__ = ["Server", "STREAM_PATH", "ANSWER_SECONDS", "BODY_SECONDS"]
 
 log = logging.getLogger(__name__)
+
+Environ = dict[str, Any]
+StartResponse = Callable[..., Any]
+App = Callable[[Environ, StartResponse], Iterable[bytes]]
 
 #: The routes whose answer is a stream: run on the loop, never in a thread.
 STREAM_PATH = re.compile(r"^/api/(?:board/[^/]+/events|hall/events|referee/[^/]+/events)$"
@@ -148,11 +152,12 @@ class GreenWaiting:
         return False
 
 
-def _run_in_thread(app: Callable, environ: dict) -> tuple[str, list, list[bytes]]:
+def _run_in_thread(app: App, environ: Environ) -> tuple[str, list[tuple[str, str]], list[bytes]]:
     """Call the WSGI app and read its whole answer, in a pool thread."""
     answer: list[Any] = []
 
-    def start_response(status: str, headers: list, exc_info: Any = None) -> Callable:
+    def start_response(status: str, headers: list[tuple[str, str]],
+                       exc_info: Any = None) -> Callable[[bytes], None]:
         answer[:] = [status, headers]
         return lambda data: chunks.append(data)
 
@@ -167,7 +172,7 @@ def _run_in_thread(app: Callable, environ: dict) -> tuple[str, list, list[bytes]
     return answer[0], answer[1], chunks
 
 
-def _plain(status: str, text: str, start_response: Callable) -> list[bytes]:
+def _plain(status: str, text: str, start_response: StartResponse) -> list[bytes]:
     body = text.encode()
     start_response(status, [("Content-Type", "text/plain; charset=utf-8"),
                             ("Content-Length", str(len(body))), ("Connection", "close")])
@@ -177,14 +182,14 @@ def _plain(status: str, text: str, start_response: Callable) -> list[bytes]:
 class _Dispatcher:
     """The WSGI app the loop serves: streams here, everything else in a pool thread."""
 
-    def __init__(self, app: Callable, waiting: GreenWaiting, pool: ThreadPool,
+    def __init__(self, app: App, waiting: GreenWaiting, pool: ThreadPool,
                  referee_pool: ThreadPool) -> None:
         self.app = app
         self.waiting = waiting
         self.pool = pool
         self.referee_pool = referee_pool
 
-    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+    def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         path = environ.get("PATH_INFO", "")
         if environ.get("REQUEST_METHOD") in ("GET", "HEAD") and STREAM_PATH.match(path):
             environ[sse.WAITING_KEY] = self.waiting
@@ -197,15 +202,16 @@ class _Dispatcher:
         environ.pop("wsgi.file_wrapper", None)  # files are read in the thread, not sent by the loop
         pool = self.referee_pool if REFEREE_PATH.match(path) else self.pool
         try:
-            status, headers, chunks = pool.spawn(_run_in_thread, self.app, environ).get(
-                timeout=ANSWER_SECONDS)
+            status, headers, chunks = cast(
+                tuple[str, list[tuple[str, str]], list[bytes]],
+                pool.spawn(_run_in_thread, self.app, environ).get(timeout=ANSWER_SECONDS))
         except gevent.Timeout:
             return _plain("503 Service Unavailable", "no answer in time; try again\n", start_response)
         start_response(status, headers)
         return chunks
 
 
-def _read_body(environ: dict) -> bytes:
+def _read_body(environ: Environ) -> bytes:
     """The request body, read on the loop (a pool thread may not touch the loop's socket);
     one byte past the limit at most, so that the app answers 413 for a larger one."""
     stream = environ["wsgi.input"]
@@ -216,9 +222,9 @@ def _read_body(environ: dict) -> bytes:
     if length > MAX_BODY_BYTES:
         return b""  # the app refuses it on Content-Length alone
     if length:
-        return stream.read(length)
+        return cast(bytes, stream.read(length))
     if environ.get("HTTP_TRANSFER_ENCODING", "").lower() == "chunked":
-        data = stream.read(MAX_BODY_BYTES + 1)
+        data = cast(bytes, stream.read(MAX_BODY_BYTES + 1))
         if len(data) > MAX_BODY_BYTES:
             environ["CONTENT_LENGTH"] = str(len(data))  # over the limit: a 413
         return data

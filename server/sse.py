@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Callable, Iterator, Protocol
+from typing import Callable, Iterator, Protocol
 
 from flask import Response, abort, request
 
@@ -30,12 +30,6 @@ RETRY_MS = 1000
 #: thread, and learn of a gone client at their next write.)
 GONE_CHECK_S = 0.5
 
-#: waitress settings, for a deployment that serves these pages with waitress anyway (the
-#: product serves them with :mod:`server.serving`). ``channel_request_lookahead`` lets
-#: waitress read a closed socket while a stream is running, which is what makes
-#: ``waitress.client_disconnected`` (:func:`client_gone`) work; ``channel_timeout``: a
-#: stream writes a keepalive every few seconds, so a minute of silence means a dead client.
-WAITRESS: dict[str, Any] = {"channel_timeout": 60, "channel_request_lookahead": 1, "ident": "makhos"}
 #: The WSGI environ key under which a server that runs streams on an event loop puts its
 #: :class:`Waiting` (:mod:`server.serving`); without it a stream waits as a thread does.
 WAITING_KEY = "makhos.waiting"
