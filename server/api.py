@@ -65,6 +65,21 @@ def board_pdn(board: str):
     return _pdn_response(text, f"board-{board}.pdn")
 
 
+@bp.get("/board/<board>/game/<int:number>")
+def game_record(board: str, number: int):
+    """One game of the board's match as the board's state writes its current game (moves
+    with their FEN, rules, result, players): what a ``#game=N&ply=M`` link opens."""
+    board_or_404(board)
+
+    def record(state):
+        found = state.game(number)
+        if found is None:
+            abort(404, description=f"board {board} has no game {number}")
+        return state.game_json(found)
+
+    return hall().with_state(board, PUBLIC, record)
+
+
 @bp.get("/board/<board>/game/<int:number>/pdn")
 def game_pdn(board: str, number: int):
     board_or_404(board)
