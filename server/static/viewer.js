@@ -284,11 +284,15 @@ Makhos.viewer = function (options) {
     }
   }
 
+  let addressTurn = 0; // the latest look at the address: an older one's fetch is dropped
   async function followAddress() {
+    const turn = ++addressTurn;
     const wanted = inAddress();
     view.archived = null;
     if (wanted.game !== null && wanted.game !== view.state.game.number) {
-      view.archived = await earlierGame(wanted.game);
+      const record = await earlierGame(wanted.game);
+      if (turn !== addressTurn) return;
+      view.archived = record;
       if (!view.archived) wanted.ply = null; // no such game: follow the live one
     }
     view.ply = wanted.ply === null ? (view.archived ? moves().length : null) : Math.min(wanted.ply, moves().length);
