@@ -3,6 +3,7 @@ the server's memory and CPU, and whether the pages and the referee still answer 
 
     python3 -m bench.sse                          # 5,000 clients, 20 moves, 0.5 s apart
     python3 -m bench.sse --clients 500 --moves 10
+    python3 -m bench.sse --redis --servers 2      # two servers sharing a Redis hall
 
 It runs ``makhos serve`` as a separate process on loopback (127.0.0.1, a free port), opens
 ``--clients`` SSE streams on ``/api/board/1/events`` (asyncio, in this process, a few
@@ -41,7 +42,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 from makhos.engine import Rules  # noqa: E402
 from makhos.engine.game import Game  # noqa: E402
-from makhos.events import EventKind, GameEvent, SQLiteLog  # noqa: E402
+from makhos.events import EventKind, GameEvent, SQLiteLog, open_log  # noqa: E402
 from makhos.events.details import GameStarted  # noqa: E402
 
 ID_LINE = re.compile(rb"^id: (\d+)")
@@ -186,42 +187,52 @@ def run(args: argparse.Namespace) -> int:
 
     raise_open_files_limit()
     workdir = Path(tempfile.mkdtemp(prefix="bench-sse-"))
-    db = workdir / "events.db"
-    log = SQLiteLog(db)
+    redis_process = None
+    if args.redis:  # a redis-server of its own, as bench/hall.py starts it
+        from bench.hall import start_redis
+
+        redis_process, target = start_redis(workdir)
+        log = open_log(target)
+        source = ["--redis", target]
+    else:
+        db = workdir / "events.db"
+        log = SQLiteLog(db)
+        source = ["--events", str(db)]
     start = log.append(GameEvent("1", EventKind.GAME_STARTED, time.time(),
                                  fen=Game().position.fen(), detail=GameStarted(Rules())))
-    port = free_port()
+    ports = [free_port() for _ in range(args.servers)]
+    port = ports[0]  # the probes ask the first server
     token = "bench-token"
-    server = subprocess.Popen(
-        [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile else []),
-         "-m", "makhos.cli.main", "serve", "--events", str(db), "--port", str(port),
-         "--token", token],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    servers = [subprocess.Popen(
+        [sys.executable, *(["-m", "cProfile", "-o", args.profile] if args.profile and i == 0 else []),
+         "-m", "makhos.cli.main", "serve", *source, "--port", str(p), "--token", token],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for i, p in enumerate(ports)]
     probes: list[dict[str, float]] = []
     procs: list[subprocess.Popen] = []
     results: list[dict] = []
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        idle = rss_mib(server.pid)
+        for p in ports:
+            for _ in range(100):
+                try:
+                    socket.create_connection(("127.0.0.1", p), timeout=0.2).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+        idle = sum(rss_mib(server.pid) for server in servers)
         began = time.time()
         shares = [args.clients // args.procs + (i < args.clients % args.procs) for i in range(args.procs)]
         procs = [subprocess.Popen([sys.executable, "-m", "bench.sse", "--viewers", str(share),
-                                   "--port", str(port), "--after", str(start.seq),
+                                   "--port", str(ports[i % len(ports)]), "--after", str(start.seq),
                                    "--batch", str(max(1, args.batch // args.procs))],
                                   cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-                 for share in shares]
+                 for i, share in enumerate(shares)]
         connected = sum(int(p.stdout.readline().split()[1] or 0) for p in procs)
         connect_s = time.time() - began
         if connected < args.clients:
             print(f"only {connected} of {args.clients} clients connected in 60 s")
-        with_clients = rss_mib(server.pid)
+        with_clients = sum(rss_mib(server.pid) for server in servers)
         appended: dict[int, float] = {}
-        cpu_before, feed_started = cpu_seconds(server.pid), time.time()
+        cpu_before, feed_started = sum(cpu_seconds(server.pid) for server in servers), time.time()
         probing = threading.Event()
 
         def probe_loop() -> None:
@@ -237,9 +248,9 @@ def run(args: argparse.Namespace) -> int:
             time.sleep(args.interval)
         probing.set()
         prober.join()
-        cpu = (cpu_seconds(server.pid) - cpu_before) / (time.time() - feed_started)
+        cpu = (sum(cpu_seconds(server.pid) for server in servers) - cpu_before) / (time.time() - feed_started)
         time.sleep(2.0)  # let the last event arrive
-        peak = rss_mib(server.pid, "VmHWM")
+        peak = sum(rss_mib(server.pid, "VmHWM") for server in servers)
         for proc in procs:
             proc.stdin.close()
         for proc in procs:
@@ -249,12 +260,17 @@ def run(args: argparse.Namespace) -> int:
         for proc in procs:
             if proc.poll() is None:
                 proc.kill()
-        server.send_signal(signal.SIGINT)  # makhos serve ends cleanly (a profile is written)
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for server in servers:
+            server.send_signal(signal.SIGINT)  # makhos serve ends cleanly (a profile is written)
+        for server in servers:
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
         log.close()
+        if redis_process is not None:
+            redis_process.terminate()
+            redis_process.wait(timeout=10)
 
     delays, lost = [], 0
     dropped = sum(r["dropped"] for r in results)
@@ -271,13 +287,15 @@ def run(args: argparse.Namespace) -> int:
     print(f"machine: {os.cpu_count()} CPUs, {platform.processor() or platform.machine()}, "
           f"Python {platform.python_version()}, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}")
     print(f"clients connected: {connected} of {args.clients} in {connect_s:.1f} s "
-          f"({args.procs} client processes); streams dropped: {dropped}; events: {len(appended)}, "
+          f"({args.procs} client processes, {args.servers} server process(es) over "
+          f"{'a Redis hall' if args.redis else 'one SQLite log'}); streams dropped: {dropped}; events: {len(appended)}, "
           f"{args.interval:g} s apart; deliveries: {len(delays)}, lost: {lost}")
     if delays:
         print(f"append-to-receipt delay: p50 {statistics.median(delays):.0f} ms, "
               f"p99 {p99:.0f} ms, max {delays[-1]:.0f} ms")
-    print(f"server memory (RSS): idle {idle:.0f} MiB, {connected} clients {with_clients:.0f} MiB, "
-          f"peak {peak:.0f} MiB; server CPU while fed: {100 * cpu:.0f} % of one core")
+    print(f"server memory (RSS, all servers): idle {idle:.0f} MiB, {connected} clients "
+          f"{with_clients:.0f} MiB, peak {peak:.0f} MiB; server CPU while fed: {100 * cpu:.0f} % "
+          f"of one core; machine load average {os.getloadavg()[0]:.1f}")
     worst = 0.0
     for name in ("hall API", "page", "referee action"):
         times = sorted(p[name] for p in probes)
@@ -296,6 +314,11 @@ def main() -> int:
                         "writing its profile here (the loop's thread only)")
     parser.add_argument("--batch", type=int, default=250, help="clients connecting at once")
     parser.add_argument("--procs", type=int, default=2, help="client processes (default 2)")
+    parser.add_argument("--redis", action="store_true",
+                        help="a Redis hall (a redis-server of the bench's own) instead of SQLite")
+    parser.add_argument("--servers", type=int, default=1,
+                        help="makhos serve processes over the one log (default 1; clients "
+                             "alternate between them)")
     parser.add_argument("--viewers", type=int, help=argparse.SUPPRESS)  # a client process
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--after", type=int, default=0, help=argparse.SUPPRESS)
