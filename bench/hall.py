@@ -209,9 +209,8 @@ async def run(args: argparse.Namespace) -> int:
     profile.write_text(json.dumps({"event": "bench", "boards": [{"id": b} for b in boards]}))
     redis_process, url = start_redis(workdir, args.fsync)
     ports = [free_port(), free_port()]
-    threads = args.clients // 2 + 32
     servers = {f"server {i + 1}": subprocess.Popen(
-        python("-m", "makhos.cli.main", "serve", "--redis", url, "--port", str(port), "--threads", str(threads),
+        python("-m", "makhos.cli.main", "serve", "--redis", url, "--port", str(port),
                "--boards", str(profile)),
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i, port in enumerate(ports)}
     workers: dict[str, subprocess.Popen] = {}

@@ -1,13 +1,13 @@
 """One board watched and served by one process: the common core of ``run`` and ``demo``.
 
 The worker (camera -> vision -> tracker -> log) runs in a thread; the pages and API are
-served by waitress from the same log, and the referee's camera view is the annotated
+served from the same log by :class:`makhos.server.serving.Server` in another (its streams on
+an event loop, so open tabs cost no threads), and the referee's camera view is the annotated
 frame the worker keeps in a folder.
 """
 
 from __future__ import annotations
 
-import logging
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -35,11 +35,10 @@ class LiveRun:
     """Start with :meth:`start`; the worker ends with its recording, the server on :meth:`close`."""
 
     def __init__(self, plan: LiveBoard) -> None:
-        import waitress
-
         from makhos.events import open_log
         from makhos.session.annotate import CameraView
-        from makhos.server import create_app, sse
+        from makhos.server import create_app
+        from makhos.server.serving import Server
         from makhos.server.camera import FolderFrames
         from makhos.server.config import BoardInfo, ServerConfig
         from makhos.worker.inputs import CameraInput
@@ -61,26 +60,19 @@ class LiveRun:
                              self.log, source)
         config = ServerConfig(events=self.log, referee_token=plan.token, camera=FolderFrames(view),
                               boards=(BoardInfo(plan.board),), calibration=self.desk)
+        app = create_app(config)
         try:
-            self.server = waitress.create_server(create_app(config), host=plan.host, port=plan.port,
-                                                 threads=16, **sse.WAITRESS)
+            self.server = Server(app, plan.host, plan.port, threads=16)
         except OSError as error:
+            app.extensions["makhos"].close()
             raise ValueError(f"cannot listen on {plan.host}:{plan.port} ({error.strerror}): "
                              "is another makhos running? choose another --port") from None
         self.stop = threading.Event()
         self._worker = threading.Thread(target=self.worker.run, args=(self.stop,), name="worker", daemon=True)
-        self._server = threading.Thread(target=self._serve, name="server", daemon=True)
 
     @property
     def url(self) -> str:
-        return f"http://{self.plan.host}:{self.server.effective_port}"
-
-    def _serve(self) -> None:
-        try:
-            self.server.run()
-        except OSError:
-            if not self.stop.is_set():  # closing the server under its loop ends it this way
-                raise
+        return self.server.url
 
     def resumed(self) -> str | None:
         """Take up the board's game from the log now; what is resumed, if anything."""
@@ -97,7 +89,7 @@ class LiveRun:
 
     def start(self) -> None:
         self._worker.start()
-        self._server.start()
+        self.server.start()
 
     def wait_recorded(self, timeout: float | None = None) -> bool:
         """Wait for the worker to reach the end of a recording; False on timeout."""
@@ -112,8 +104,5 @@ class LiveRun:
         self.stop.set()
         if self._worker.ident is not None:  # started
             self._worker.join(10)
-        # SSE streams notice a closed client only at their next write: don't wait for them.
-        logging.getLogger("waitress").setLevel(logging.ERROR)
-        self.server.task_dispatcher.shutdown(cancel_pending=True, timeout=1)
-        self.server.close()
+        self.server.close()  # closes the hall: the open streams end
         self._scratch.cleanup()

@@ -1,9 +1,10 @@
-"""``makhos serve``: the live pages, the referee console and the API, served by waitress.
+"""``makhos serve``: the live pages, the referee console and the API.
 
-Waitress rather than Flask's development server: it is a production WSGI server, pure
-Python (no compiler, runs on the Windows laptops of tournament halls too) and
-thread-based, which is what Server-Sent Events need: each open stream holds one thread
-while it waits, so ``--threads`` bounds the number of live viewers per process.
+Served by :class:`makhos.server.serving.Server`: the live streams (Server-Sent Events) are
+greenlets on gevent's event loop and hold no thread, so thousands of viewers cost memory,
+not threads; pages, the API and the referee's actions run in pools of real threads
+(``--threads``; the referee has a pool of its own), so no crowd of viewers locks the
+referee out.
 """
 
 from __future__ import annotations
@@ -55,8 +56,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         help="reverse proxies in front that set X-Forwarded-Proto (default 0: "
                              "the header is ignored, as any client can send it); behind a TLS "
                              "proxy, 1 gives the referee's cookie the Secure flag")
-    parser.add_argument("--threads", type=int, default=64,
-                        help="worker threads = concurrent requests incl. open SSE streams (default 64)")
+    parser.add_argument("--threads", type=int, default=32,
+                        help="threads for pages and API requests (default 32); the live streams "
+                             "need none, and the referee's requests have 4 of their own")
     parser.set_defaults(func=run)
 
 
@@ -89,9 +91,8 @@ def load_profile(path: Path | None) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import waitress
-
-    from makhos.server import create_app, sse
+    from makhos.server import create_app
+    from makhos.server.serving import Server
     from makhos.server.camera import FolderFrames
     from makhos.server.config import ServerConfig
 
@@ -107,8 +108,13 @@ def run(args: argparse.Namespace) -> int:
         app = create_app(config)
     except LogUnavailable as error:
         raise ValueError(f"cannot read the event log ({error}); is Redis running?") from None
+    try:
+        server = Server(app, args.host, args.port, threads=args.threads)
+    except OSError as error:
+        app.extensions["makhos"].close()
+        raise ValueError(f"cannot listen on {args.host}:{args.port} ({error.strerror})") from None
     analysis = config.analysis
-    print(f"makhos serve: http://{args.host}:{args.port}/ (events {'redis' if args.redis else args.events}, "
+    print(f"makhos serve: {server.url}/ (events {'redis' if args.redis else args.events}, "
           f"delay {args.delay:g} s, referee console {'on' if config.referee_token else 'off'}, "
           f"analysis {f'{analysis.seconds:g} s a position' if analysis else 'off'})",
           flush=True)
@@ -116,8 +122,25 @@ def run(args: argparse.Namespace) -> int:
         print("makhos serve: warning: analysis is on with no broadcast delay: anyone in the hall "
               "with a phone sees the engine's best move at once; give the broadcast a delay "
               "(--delay 900: 15 minutes)", file=sys.stderr, flush=True)
-    # Each SSE stream holds a thread, so accept a few connections more than there are
-    # threads, not waitress's default of 100 whatever the threads.
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                   connection_limit=args.threads + 16, **sse.WAITRESS)
+    raise_open_files_limit()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
     return 0
+
+
+def raise_open_files_limit() -> None:
+    """Each viewer is an open socket: take the soft limit on open files up to the hard one
+    (often 1,024 of 524,288 on Linux). Nothing to do where there is no such limit."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY
+                                                        else max(soft, 65536), hard))
+        except (ValueError, OSError):
+            pass

@@ -18,7 +18,7 @@ from .hall import Hall
 
 def create_app(config: ServerConfig) -> Flask:
     """A Flask app over ``config.events``; its :class:`Hall` is ``app.extensions["makhos"]``."""
-    from . import api, calibration, errors, headers, pages, referee
+    from . import access, api, calibration, errors, headers, pages, referee
 
     app = Flask(__name__)
     if isinstance(app.json, DefaultJSONProvider):
@@ -33,6 +33,7 @@ def create_app(config: ServerConfig) -> Flask:
     app.extensions["makhos"] = hall
     # A request sees the log as it is now, not as of the poller's last look.
     app.before_request(hall.feed.refresh)
+    app.before_request(access.same_origin)  # CSRF: no other site's page changes anything
     app.after_request(headers.secure)
     errors.register(app)
     app.register_blueprint(api.bp)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 from typing import Any, cast
+from urllib.parse import urlsplit
 
 from flask import Response, abort, current_app, redirect, request, url_for
 from werkzeug.wrappers import Response as BaseResponse
@@ -67,3 +68,28 @@ def require_referee() -> str:
     if not hmac.compare_digest(given.encode(), expected.encode()):
         abort(403, description="wrong referee token")
     return given
+
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def same_origin() -> None:
+    """``before_request`` of the app: a state-changing request (a referee's action, a
+    calibration) sent by a browser from another site is a 403, whatever cookie it carries.
+
+    Browsers name the page that sent a POST in ``Origin`` (and ``Sec-Fetch-Site``); a
+    request without them comes from no page (curl, a script with the token) and cannot be a
+    forged one. The origin's host must be the one the request was sent to (``Host``);
+    the scheme is not compared, since behind a TLS proxy the server may see plain HTTP.
+    """
+    if request.method in SAFE_METHODS:
+        return
+    if request.headers.get("Sec-Fetch-Site", "").lower() == "cross-site":
+        abort(403, description="a request from another site may not change anything here")
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return
+    host = urlsplit(origin).netloc if origin != "null" else ""
+    if not host or host.lower() != request.host.lower():
+        abort(403, description=f"a request from {origin} may not change anything here "
+                               "(Origin is not this server)")

@@ -68,6 +68,21 @@ def board_pdn(board: str) -> Response:
     return _pdn_response(text, f"board-{board}.pdn")
 
 
+@bp.get("/board/<board>/game/<int:number>")
+def game_record(board: str, number: int):
+    """One game of the board's match as the board's state writes its current game (moves
+    with their FEN, rules, result, players): what a ``#game=N&ply=M`` link opens."""
+    board_or_404(board)
+
+    def record(state):
+        found = state.game(number)
+        if found is None:
+            abort(404, description=f"board {board} has no game {number}")
+        return state.game_json(found)
+
+    return hall().with_state(board, PUBLIC, record)
+
+
 @bp.get("/board/<board>/game/<int:number>/pdn")
 def game_pdn(board: str, number: int) -> Response:
     board_or_404(board)
@@ -123,7 +138,7 @@ def board_events(board: str) -> Response:
     after = sse.resume_point()
     return sse.response(sse.stream(the_hall, board, after, PUBLIC,
                                    lambda b: the_hall.state_json(b, PUBLIC), the_hall.analysis_text,
-                                   sse.client_gone()))
+                                   waits=sse.waiting()))
 
 
 @bp.get("/hall/events")
@@ -132,4 +147,4 @@ def hall_events() -> Response:
     after = sse.resume_point()
     return sse.response(sse.stream(the_hall, None, after, PUBLIC,
                                    lambda b: sse.dumps(the_hall.summary(b, PUBLIC)),
-                                   gone=sse.client_gone()))
+                                   waits=sse.waiting()))

@@ -1,15 +1,24 @@
-"""A request's JSON body, read within bounds: no request is too large or too deep to answer.
+"""A request's JSON body, read within bounds: no request is too large, too deep or too slow
+to answer, and no string in it is anything but plain text.
 
 The app refuses bodies over ``MAX_BODY_BYTES`` (413, Flask's ``MAX_CONTENT_LENGTH``).
 Within that, JSON nested a few thousand levels deep would exhaust Python's recursion while
 parsing; a referee's action is never more than a few levels deep, so the depth is
-measured first, in one pass over the text, and a deeper body is a 400.
+measured first, in one pass over the text (linear in its length whatever it holds: a
+string that never closes costs what any other text costs), and a deeper body is a 400.
+
+The bytes must be UTF-8 (not replaced with U+FFFD behind the referee's back), and every
+string in the body, keys included, goes through one check, :func:`plain_text`: one line
+of visible text, no lone surrogate (``"\\ud800"`` is valid JSON, but no text), no control,
+format or bidirectional mark (U+200B, U+200F, U+061C, U+FEFF: they make a name display as
+another, or as nothing), no private-use or unassigned code point.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from typing import Any
 
 from flask import abort, request
@@ -17,33 +26,103 @@ from flask import abort, request
 MAX_BODY_BYTES = 64 * 1024  # the largest action (a new game's rules) is well under 1 KiB
 MAX_DEPTH = 8  # a new game with a forced opening, {"rules": {"forced_opening": [[...]]}}, is 4
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKET = re.compile(r"[\[\]{}]")
+# Only these characters matter to the depth; everything else is skipped by the regex engine.
+_SIGNIFICANT = re.compile(r'[\[\]{}"\\]')
+# Categories no name, round, reason or move holds: controls, format marks (zero-width,
+# bidi marks and embeddings, the BOM), surrogates, private use, unassigned, line breaks.
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+# Bidirectional embeddings and overrides (format characters) read as controls, as before.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_CATEGORY_NAMES = {"Cc": "a control character", "Cf": "an invisible format character",
+                   "Cs": "a lone surrogate", "Co": "a private-use character",
+                   "Cn": "an unassigned code point", "Zl": "a line break", "Zp": "a line break"}
+
+
+class TextError(ValueError):
+    """A string that is not one line of plain text; the message names the field."""
 
 
 def nesting_depth(text: str) -> int:
-    """How deep the arrays and objects of JSON text nest (strings do not count).
+    """How deep the arrays and objects of JSON text nest (strings do not count). One pass:
+    a string that never closes hides the rest of the text, as a parser would read it.
 
     >>> nesting_depth('{"a": [1, {"b": "[[["}]}')
     3
+    >>> nesting_depth('{"a": "\\\\"[[[[')
+    1
     """
     depth = deepest = 0
-    for bracket in _BRACKET.findall(_STRING.sub('""', text)):
-        depth += 1 if bracket in "[{" else -1
-        deepest = max(deepest, depth)
+    in_string = False
+    escaped_at = -1  # the index of the character a backslash escapes
+    for match in _SIGNIFICANT.finditer(text):
+        char, at = match.group(), match.start()
+        if in_string:
+            if at == escaped_at:
+                continue
+            if char == "\\":
+                escaped_at = at + 1
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
     return deepest
+
+
+def plain_text(value: str, what: str) -> None:
+    """Raise :class:`TextError` unless ``value`` is one line of visible text.
+
+    >>> plain_text("สมชาย ใจดี", "first")
+    >>> plain_text("Som\\u200bchai", "first")
+    Traceback (most recent call last):
+    ...
+    makhos.server.body.TextError: first holds an invisible format character (U+200B); names, rounds, reasons and moves are one line of plain text
+    """
+    for char in value:
+        category = unicodedata.category(char)
+        if category in _REFUSED_CATEGORIES or char == "\ufffd":
+            kind = ("a control character" if char in _BIDI_CONTROLS else
+                    _CATEGORY_NAMES.get(category, "a replacement character (bad encoding)"))
+            raise TextError(f"{what} holds {kind} (U+{ord(char):04X}); names, rounds, reasons "
+                            "and moves are one line of plain text")
+
+
+def check_strings(data: Any, where: str = "") -> None:
+    """:func:`plain_text` on every string of parsed JSON, keys included (named by path)."""
+    if isinstance(data, str):
+        plain_text(data, where or "the body")
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            plain_text(key, f"a field name in {where or 'the body'}")
+            check_strings(value, key if not where else f"{where}.{key}")
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            check_strings(value, f"{where or 'the body'}[{index}]")
 
 
 def json_body(example: str) -> Any:
     """The request's JSON, or a 400 that says what was wrong and shows ``example``."""
-    text = request.get_data(as_text=True)
-    if not request.is_json or not text:
+    raw = request.get_data()
+    if not request.is_json or not raw:
         abort(400, description=f"the body must be JSON, e.g. {example}, sent with "
                                "Content-Type: application/json")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        abort(400, description=f"the body must be UTF-8 (byte {error.start} is not)")
     if nesting_depth(text) > MAX_DEPTH:
         abort(400, description=f"the JSON body nests deeper than {MAX_DEPTH} levels; "
                                f"an action looks like {example}")
     try:
-        return json.loads(text)
-    except ValueError as error:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
         abort(400, description=f"the body must be JSON ({error}), e.g. {example}")
+    try:
+        check_strings(data)
+    except TextError as error:
+        abort(400, description=str(error))
+    return data

@@ -50,6 +50,9 @@ class EventFeed:
         self._changed = threading.Condition(self._lock)  # any board (the hall's streams)
         self._board_changed: dict[str, threading.Condition] = {}
         self._pokes: dict[str, int] = {}  # per board, how often it was poked
+        # Told (from whichever thread changed the feed) which board changed, None: all of
+        # them (closing); how streams waiting on an event loop, not a thread, are woken.
+        self._listeners: list[Callable[[str | None], None]] = []
         self._reading = threading.Lock()
         self._boards: dict[str, _Board] = {}
         self._last = 0
@@ -81,6 +84,7 @@ class EventFeed:
                     self._changed.notify_all()
                     for name in changed:
                         self._condition(name).notify_all()
+                self._tell(*changed)
 
     def start(self) -> None:
         """Start polling the log for events appended by other processes."""
@@ -105,6 +109,17 @@ class EventFeed:
             self._changed.notify_all()
             for condition in self._board_changed.values():
                 condition.notify_all()
+        self._tell(None)
+
+    def listen(self, listener: Callable[[str | None], None]) -> None:
+        """Call ``listener(board)`` whenever a board's events or pokes change (None: the feed
+        closed), from the thread that changed it: it must only hand the news on, quickly."""
+        self._listeners.append(listener)
+
+    def _tell(self, *boards: str | None) -> None:
+        for listener in self._listeners:
+            for board in boards:
+                listener(board)
 
     @property
     def closed(self) -> bool:
@@ -159,17 +174,39 @@ class EventFeed:
             condition = self._changed if board is None else self._condition(board)
             poked = self._pokes.get(board, 0) if board is not None else 0
             while not self._stop.is_set():
-                pending = self._after(board, after)
-                now = self._clock()
-                if pending and pending[0].at + delay <= now:
-                    return True
-                if board is not None and self._pokes.get(board, 0) != poked:
-                    return True
-                if now >= deadline:
-                    return False
-                due = deadline if not pending else min(deadline, pending[0].at + delay)
-                condition.wait(max(due - now, 0.001))
+                ready, due = self._ready(board, after, delay, poked, deadline)
+                if ready is not None:
+                    return ready
+                condition.wait(max(due - self._clock(), 0.001))
         return False
+
+    def pokes(self, board: str | None) -> int:
+        """How often ``board`` was poked so far (for :meth:`ready`)."""
+        with self._changed:
+            return self._pokes.get(board, 0) if board is not None else 0
+
+    def ready(self, board: str | None, after: int, delay: float, poked: int,
+              deadline: float) -> tuple[bool | None, float]:
+        """One look of :meth:`wait` for a waiter that sleeps elsewhere (an event loop):
+        (True, _) an event is visible or the board was poked since ``poked`` (:meth:`pokes`);
+        (False, _) the deadline passed or the feed closed; (None, due) look again at ``due``
+        or when told (:meth:`listen`)."""
+        with self._changed:
+            if self._stop.is_set():
+                return False, deadline
+            return self._ready(board, after, delay, poked, deadline)
+
+    def _ready(self, board: str | None, after: int, delay: float, poked: int,
+               deadline: float) -> tuple[bool | None, float]:
+        pending = self._after(board, after)
+        now = self._clock()
+        if pending and pending[0].at + delay <= now:
+            return True, now
+        if board is not None and self._pokes.get(board, 0) != poked:
+            return True, now
+        if now >= deadline:
+            return False, now
+        return None, deadline if not pending else min(deadline, pending[0].at + delay)
 
     def poke(self, board: str) -> None:
         """Wake the board's waiting streams without an event: something they show beside
@@ -177,6 +214,7 @@ class EventFeed:
         with self._changed:
             self._pokes[board] = self._pokes.get(board, 0) + 1
             self._condition(board).notify_all()
+        self._tell(board)
 
     def _condition(self, board: str) -> threading.Condition:
         """The board's condition, sharing the feed's lock; call with the lock held."""

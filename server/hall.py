@@ -61,6 +61,8 @@ class Hall:
         self.feed = feed
         self._caches: dict[tuple[str, bool], _Cache] = {}
         self._lock = threading.Lock()
+        #: The SSE messages last made, by (seq, state text) (:func:`server.sse.update`).
+        self.messages: dict[tuple[int, str], bytes] = {}
         self.analyst = Analyst(config.analysis, feed.poke) if config.analysis else None
 
     def close(self) -> None:

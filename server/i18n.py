@@ -5,7 +5,7 @@ The language comes from ``?lang=`` (the toggle) or the ``lang`` cookie the toggl
 
 from __future__ import annotations
 
-from flask import request
+from flask import abort, request
 
 LANGUAGES = ("en", "th")
 
@@ -110,6 +110,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "setup": ("Set-up", "การตั้งหมาก"),
     "men": ("Men per side", "จำนวนเบี้ยต่อฝ่าย"),
     "apply": ("Apply", "ตกลง"),
+    "confirm": ("Click again to confirm", "กดอีกครั้งเพื่อยืนยัน"),
     "sound": ("Alert sound", "เสียงเตือน"),
     "camera_view": ("Camera view", "ภาพจากกล้อง"),
     "no_camera": ("No camera", "ไม่มีกล้อง"),
@@ -167,7 +168,13 @@ def strings(lang: str) -> dict[str, str]:
 
 
 def page_language() -> tuple[str, dict[str, str]]:
-    """The request's language and its strings."""
-    lang = request.args.get("lang") or request.cookies.get("lang") or "en"
+    """The request's language and its strings: ``?lang=`` (any other value is a 400, as
+    docs/pages.md promises), else the toggle's cookie (a stale one is ignored), else English."""
+    if "lang" in request.args:
+        lang = request.args["lang"]
+        if lang not in LANGUAGES:
+            abort(400, description=f"lang must be one of: {', '.join(LANGUAGES)}")
+        return lang, strings(lang)
+    lang = request.cookies.get("lang") or "en"
     lang = lang if lang in LANGUAGES else "en"
     return lang, strings(lang)

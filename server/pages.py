@@ -75,6 +75,16 @@ class ViewOptions:
         bg = args.get("bg")
         if bg not in (None, "transparent"):
             abort(400, description="bg=transparent is the one background option")
+        # Read by the page's script (viewer.js), but checked here: a link that means nothing
+        # is a 400, never a page quietly showing something else.
+        for name, meaning in (("flip", "light at the bottom"), ("numbers", "square numbers shown")):
+            if args.get(name, "0") not in ("0", "1"):
+                abort(400, description=f"{name} must be 1 ({meaning}) or 0")
+        if "ply" in args and not (args["ply"].isascii() and args["ply"].isdigit()):
+            abort(400, description="ply must be a whole number >= 0 (0: the start)")
+        if "game" in args and not (args["game"].isascii() and args["game"].isdigit()
+                                   and int(args["game"]) >= 1):
+            abort(400, description="game must be a whole number >= 1")
         return cls(theme=theme, size=size, moves=moves == "1", transparent=bg == "transparent")
 
     @property

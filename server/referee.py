@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from makhos.events import GameEvent
 from makhos.events import decisions as ra
-from . import sse
+from . import actions, sse
 from .access import board_or_404, hall, private, require_referee, token_to_cookie
 from .body import json_body
 from .hall import REFEREE
@@ -61,7 +61,7 @@ def live_events(board: str) -> Response:
     after = sse.resume_point()
     the_hall = hall()
     return sse.response(sse.stream(the_hall, board, after, REFEREE,
-                                   lambda b: the_hall.state_json(b, REFEREE), gone=sse.client_gone()))
+                                   lambda b: the_hall.state_json(b, REFEREE), waits=sse.waiting()))
 
 
 @bp.post("/api/referee/<board>/action")
@@ -77,6 +77,7 @@ def act(board: str) -> tuple[Response, int]:
     the_hall = hall()
 
     def decide(state: BoardState) -> GameEvent:
+        actions.check(action, state.current.rules)  # InvalidAction: 400, whatever the board
         state.check(action)
         game = state.current.number
         if isinstance(action, ra.NewGame) and (state.current.moves or state.current.result):
@@ -85,6 +86,8 @@ def act(board: str) -> tuple[Response, int]:
 
     try:
         stored = the_hall.with_state(board, REFEREE, decide)
+    except actions.InvalidAction as error:
+        abort(400, description=str(error))
     except ra.ActionError as error:
         abort(409, description=str(error))
     return jsonify(seq=stored.seq, game=stored.game, detail=stored.detail.to_dict()), 201
@@ -129,13 +132,14 @@ def camera(board: str) -> Response:
 
     camera = the_hall.config.camera
     assert camera is not None  # _snapshot_or_404 found one
+    waits = sse.waiting()
 
     def frames() -> Iterator[bytes]:
         frame: bytes | None = first
-        while frame is not None and not the_hall.feed.closed:
+        while frame is not None and not the_hall.feed.closed and not waits.gone():
             yield (f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
                    f"Content-Length: {len(frame)}\r\n\r\n").encode() + frame + b"\r\n"
-            time.sleep(period)
+            waits.sleep(period)
             frame = camera.snapshot(board)
 
     return Response(frames(), mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",

@@ -15,23 +15,63 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator, Protocol
 
 from flask import Response, abort, request
+
+from makhos.events import GameEvent
 
 from .hall import Audience, Hall
 
 RETRY_MS = 1000
-#: How often a waiting stream looks whether its client has gone. Each open stream holds
-#: one of the server's threads: a closed tab must give its thread back at once, not at the
-#: next keepalive, or a burst of page loads starves the server of threads.
+#: How often a stream served by a thread looks whether its client has gone: such a stream
+#: holds one of the server's threads, and a closed tab must give it back at once, not at
+#: the next keepalive. (Streams on the product's server, :mod:`server.serving`, hold no
+#: thread, and learn of a gone client at their next write.)
 GONE_CHECK_S = 0.5
 
-#: waitress settings for every server of these pages. ``channel_request_lookahead`` lets
-#: waitress read a closed socket while a stream is running, which is what makes
-#: ``waitress.client_disconnected`` (:func:`client_gone`) work; ``channel_timeout``: a
-#: stream writes a keepalive every few seconds, so a minute of silence means a dead client.
-WAITRESS: dict[str, Any] = {"channel_timeout": 60, "channel_request_lookahead": 1, "ident": "makhos"}
+#: The WSGI environ key under which a server that runs streams on an event loop puts its
+#: :class:`Waiting` (:mod:`server.serving`); without it a stream waits as a thread does.
+WAITING_KEY = "makhos.waiting"
+
+
+class Waiting(Protocol):
+    """How a stream waits, as the server that runs it needs: a thread blocks on the feed's
+    conditions; a greenlet on its event loop's signals."""
+
+    #: The longest single wait, after which the stream looks whether its client has gone.
+    check_s: float
+
+    def wait(self, hall: Hall, board: str | None, after: int, audience: Audience,
+             timeout: float) -> bool:
+        """As :meth:`Hall.wait`."""
+
+    def sleep(self, seconds: float) -> None: ...
+
+    def gone(self) -> bool:
+        """Whether the client has disconnected, where the server can tell."""
+
+
+class ThreadWaiting:
+    """Waiting of a stream that holds a thread (waitress, Werkzeug's test server)."""
+
+    check_s = GONE_CHECK_S
+
+    def __init__(self, gone: Callable[[], bool]) -> None:
+        self.gone = gone
+
+    def wait(self, hall: Hall, board: str | None, after: int, audience: Audience,
+             timeout: float) -> bool:
+        return hall.wait(board, after, audience, timeout)
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+
+def waiting() -> Waiting:
+    """How the stream of the request being served waits (its server says)."""
+    given = request.environ.get(WAITING_KEY)
+    return given if given is not None else ThreadWaiting(client_gone())
 
 
 def resume_point() -> int:
@@ -57,46 +97,66 @@ def client_gone() -> Callable[[], bool]:
 def stream(hall: Hall, board: str | None, after: int, audience: Audience,
            state_of: Callable[[str], str],
            analysis_of: Callable[[str], str | None] | None = None,
-           gone: Callable[[], bool] = lambda: False) -> Iterator[str]:
+           waits: Waiting | None = None) -> Iterator[bytes]:
     """Yield SSE messages for ``board`` (None: every board) until the server closes or
-    the client goes (``gone``: :func:`client_gone` of the request).
+    the client goes (``waits``: :func:`waiting` of the request; a thread's by default).
 
     ``analysis_of(board)``, for a public board's stream of an event with analysis, gives
     the analysis of the position shown: sent as ``event: analysis`` (no ``id:``, so a
     reconnect still resumes by the log) whenever it differs from the last one sent, after
     a burst of events or when a search finishes (the analyst pokes the board)."""
-    yield f"retry: {RETRY_MS}\n\n"
+    yield f"retry: {RETRY_MS}\n\n".encode()
     last = hall.feed.last_seq
     if after > last:
         state = state_of(board) if board is not None else "null"  # the hall's page reloads
         yield (f"id: 0\nevent: reset\n"
-               f'data: {{"reset":{{"after":{after},"last":{last}}},"state":{state}}}\n\n')
+               f'data: {{"reset":{{"after":{after},"last":{last}}},"state":{state}}}\n\n').encode()
         after = 0
     keepalive = hall.config.keepalive_seconds
+    waits = waits if waits is not None else ThreadWaiting(lambda: False)
     sent_analysis: str | None = None
     quiet_since = time.monotonic()
-    while not hall.feed.closed and not gone():
+    while not hall.feed.closed and not waits.gone():
         batch = hall.events(board, after, audience)
         last_of_board = {e.board: e.seq for e in batch}
-        for event in batch:
-            state = state_of(event.board) if last_of_board[event.board] == event.seq else "null"
-            yield (f"id: {event.seq}\nevent: update\n"
-                   f'data: {{"event":{event.to_json()},"state":{state}}}\n\n')
+        parts = [update(hall, event, state_of(event.board) if last_of_board[event.board] == event.seq
+                        else "null") for event in batch]
         if batch:
             after = batch[-1].seq
         if analysis_of is not None and board is not None:
             analysis = analysis_of(board)
             if analysis is not None and analysis != sent_analysis:
-                yield f"event: analysis\ndata: {analysis}\n\n"
+                parts.append(f"event: analysis\ndata: {analysis}\n\n".encode())
                 sent_analysis = analysis
-        if batch or hall.wait(board, after, audience, min(keepalive, GONE_CHECK_S)):
+        if parts:  # a burst in one write
+            yield parts[0] if len(parts) == 1 else b"".join(parts)
+        if batch or waits.wait(hall, board, after, audience, min(keepalive, waits.check_s)):
             quiet_since = time.monotonic()
         elif time.monotonic() - quiet_since >= keepalive:
             quiet_since = time.monotonic()
-            yield ": keepalive\n\n"
+            yield b": keepalive\n\n"
 
 
-def response(messages: Iterator[str]) -> Response:
+#: Messages kept per hall (a few bursts' worth): a move sent to thousands of streams is
+#: serialised and encoded once, not once a stream.
+MESSAGES_KEPT = 512
+
+
+def update(hall: Hall, event: GameEvent, state: str) -> bytes:
+    """The ``update`` message of ``event`` with ``state`` (its board's state after it, or
+    ``"null"`` within a burst), as bytes; made once for every stream that sends it."""
+    key = (event.seq, state)  # state texts are cached strings: their hash is kept too
+    message = hall.messages.get(key)
+    if message is None:
+        if len(hall.messages) >= MESSAGES_KEPT:
+            hall.messages.clear()
+        message = hall.messages[key] = (f"id: {event.seq}\nevent: update\n"
+                                        f'data: {{"event":{event.to_json()},"state":{state}}}\n\n'
+                                        ).encode()
+    return message
+
+
+def response(messages: Iterator[bytes]) -> Response:
     return Response(messages, mimetype="text/event-stream",
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 

@@ -4,7 +4,8 @@ Pure functions over the boards' match records as the view state gives them
 (``BoardState.to_json()["match"]``: the two players, the round, and each game's players
 and outcome), so the standings can never count a game differently from the board pages.
 Points are per game (:class:`~server.config.Scoring`: 2/1/0 by default, 3/1/0 for the
-sports association); players are ranked by points, then games won, then name.
+sports association); players are ranked by points, then games won, then name; those who
+have not played yet come last.
 """
 
 from __future__ import annotations
@@ -72,7 +73,8 @@ def _winner(result: dict[str, Any], first: str, second: str) -> str | None:
 
 def standings(lines: Iterable[MatchLine], scoring: Scoring) -> list[Standing]:
     """Every named player's totals over every match, best first; equal points and wins
-    share a rank."""
+    share a rank. Players who have not played yet come after every player who has (a lost
+    game is a game played: 0 points, but ranked), and share the last rank."""
     totals: dict[str, dict[str, int]] = {}
     for line in lines:
         for me in ("first", "second"):
@@ -84,10 +86,13 @@ def standings(lines: Iterable[MatchLine], scoring: Scoring) -> list[Standing]:
                 row["played"] += 1
                 row[outcome] += 1
                 row["points"] += scoring.points(outcome)
-    ordered = sorted(totals.items(), key=lambda item: (-item[1]["points"], -item[1]["won"], item[0]))
+    def standing(row: dict[str, int]) -> tuple[bool, int, int]:
+        return row["played"] == 0, -row["points"], -row["won"]
+
+    ordered = sorted(totals.items(), key=lambda item: (*standing(item[1]), item[0]))
     table: list[Standing] = []
     for index, (player, row) in enumerate(ordered):
-        tied = table and (table[-1].points, table[-1].won) == (row["points"], row["won"])
+        tied = table and standing(asdict(table[-1])) == standing(row)
         table.append(Standing(player, rank=table[-1].rank if tied else index + 1, **row))
     return table
 

@@ -91,16 +91,23 @@ class BoardState(LoggedGame):
         match = match or self.match
         points = {"first": 0, "second": 0}
         for record in self.games_of(match):
-            result = record.result
-            if result is None:
-                continue
-            mover = record.rules.first_mover
-            first_side = mover if match.moves_first(record) else mover.opponent
-            first = ("drawn" if result.outcome is Outcome.DRAW
-                     else "won" if result.outcome is Outcome.win_for(first_side) else "lost")
-            points["first"] += self.scoring.points(first)
-            points["second"] += self.scoring.points(OPPOSITE[first])
+            game = self.game_points(match, record)
+            if game is not None:
+                points["first"] += game["first"]
+                points["second"] += game["second"]
         return points
+
+    def game_points(self, match: Match, record: GameRecord) -> dict[str, int] | None:
+        """The match points one finished game gave the two players (None while in play):
+        a game's result is written as the match's score is, first player first."""
+        result = record.result
+        if result is None:
+            return None
+        mover = record.rules.first_mover
+        first_side = mover if match.moves_first(record) else mover.opponent
+        first = ("drawn" if result.outcome is Outcome.DRAW
+                 else "won" if result.outcome is Outcome.win_for(first_side) else "lost")
+        return {"first": self.scoring.points(first), "second": self.scoring.points(OPPOSITE[first])}
 
     def game_json(self, record: GameRecord) -> dict[str, Any]:
         result = record.result
@@ -143,7 +150,8 @@ class BoardState(LoggedGame):
         return {"first": match.first, "second": match.second, "round": match.round,
                 "games": match.games, "score": self.score(match),
                 "results": [{"game": r.number, "players": self.players_of(r),
-                             "outcome": r.result.outcome.value if r.result else None}
+                             "outcome": r.result.outcome.value if r.result else None,
+                             "score": self.game_points(match, r)}
                             for r in self.games_of(match)]}
 
     def summary(self) -> dict[str, Any]:

@@ -63,9 +63,32 @@ Makhos.referee = function (options) {
     return box;
   }
 
+  // A decision that ends a game (data-confirm) takes two clicks: the first arms the button
+  // for a few seconds and says what a second click will do.
+  const CONFIRM_MS = 5000;
+  function confirmed(form) {
+    if (!("confirm" in form.dataset)) return true;
+    const button = form.querySelector("button");
+    if (button.classList.contains("confirming")) {
+      clearTimeout(form.confirmTimer);
+      button.classList.remove("confirming");
+      button.textContent = T.apply;
+      return true;
+    }
+    const choice = form.querySelector("select");
+    button.classList.add("confirming");
+    button.textContent = `${T.confirm}: ${choice ? choice.selectedOptions[0].textContent : ""}`;
+    form.confirmTimer = setTimeout(() => {
+      button.classList.remove("confirming");
+      button.textContent = T.apply;
+    }, CONFIRM_MS);
+    return false;
+  }
+
   for (const form of document.querySelectorAll("form[data-action]")) {
     form.addEventListener("submit", (e) => {
       e.preventDefault();
+      if (!confirmed(form)) return;
       const body = {action: form.dataset.action};
       const rules = {};
       for (const field of form.querySelectorAll("input[name], select[name]")) {

@@ -14,6 +14,7 @@ Makhos.viewer = function (options) {
   const view = {
     state: Makhos.readJson("initial"),
     ply: null, // null: follow the game live; else the ply shown (0 = the start)
+    archived: null, // an earlier game of the match, opened by a #game=N&ply=M link
     flipped: setting("flip"),
     numbers: setting("numbers"),
     connected: true,
@@ -24,26 +25,36 @@ Makhos.viewer = function (options) {
   const analysis = options.analysis ? Makhos.analysis(options.analysis, T) : null;
   if (options.size) document.documentElement.style.setProperty("--board-size", `${options.size}px`);
 
-  const moves = () => view.state.game.moves;
+  const shownGame = () => view.archived || view.state.game;
+  const moves = () => shownGame().moves;
   const shownPly = () => (view.ply === null ? moves().length : view.ply);
 
-  // The move shown is in the address: #ply=14 (or ?ply=14 in a link) opens that position
-  // and stays there as moves arrive; no ply follows the game live.
-  function plyInAddress() {
-    const raw = new URLSearchParams(location.hash.slice(1)).get("ply") ?? query.get("ply");
-    const ply = raw === null ? NaN : Number(raw);
-    return Number.isInteger(ply) && ply >= 0 ? Math.min(ply, moves().length) : null;
+  // The move shown is in the address: #game=2&ply=14 (or ?game=2&ply=14 in a link) opens
+  // that position of that game of the match and stays there as moves arrive; #ply=14 alone
+  // names the game being played; no ply follows the game live.
+  function whole(raw, least) {
+    const value = raw === null || raw === undefined ? NaN : Number(raw);
+    return Number.isInteger(value) && value >= least ? value : null;
+  }
+
+  function inAddress() {
+    const hash = new URLSearchParams(location.hash.slice(1));
+    const named = hash.has("ply") || hash.has("game");
+    return {game: whole(named ? hash.get("game") : query.get("game"), 1),
+            ply: whole(named ? hash.get("ply") : query.get("ply"), 0)};
   }
 
   function address(ply) {
     const search = new URLSearchParams(location.search);
     search.delete("ply");
+    search.delete("game");
     const rest = search.toString();
-    return location.pathname + (rest ? `?${rest}` : "") + (ply === null ? "" : `#ply=${ply}`);
+    return location.pathname + (rest ? `?${rest}` : "") +
+      (ply === null ? "" : `#game=${shownGame().number}&ply=${ply}`);
   }
 
   function fenAt(ply) {
-    return ply === 0 ? view.state.game.start_fen : moves()[ply - 1].fen;
+    return ply === 0 ? shownGame().start_fen : moves()[ply - 1].fen;
   }
 
   function renderBoard() {
@@ -55,14 +66,14 @@ Makhos.viewer = function (options) {
       flipped: view.flipped,
       numbers: view.numbers,
     });
-    if (analysis) {
+    if (analysis && !view.archived) {
       analysis.show({game: view.state.game.number, ply, fen: fenAt(ply), live: view.ply === null,
         flipped: view.flipped, svg: $("board")});
     }
   }
 
   function renderPlayers() {
-    const game = view.state.game, match = view.state.match;
+    const game = shownGame(), match = view.state.match;
     const seats = {bottom: view.flipped ? "light" : "dark", top: view.flipped ? "dark" : "light"};
     for (const bar of document.querySelectorAll(".player-bar")) {
       const side = seats[bar.dataset.seat];
@@ -89,7 +100,7 @@ Makhos.viewer = function (options) {
 
   // The columns are the sides in the order they move: the first mover's moves on the left.
   function movesHead() {
-    const first = view.state.game.rules.first_mover;
+    const first = shownGame().rules.first_mover;
     const head = Makhos.el("li", "move-head");
     head.appendChild(Makhos.el("span", "move-no", ""));
     for (const side of [first, first === "dark" ? "light" : "dark"]) {
@@ -138,7 +149,7 @@ Makhos.viewer = function (options) {
   function renderResult() {
     const box = $("result");
     if (!box) return;
-    const result = view.state.game.result;
+    const result = shownGame().result;
     box.hidden = !result;
     box.textContent = "";
     if (result) {
@@ -178,12 +189,15 @@ Makhos.viewer = function (options) {
     box.textContent = "";
     const results = view.state.match.results;
     if (results.length < 2 && !view.state.match.first) return;
-    const short = {"dark wins": "0-2", "light wins": "2-0", "draw": "1-1"};
+    // One way of writing a score, everywhere: the match's first player's points first, as
+    // the standings write a match ("2 – 0") and the player bars add up.
     for (const r of results) {
-      const a = Makhos.el("a", r.game === view.state.game.number ? "current" : "",
-        `${T.game} ${r.game}: ${r.outcome ? short[r.outcome] : "*"}`);
+      const a = Makhos.el("a", r.game === shownGame().number ? "current" : "",
+        `${T.game} ${r.game}: ${r.score ? `${r.score.first} – ${r.score.second}` : "*"}`);
       a.href = `/api/board/${encodeURIComponent(view.state.board)}/game/${r.game}/pdn`;
-      a.title = `${r.players.dark || T.dark} – ${r.players.light || T.light}`;
+      const match = view.state.match;
+      a.title = match.first ? `${match.first} – ${match.second} (${T.dark}: ${r.players.dark || "—"})`
+        : `${r.players.dark || T.dark} – ${r.players.light || T.light}`;
       box.appendChild(a);
     }
   }
@@ -193,8 +207,9 @@ Makhos.viewer = function (options) {
     const badge = $("live-badge");
     if (badge) {
       const n = moves().length;
-      const over = !!view.state.game.result;
-      const [text, kind] = view.ply !== null ? [`${shownPly()} / ${n}`, "history"]
+      const over = !!shownGame().result;
+      const [text, kind] = view.archived ? [`${T.game} ${view.archived.number} · ${shownPly()} / ${n}`, "history"]
+        : view.ply !== null ? [`${shownPly()} / ${n}`, "history"]
         : !view.connected ? [T.connection_lost, "offline"]
         : over ? [T.finished, "finished"]
         : view.state.camera === "ended" ? [T.camera_ended, "finished"] : [T.live, ""];
@@ -243,22 +258,48 @@ Makhos.viewer = function (options) {
   }
 
   // Show a ply (the end: follow live); on the board page each step is a history entry.
+  // In an earlier game the end is its last ply; one step past it returns to the live game.
   function go(ply) {
     const n = moves().length;
-    ply = Math.max(0, Math.min(n, ply));
-    const shown = ply === n ? null : ply;
-    if (shown === view.ply) return;
-    view.ply = shown;
-    if (options.history) history.pushState(null, "", address(shown));
+    if (view.archived && ply > n) {
+      view.archived = null;
+      view.ply = null;
+    } else {
+      ply = Math.max(0, Math.min(n, ply));
+      const shown = ply === n && !view.archived ? null : ply;
+      if (shown === view.ply) return;
+      view.ply = shown;
+    }
+    if (options.history) history.pushState(null, "", address(view.ply));
     render();
   }
 
-  function followAddress() {
-    view.ply = plyInAddress();
+  // The game a link names, when it is not the one being played: its record, from the API.
+  async function earlierGame(number) {
+    try {
+      const response = await fetch(`/api/board/${encodeURIComponent(view.state.board)}/game/${number}`);
+      return response.ok ? await response.json() : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  let addressTurn = 0; // the latest look at the address: an older one's fetch is dropped
+  async function followAddress() {
+    const turn = ++addressTurn;
+    const wanted = inAddress();
+    view.archived = null;
+    if (wanted.game !== null && wanted.game !== view.state.game.number) {
+      const record = await earlierGame(wanted.game);
+      if (turn !== addressTurn) return;
+      view.archived = record;
+      if (!view.archived) wanted.ply = null; // no such game: follow the live one
+    }
+    view.ply = wanted.ply === null ? (view.archived ? moves().length : null) : Math.min(wanted.ply, moves().length);
     render();
   }
 
-  view.ply = plyInAddress();
+  followAddress();
   if (options.history) {
     window.addEventListener("popstate", followAddress); // the back and forward buttons
     window.addEventListener("hashchange", followAddress); // a #ply= typed or pasted
@@ -266,7 +307,8 @@ Makhos.viewer = function (options) {
 
   function navigate(action) {
     const here = shownPly();
-    ({first: () => go(0), prev: () => go(here - 1), next: () => go(here + 1), last: () => go(moves().length)})[action]();
+    const end = view.archived && here === moves().length ? here + 1 : moves().length;
+    ({first: () => go(0), prev: () => go(here - 1), next: () => go(here + 1), last: () => go(end)})[action]();
   }
 
   for (const b of document.querySelectorAll("[data-nav]")) b.addEventListener("click", () => navigate(b.dataset.nav));
@@ -298,7 +340,7 @@ Makhos.viewer = function (options) {
   function setState(state) {
     const newGame = state.game.number !== view.state.game.number;
     view.state = state;
-    if (newGame || (view.ply !== null && view.ply > moves().length)) {
+    if (!view.archived && (newGame || (view.ply !== null && view.ply > moves().length))) {
       view.ply = null; // that position is not in this game (a new game, a take-back)
       if (options.history) history.replaceState(null, "", address(null));
     }

@@ -1,4 +1,4 @@
-"""A Flask app served for real (waitress, a free port) and headless Chromium to open it.
+"""A Flask app served for real (the product's server, a free port) and headless Chromium to open it.
 
 Shared by the browser tests (the public pages, the calibration page). Each test module
 skips itself cleanly without the ``playwright`` package or Debian's ``chromium``:
@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import os
 import tempfile
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from makhos.server.sse import WAITRESS
+from makhos.server.serving import Server
 
 CHROMIUM = Path("/usr/bin/chromium")
 DOCS_SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -34,35 +33,21 @@ def require_browser():
     sync_api = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is not installed (/usr/bin/chromium)", allow_module_level=True)
-    pytest.importorskip("waitress")
     return sync_api
 
 
 @contextmanager
 def served(app, port: int = 0, threads: int = 16) -> Iterator[str]:
-    """Serve ``app`` on 127.0.0.1 and ``port`` (0: a free one) with the product's waitress
-    settings; yields its base URL."""
-    import waitress
-
-    server = waitress.create_server(app, host="127.0.0.1", port=port, threads=threads, **WAITRESS)
-    stop = threading.Event()
-
-    def serve() -> None:  # waitress's run() has no stop; turn its loop until told to
-        while not stop.is_set():
-            server.asyncore.loop(timeout=0.05, map=server._map, count=1)
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
+    """Serve ``app`` on 127.0.0.1 and ``port`` (0: a free one) with the product's server
+    (:class:`makhos.server.serving.Server`); yields its base URL. Closing it closes the
+    hall (the open streams end) and every socket, as when a server process ends: a client
+    that connects meanwhile (an EventSource reconnecting) tries again later."""
+    server = Server(app, "127.0.0.1", port, threads=threads)
+    server.start()
     try:
-        yield f"http://127.0.0.1:{server.effective_port}"
+        yield server.url
     finally:
-        app.extensions["makhos"].close()  # ends the open SSE streams
-        server.task_dispatcher.shutdown()  # waits for the worker threads
-        stop.set()
-        thread.join(timeout=5)
-        # Every socket, as when a server process ends: a client that connected meanwhile
-        # (an EventSource reconnecting) sees the connection drop and tries again later.
-        server.asyncore.close_all(server._map)
+        server.close()
 
 
 @contextmanager

@@ -151,10 +151,10 @@ def test_a_link_to_a_position_opens_it_and_the_back_button_walks_the_moves(site,
     sync_api.expect(page.locator("#live-badge")).to_have_text(re.compile(r"^4 / 1[34]$"))  # not live
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    assert page.url.endswith("/board/1#ply=6")
+    assert page.url.endswith("/board/1#game=1&ply=6")
     page.go_back()
     sync_api.expect(active).to_have_attribute("data-ply", "5")
-    assert page.url.endswith("#ply=5")
+    assert page.url.endswith("#game=1&ply=5")
     page.go_back()
     sync_api.expect(active).to_have_attribute("data-ply", "4")
     assert squares_of(page) == set(Position.from_fen(fens[4]).pieces())
@@ -171,7 +171,7 @@ def test_a_query_ply_opens_the_start_and_clicking_a_move_puts_it_in_the_address(
     assert page.locator("#board .piece").count() == 16
     sync_api.expect(page.locator("#moves .mv.active")).to_have_count(0)
     page.locator('#moves .mv[data-ply="3"]').click()
-    assert page.url.endswith("/board/1#ply=3")  # ?ply= gives way to the hash
+    assert page.url.endswith("/board/1#game=1&ply=3")  # ?ply= gives way to the hash
     page.go_back()
     assert page.locator("#board .piece").count() == 16
 

@@ -1,5 +1,7 @@
-"""A live stream holds one of the server's threads; a client that leaves gives it back at
-once, so tabs closed in a burst never starve the server (served for real by waitress)."""
+"""Streams whose clients left never starve the server: tabs closed in a burst, more than
+the server has threads, leave the API answering at once (served for real by the product's
+server, where a stream holds no thread at all; with a thread-based server such as waitress
+a closed tab gave its thread back at once, through ``sse.client_gone``)."""
 
 from __future__ import annotations
 
@@ -14,8 +16,6 @@ from makhos.server import create_app
 from makhos.server.config import BoardInfo, ServerConfig
 
 from live_browser import served
-
-pytest.importorskip("waitress")
 
 THREADS = 2
 
