@@ -162,6 +162,7 @@ class _Run:
     #: above it (an ancestor, or the game's history) has a value that holds only on this
     #: line: it is not stored as a score (see :meth:`Searcher._pvs`).
     repeated: int = 0
+    exclude: frozenset[Effect] = frozenset()  # root moves left out (Searcher.search's exclude)
 
 
 class Searcher:
@@ -223,6 +224,7 @@ class Searcher:
         *,
         history: Sequence[Position] = (),
         count_left: int | None = None,
+        exclude: Sequence[Move] = (),
     ) -> Analysis:
         """Search ``position`` within ``limits``.
 
@@ -230,6 +232,9 @@ class Searcher:
         into one of them scores as the draw by repetition it leads to; ``count_left`` is the
         number of plies the running count rule still allows (:func:`count_plies_left`).
         With no limit at all the search goes on until its score is the game's value.
+        ``exclude`` leaves moves of ``position`` out of the search: the best of the others
+        and its score, for the margin of the best move (how far ahead it stands: an "only
+        move", or noise between near-equal ones). None left: the answer of a lost position.
         """
         limits = limits or Limits()
         started = time.perf_counter()
@@ -240,11 +245,12 @@ class Searcher:
         quiet_left = NO_COUNT if count_left is None else count_left
         probe = self.table if quiet_left >= NO_COUNT and self._count_reset >= NO_COUNT else None
         self._run = run = _Run(deadline, limits.nodes, reduce=not solve, probe=probe)
+        run.exclude = frozenset(effect_of(position, move) for move in exclude)
         run.path = list(_repeatable(history, position))
         self._clear()  # nothing of an earlier position steers this one (see the class)
         mine, theirs, up = _sides(position)
         kings = position.kings
-        if not legal_effects(mine, theirs, kings, up, self._immediate):
+        if not [e for e in legal_effects(mine, theirs, kings, up, self._immediate) if e not in run.exclude]:
             return Analysis(Score(-MATE), None, (), 0, 0, time.perf_counter() - started, True)
 
         max_depth = limits.depth if limits.depth is not None else MAX_PLY
@@ -342,6 +348,8 @@ class Searcher:
             return self._quiesce(mine, theirs, kings, up, alpha, beta, ply)
 
         moves = legal_effects(mine, theirs, kings, up, self._immediate)
+        if not ply and run.exclude:
+            moves = [effect for effect in moves if effect not in run.exclude]
         if not moves:
             return ply - MATE
         if ply and path[-1] is not None:

@@ -77,3 +77,16 @@ def test_an_earlier_search_changes_nothing():
     searcher.search_at(GamePosition.of(kings, 4), Limits(depth=6))
     for position in (Position.start(), Position.from_fen("B:WK1,K3:BK30,K32")):
         assert _same(searcher.search(position, Limits(depth=7))) == _same(Searcher().search(position, Limits(depth=7)))
+
+
+def test_excluding_the_best_move_gives_the_next_best():
+    """The margin the bench's agreement is judged by: of the king's two captures, 18x8
+    is left out and 18x5 is the answer, scored lower."""
+    position = Position.from_fen("B:W9,10,11:BK18,26")
+    best = Searcher().search(position, Limits(depth=8))
+    assert str(best.best) == "18x8"
+    other = Searcher().search(position, Limits(depth=8), exclude=[best.best])
+    assert other.best is not None and other.best != best.best and other.best in position.legal_moves()
+    assert other.score.value < best.score.value
+    everything = Searcher().search(position, Limits(depth=2), exclude=position.legal_moves())
+    assert everything.best is None
