@@ -6,6 +6,10 @@
     python3 -m bench.search match ... --nodes 130000  # a node budget instead of 1 s (load-free)
     python3 -m bench.search tactics                 # tests/engine/data/tactics.json at 1 s each
     python3 -m bench.search exactness               # 200 positions vs minimax; the table vs its rules
+    python3 -m bench.search reuse                   # one searcher through long games vs fresh ones (#35)
+    python3 -m bench.search reuse --engine main     # the same for the engine of a git revision
+    python3 -m bench.search match --opponent previous --nodes 20000 --results out/m-prev.jsonl
+    python3 -m bench.search match --opponent minimax --nodes 20000 --results out/m-minimax.jsonl
 
 A match plays ``--games`` games (default 400) from 200 openings, each opening once with
 either colour; every finished game is appended to ``--results`` as one JSON line, so a
@@ -21,20 +25,25 @@ else runs. The lead reruns the timed figures on a quiet machine.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 
 
 from makhos.engine import CapturedRemoval, Position, Rules  # noqa: E402
 from makhos.engine.endgame import EndgameTable, Outcome  # noqa: E402
 from makhos.engine.game import Game, Outcome as GameOutcome  # noqa: E402
 from makhos.engine.rules import Colour  # noqa: E402
-from makhos.engine.search import Limits, Searcher  # noqa: E402
+from makhos.engine import search as current_search  # noqa: E402
+from makhos.engine.search import GamePosition, Limits, Searcher  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 MIDDLEGAMES = ROOT / "bench" / "data" / "middlegames.fen"
@@ -42,6 +51,27 @@ TACTICS = ROOT / "tests" / "engine" / "data" / "tactics.json"
 TABLES = ROOT / "data" / "endgames"
 #: Plies after which a match game is adjudicated (by the table if it covers the position, else a draw).
 MAX_PLIES = 200
+
+
+def engine_at(revision: str | None) -> ModuleType:
+    """The search module of a git revision (``engine/search.py`` as committed there), run on
+    today's rules: the "previous engine" of a match or of the reuse check. None: today's."""
+    if revision is None:
+        return current_search
+    text = subprocess.run(["git", "show", f"{revision}:engine/search.py"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout
+    name = f"makhos.engine._search_at_{''.join(c if c.isalnum() else '_' for c in revision)}"
+    if name in sys.modules:
+        return sys.modules[name]
+    folder = Path(tempfile.mkdtemp(prefix="makhos-engine-"))
+    (folder / "search.py").write_text(text)
+    spec = importlib.util.spec_from_file_location(name, folder / "search.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = "makhos.engine"
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def load() -> str:
@@ -208,6 +238,91 @@ def tactics(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- reuse (#35)
+
+
+def long_games(count: int, nodes: int, max_plies: int = 160) -> list[Game]:
+    """``count`` games of self-play at ``nodes`` a move from the match's openings, to their
+    end or ``max_plies``: long histories, kings, shuttles and counts, all deterministic."""
+    games = []
+    for start in openings(count, seed=35):
+        game = Game(Rules(), Position.from_fen(start))
+        searcher = Searcher()
+        while game.result() is None and len(game.plies) < max_plies:
+            analysis = searcher.analyse_game_position(game, len(game.plies), Limits(nodes=nodes))
+            assert analysis.best is not None
+            game.play(analysis.best)
+        games.append(game)
+    return games
+
+
+def reuse(args: argparse.Namespace) -> int:
+    """One searcher analyses every position of long games in order (the live analyst's
+    way); at ``--positions`` of them, spread over the games past ply ``--from-ply``, its
+    best move is compared with a fresh searcher's at the same node budget. Agreement
+    counts where the fresh search's margin (its score minus the best other move's, by
+    ``exclude``) exceeds the noise: the 90th percentile of how far the fresh score moves
+    when the budget is doubled."""
+    engine = engine_at(args.engine)
+    print(f"engine {args.engine or 'this tree'}, {args.nodes:,} nodes a position, python"
+          f" {sys.version.split()[0]}, {load()}", flush=True)
+    began = time.process_time()
+    games = long_games(args.games, args.game_nodes)
+    print(f"{len(games)} games of {', '.join(str(len(g.plies)) for g in games)} plies"
+          f" ({args.game_nodes:,} nodes a move), {time.process_time() - began:.0f} s cpu", flush=True)
+    spots = [(g, i) for g, game in enumerate(games) for i in range(args.from_ply, len(game.plies) + 1)
+             if not GamePosition.of(game, i).drawn]
+    step = max(len(spots) / args.positions, 1.0)
+    chosen = {spots[int(k * step)] for k in range(min(args.positions, len(spots)))}
+    limits = engine.Limits(nodes=args.nodes)
+    rows = []
+    for g, game in enumerate(games):
+        reused = engine.Searcher(Rules())
+        for index in range(len(game.plies) + 1):
+            at = GamePosition.of(game, index)
+            if at.drawn:
+                continue
+            kept = reused.search(at.position, limits, history=at.history, count_left=at.count_left)
+            if (g, index) not in chosen:
+                continue
+            fresh = engine.Searcher(Rules()).search(at.position, limits, history=at.history,
+                                                    count_left=at.count_left)
+            # the margin and the noise by today's engine (an old one may have no exclude)
+            other = Searcher().search(at.position, Limits(nodes=args.nodes), history=at.history,
+                                      count_left=at.count_left, exclude=[fresh.best])
+            doubled = engine.Searcher(Rules()).search(at.position, engine.Limits(nodes=2 * args.nodes),
+                                                      history=at.history, count_left=at.count_left)
+            margin = fresh.score.value - other.score.value if other.best is not None else 10 * MAN
+            rows.append((g, index, kept, fresh, margin, abs(_clip(doubled.score.value) - _clip(fresh.score.value))))
+            if len(rows) % 20 == 0:
+                print(f"{len(rows)} positions, {time.process_time() - began:.0f} s cpu ({load()})", flush=True)
+    noise = sorted(row[5] for row in rows)[int(0.9 * (len(rows) - 1))] if rows else 0
+    clear = [row for row in rows if row[4] > noise]
+    same_clear = sum(row[2].best == row[3].best for row in clear)
+    same_all = sum(row[2].best == row[3].best for row in rows)
+    identical = sum(row[2].score == row[3].score and row[2].best == row[3].best and row[2].depth == row[3].depth
+                    and row[2].nodes == row[3].nodes for row in rows)
+    for g, index, kept, fresh, margin, _ in rows:
+        if kept.best != fresh.best and margin > noise:
+            print(f"DIFFERS game {g} ply {index} {games[g].positions()[index].fen()}: reused {kept.best}"
+                  f" {kept.score} d{kept.depth}, fresh {fresh.best} {fresh.score} d{fresh.depth},"
+                  f" margin {margin / MAN:.2f}")
+    print(f"reused vs fresh on {len(rows)} positions (plies {args.from_ply}+ of long games):"
+          f" noise (90th percentile of |score(2N) - score(N)|) {noise / MAN:.2f} men;"
+          f" margin above it: {same_clear} of {len(clear)} same best move;"
+          f" all: {same_all} of {len(rows)} same best move, {identical} identical"
+          f" (score, move, depth, nodes); {time.process_time() - began:.0f} s cpu ({load()})")
+    return 0
+
+
+#: A man, in the search's units; scores are clipped at ten men when compared.
+MAN = 100
+
+
+def _clip(value: int) -> int:
+    return max(-10 * MAN, min(10 * MAN, value))
+
+
 # ---------------------------------------------------------------- exactness
 
 
@@ -271,6 +386,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=1.0)
     p.add_argument("--no-table", action="store_true", help="search without the endgame table")
     p.set_defaults(func=tactics)
+    p = sub.add_parser("reuse", help="one searcher through long games against fresh ones (#35)")
+    p.add_argument("--engine", default=None, help="a git revision's engine/search.py (default: this tree)")
+    p.add_argument("--nodes", type=int, default=10_000, help="node budget of every search")
+    p.add_argument("--positions", type=int, default=200)
+    p.add_argument("--games", type=int, default=4)
+    p.add_argument("--game-nodes", type=int, default=3_000, help="node budget of the self-play games")
+    p.add_argument("--from-ply", type=int, default=20, help="compare positions from this ply on")
+    p.set_defaults(func=reuse)
     p = sub.add_parser("exactness")
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--max-states", type=int, default=20_000, help="largest reference tree to solve")
