@@ -35,10 +35,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from collections.abc import Callable
 from types import ModuleType
 
 
-from makhos.engine import CapturedRemoval, Position, Rules  # noqa: E402
+from makhos.engine import CapturedRemoval, Move, Position, Rules  # noqa: E402
 from makhos.engine.endgame import EndgameTable, Outcome  # noqa: E402
 from makhos.engine.game import Game, Outcome as GameOutcome  # noqa: E402
 from makhos.engine.rules import Colour  # noqa: E402
@@ -134,13 +135,72 @@ def openings(count: int, plies: int = 4, seed: int = 24) -> list[str]:
     return list(seen)
 
 
-def play_game(start: str, first: Limits, second: Limits, table: EndgameTable | None) -> tuple[float, int, str]:
+#: A player of a match: makes its choice in the game as it stands.
+Player = Callable[[Game], Move]
+#: Makes a new player for each game (a searcher's state never crosses games).
+PlayerMaker = Callable[[], Player]
+
+
+def searcher_player(engine: ModuleType, limits: Limits, table: EndgameTable | None) -> PlayerMaker:
+    """The search of ``engine`` (today's, or a revision's: :func:`engine_at`) at ``limits``,
+    one searcher for the whole game, as the analyst and ``makhos analyse`` use it."""
+    def make() -> Player:
+        searcher = engine.Searcher(Rules(), table=table)
+        engine_limits = engine.Limits(depth=limits.depth, seconds=limits.seconds, nodes=limits.nodes)
+
+        def play(game: Game) -> Move:
+            at = GamePosition.of(game, len(game.plies))
+            best = searcher.search(at.position, engine_limits, history=at.history, count_left=at.count_left).best
+            assert best is not None
+            return best
+        return play
+    return make
+
+
+def minimax_player(depth: int) -> PlayerMaker:
+    """The baseline: plain minimax (alpha-beta, which changes no choice) to ``depth`` plies
+    over the rules' ``legal_moves``, material only (a man 1, a king 3), the first of equal
+    moves; a side with no move has lost. Like the outside engine's minimax player of #35."""
+    rules = Rules()
+
+    def value(position: Position, left: int, alpha: int, beta: int) -> int:
+        moves = position.legal_moves(rules)
+        if not moves:
+            return -1_000
+        if left == 0:
+            mine = position.dark if position.turn is Colour.DARK else position.light
+            theirs = position.light if position.turn is Colour.DARK else position.dark
+            kings = position.kings
+            return ((mine & ~kings).bit_count() - (theirs & ~kings).bit_count()
+                    + 3 * ((mine & kings).bit_count() - (theirs & kings).bit_count()))
+        best = -10_000
+        for move in moves:
+            best = max(best, -value(position.play(move), left - 1, -beta, -alpha))
+            alpha = max(alpha, best)
+            if alpha >= beta:
+                break
+        return best
+
+    def make() -> Player:
+        def play(game: Game) -> Move:
+            position = game.position
+            best_move, best, alpha = None, -10_000, -10_000
+            for move in position.legal_moves(rules):
+                score = -value(position.play(move), depth - 1, -10_000, -alpha)
+                if score > best:
+                    best_move, best, alpha = move, score, max(alpha, score)
+            assert best_move is not None
+            return best_move
+        return play
+    return make
+
+
+def play_game(start: str, first: PlayerMaker, second: PlayerMaker, table: EndgameTable | None) -> tuple[float, int, str]:
     """One game from ``start``: ``first`` plays the side to move there. Returns the first
     player's score (1, 1/2, 0), the plies played and how it ended."""
     rules = Rules()
     game = Game(rules, Position.from_fen(start))
-    players = {game.position.turn: (Searcher(rules, table=table), first),
-               game.position.turn.opponent: (Searcher(rules, table=table), second)}
+    players = {game.position.turn: first(), game.position.turn.opponent: second()}
     first_colour = game.position.turn
     while game.result() is None and len(game.plies) < MAX_PLIES:
         position = game.position
@@ -151,10 +211,7 @@ def play_game(start: str, first: Limits, second: Limits, table: EndgameTable | N
                 return 0.5, len(game.plies), "table draw"
             winner = position.turn if value.outcome is Outcome.WIN else position.turn.opponent
             return (1.0 if winner is first_colour else 0.0), len(game.plies), "table"
-        searcher, limits = players[position.turn]
-        analysis = searcher.analyse_game_position(game, len(game.plies), limits)
-        assert analysis.best is not None
-        game.play(analysis.best)
+        game.play(players[position.turn](game))
     result = game.result()
     if result is None:
         return 0.5, len(game.plies), "ply limit"
@@ -166,13 +223,21 @@ def play_game(start: str, first: Limits, second: Limits, table: EndgameTable | N
 
 def match(args: argparse.Namespace) -> int:
     mine = Limits(nodes=args.nodes) if args.nodes else Limits(seconds=args.seconds)
-    if args.opponent == "depth2":
-        theirs = Limits(depth=2)
-    elif args.nodes:
-        theirs = Limits(nodes=max(args.nodes // 10, 1))
-    else:
-        theirs = Limits(seconds=args.seconds / 10)
     table = table_or_none(Rules())
+    if args.opponent == "depth2":
+        theirs: object = Limits(depth=2)
+        opponent = searcher_player(current_search, Limits(depth=2), table)
+    elif args.opponent == "previous":
+        theirs = f"engine at {args.previous}, {mine}"
+        opponent = searcher_player(engine_at(args.previous), mine, table)
+    elif args.opponent == "minimax":
+        theirs = f"minimax depth {args.minimax_depth}"
+        opponent = minimax_player(args.minimax_depth)
+    else:
+        theirs = Limits(nodes=max(args.nodes // 10, 1)) if args.nodes else Limits(seconds=args.seconds / 10)
+        assert isinstance(theirs, Limits)
+        opponent = searcher_player(current_search, theirs, table)
+    me = searcher_player(current_search, mine, table)
     starts = openings(args.games // 2)
     results = Path(args.results)
     results.parent.mkdir(parents=True, exist_ok=True)
@@ -189,9 +254,9 @@ def match(args: argparse.Namespace) -> int:
         engine_first = index % 2 == 0
         began = time.perf_counter()
         if engine_first:
-            score, plies, reason = play_game(start, mine, theirs, table)
+            score, plies, reason = play_game(start, me, opponent, table)
         else:
-            score, plies, reason = play_game(start, theirs, mine, table)
+            score, plies, reason = play_game(start, opponent, me, table)
             score = 1.0 - score
         record = {"game": index, "opening": start, "engine_first": engine_first, "score": score,
                   "plies": plies, "end": reason, "seconds": round(time.perf_counter() - began, 1),
@@ -374,8 +439,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--nodes", type=int, default=0, help="a node budget instead of time (load-free)")
     p.set_defaults(func=speed)
     p = sub.add_parser("match")
-    p.add_argument("--opponent", choices=("depth2", "tenth"), required=True,
-                   help="the same search limited to 2 plies, or given a tenth of the time/nodes")
+    p.add_argument("--opponent", choices=("depth2", "tenth", "previous", "minimax"), required=True,
+                   help="the same search limited to 2 plies, or given a tenth of the time/nodes; the"
+                        " engine of --previous at the same limits; plain minimax to --minimax-depth")
+    p.add_argument("--previous", default="main", help="git revision of the previous engine (default main)")
+    p.add_argument("--minimax-depth", type=int, default=4)
     p.add_argument("--results", required=True, help="JSON lines file; the match resumes from it")
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--chunk", type=int, default=0, help="play at most this many more games")
