@@ -335,8 +335,11 @@ def reuse(args: argparse.Namespace) -> int:
     games = long_games(args.games, args.game_nodes)
     print(f"{len(games)} games of {', '.join(str(len(g.plies)) for g in games)} plies"
           f" ({args.game_nodes:,} nodes a move), {time.process_time() - began:.0f} s cpu", flush=True)
+    def searchable(at: GamePosition) -> bool:  # not drawn by the rules, not lost already
+        return not at.drawn and bool(at.position.legal_moves())
+
     spots = [(g, i) for g, game in enumerate(games) for i in range(args.from_ply, len(game.plies) + 1)
-             if not GamePosition.of(game, i).drawn]
+             if searchable(GamePosition.of(game, i))]
     step = max(len(spots) / args.positions, 1.0)
     chosen = {spots[int(k * step)] for k in range(min(args.positions, len(spots)))}
     limits = engine.Limits(nodes=args.nodes)
@@ -345,7 +348,7 @@ def reuse(args: argparse.Namespace) -> int:
         reused = engine.Searcher(Rules())
         for index in range(len(game.plies) + 1):
             at = GamePosition.of(game, index)
-            if at.drawn:
+            if not searchable(at):
                 continue
             kept = reused.search(at.position, limits, history=at.history, count_left=at.count_left)
             if (g, index) not in chosen:
