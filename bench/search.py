@@ -5,6 +5,7 @@
     python3 -m bench.search match --opponent tenth --results out/match-tenth.jsonl
     python3 -m bench.search match ... --nodes 130000  # a node budget instead of 1 s (load-free)
     python3 -m bench.search tactics                 # tests/engine/data/tactics.json at 1 s each
+    python3 -m bench.search tactics --set game --nodes 200000   # forced gains from game histories
     python3 -m bench.search exactness               # 200 positions vs minimax; the table vs its rules
     python3 -m bench.search reuse                   # one searcher through long games vs fresh ones (#35)
     python3 -m bench.search reuse --engine main     # the same for the engine of a git revision
@@ -49,6 +50,7 @@ from makhos.engine.search import GamePosition, Limits, Searcher  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 MIDDLEGAMES = ROOT / "bench" / "data" / "middlegames.fen"
 TACTICS = ROOT / "tests" / "engine" / "data" / "tactics.json"
+GAME_TACTICS = ROOT / "tests" / "engine" / "data" / "game_tactics.json"
 TABLES = ROOT / "data" / "endgames"
 #: Plies after which a match game is adjudicated (by the table if it covers the position, else a draw).
 MAX_PLIES = 200
@@ -287,18 +289,43 @@ def summary(records: list[dict]) -> str:
 # ---------------------------------------------------------------- tactics
 
 
+def game_position(case: dict) -> GamePosition:
+    """A case of game_tactics.json as the game left it: the position, its history and count."""
+    game = Game(Rules(), Position.from_fen(case["start"]))
+    for text in case["moves"]:
+        game.play_text(text)
+    at = GamePosition.of(game, len(game.plies))
+    assert at.position.fen() == case["fen"]
+    return at
+
+
 def tactics(args: argparse.Namespace) -> int:
-    cases = json.loads(TACTICS.read_text())
+    """``--set table``: tests/engine/data/tactics.json (endings, one winning move); ``--set
+    game``: game_tactics.json (forced gains of material within 12 plies, from game
+    histories, searched with them). Each at ``--seconds`` of wall time, or ``--nodes``
+    (load-free: about 200,000 nodes is a second of a quiet core)."""
+    path = GAME_TACTICS if args.set == "game" else TACTICS
+    cases = json.loads(path.read_text())
     table = None if args.no_table else table_or_none(Rules())
+    limits = Limits(nodes=args.nodes) if args.nodes else Limits(seconds=args.seconds)
     found = 0
+    cpu_all = 0.0
     for case in cases:
         searcher = Searcher(table=table)
-        analysis = searcher.search(Position.from_fen(case["fen"]), Limits(seconds=args.seconds))
+        cpu = time.process_time()
+        if args.set == "game":
+            analysis = searcher.search_at(game_position(case), limits)
+        else:
+            analysis = searcher.search(Position.from_fen(case["fen"]), limits)
+        cpu = time.process_time() - cpu
+        cpu_all += cpu
         ok = str(analysis.best) in case["best"]
         found += ok
         print(f"{'ok  ' if ok else 'MISS'} {case['fen']:<50} wants {'/'.join(case['best']):<12}"
-              f" found {analysis.best} {analysis.score} depth {analysis.depth}", flush=True)
-    print(f"tactics: {found} of {len(cases)} found within {args.seconds:g} s,"
+              f" found {analysis.best} {analysis.score} depth {analysis.depth}, {cpu:.2f} s cpu", flush=True)
+    budget = f"{args.nodes:,} nodes" if args.nodes else f"{args.seconds:g} s"
+    print(f"tactics ({path.name}): {found} of {len(cases)} found within {budget} each"
+          f" ({cpu_all / max(len(cases), 1):.2f} s cpu on average),"
           f" {'with' if table else 'without'} the endgame table ({load()})")
     return 0
 
@@ -454,7 +481,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--nodes", type=int, default=0, help="a node budget per move instead of time")
     p.set_defaults(func=match)
     p = sub.add_parser("tactics")
+    p.add_argument("--set", choices=("table", "game"), default="table",
+                   help="tactics.json (endings) or game_tactics.json (forced gains in games)")
     p.add_argument("--seconds", type=float, default=1.0)
+    p.add_argument("--nodes", type=int, default=0, help="a node budget instead of time (load-free)")
     p.add_argument("--no-table", action="store_true", help="search without the endgame table")
     p.set_defaults(func=tactics)
     p = sub.add_parser("reuse", help="one searcher through long games against fresh ones (#35)")
