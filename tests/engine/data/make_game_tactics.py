@@ -8,8 +8,8 @@ count (``GamePosition``). The games: each side plays the search at ``--game-node
 but a random legal move one ply in four (seeded), so that chances are left on the board
 as players leave them.
 
-A position is kept when the side to move has no capture due and, searched fresh with its
-history at ``--nodes``:
+A position is kept when the side to move has no capture due, a first look (``--screen-nodes``)
+sees the gain, and, searched fresh with its history at ``--nodes``:
 - the best move scores at least ``--gain`` (a man, less the evaluation's small terms) above
   the material on the board now, and the principal variation, played out for 12 plies
   and then its captures, does win that material: a forced gain within 12 plies;
@@ -63,7 +63,8 @@ def gain_on_line(at: GamePosition, line: tuple, rules: Rules) -> int | None:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=100)
-    parser.add_argument("--nodes", type=int, default=120_000)
+    parser.add_argument("--nodes", type=int, default=60_000)
+    parser.add_argument("--screen-nodes", type=int, default=4_000, help="a first look at every position")
     parser.add_argument("--game-nodes", type=int, default=1_500)
     parser.add_argument("--gain", type=int, default=90)
     parser.add_argument("--seed", type=int, default=36)
@@ -107,7 +108,7 @@ def examine(game: Game, at: GamePosition, args: argparse.Namespace, rules: Rules
     now = material(at.position, side)
     if abs(now) > 2 * MAN:  # a game already decided: many moves win, none is a combination
         return None
-    screen = Searcher(rules).search_at(at, Limits(nodes=args.nodes // 8))
+    screen = Searcher(rules).search_at(at, Limits(nodes=args.screen_nodes))
     if screen.score.value - now < args.gain:
         return None
     best = Searcher(rules).search_at(at, Limits(nodes=args.nodes))
