@@ -69,12 +69,12 @@ def board_pdn(board: str) -> Response:
 
 
 @bp.get("/board/<board>/game/<int:number>")
-def game_record(board: str, number: int):
+def game_record(board: str, number: int) -> dict[str, Any]:
     """One game of the board's match as the board's state writes its current game (moves
     with their FEN, rules, result, players): what a ``#game=N&ply=M`` link opens."""
     board_or_404(board)
 
-    def record(state):
+    def record(state: BoardState) -> dict[str, Any]:
         found = state.game(number)
         if found is None:
             abort(404, description=f"board {board} has no game {number}")
