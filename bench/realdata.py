@@ -52,7 +52,7 @@ from makhos.vision.classifier import LABELS, SquareClassifier, model_path
 from makhos.vision.geometry import location_from_corners
 from makhos.vision.locate import locate_board
 from makhos.vision.orientation import colour_in_play, orient
-from makhos.vision.rectify import SquareCrops, crop_squares
+from makhos.vision.rectify import CROP, CropGeometry, SquareCrops, crop_squares
 
 MODES = ("given", "colour", "found", "calibrated")
 
@@ -90,10 +90,18 @@ def read_given(classify: Classify, image: np.ndarray, truth: TrueGeometry, parit
     return Read(to_labelled(labels, corners, "dark", truth.lens, truth), crops, cells)
 
 
+@dataclass(frozen=True)
+class Classifying:
+    """A classify function as the reader ``colour_in_play`` asks for (crops cut as ``CROP``)."""
+
+    classify: Classify
+    geometry: CropGeometry = CROP
+
+
 def read_colour(classify: Classify, image: np.ndarray, truth: TrueGeometry) -> Read:
     corners = truth.corners
     location = location_from_corners(corners)
-    numbered = colour_in_play(classify, image, orient(image, location), truth.lens)
+    numbered = colour_in_play(Classifying(classify), image, orient(image, location), truth.lens)
     crops = crop_squares(image, numbered.location.corners, numbered.played, lens=truth.lens)
     labels = "".join(LABELS[k] for k in classify(crops).argmax(1))
     return Read(to_labelled(labels, numbered.location.corners, numbered.played, truth.lens, truth))
@@ -103,7 +111,7 @@ def read_found(classify: Classify, image: np.ndarray, truth: TrueGeometry) -> Re
     location = locate_board(image)
     if location is None:
         return Read(np.full((8, 8), "x"))  # no board: every square with a piece is wrong
-    numbered = colour_in_play(classify, image, orient(image, location))
+    numbered = colour_in_play(Classifying(classify), image, orient(image, location))
     crops = crop_squares(image, numbered.location.corners, numbered.played)
     labels = "".join(LABELS[k] for k in classify(crops).argmax(1))
     return Read(to_labelled(labels, numbered.location.corners, numbered.played, None, truth))

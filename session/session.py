@@ -17,11 +17,11 @@ import numpy as np
 from makhos.engine.pdn import Numbering
 from makhos.engine.starts import start_boards
 from makhos.events import EventKind, EventLog, GameEvent
-from makhos.events.details import CameraNotice, CameraStatus
+from makhos.events.details import CameraNotice, CameraStatus, ReaderAdapted
 from makhos.events.game import replay
 from makhos.tracker import GameTracker
 from makhos.tracker.tracker import NoGame, Playing
-from makhos.vision.pipeline import BoardReader, FrameResult
+from makhos.vision.pipeline import BoardReader, FrameResult, StartAdapting
 from makhos.vision.reading import Reading
 
 from .health import HealthWatch
@@ -46,13 +46,28 @@ class BoardSession:
         self.log = log
         self.last: FrameResult | None = None
         self.health = HealthWatch()
-        self._seen = self._log_end() if seen is None else seen
+        history = self._history()
+        self._seen = (history[-1].seq if history else 0) if seen is None else seen
         self._polled = -np.inf
+        if isinstance(reader, BoardReader) and game is not None and game.result() is None:
+            self._keep_adaptation(reader, history)
+
+    def _keep_adaptation(self, reader: BoardReader, history: list[GameEvent]) -> None:
+        """A game taken up mid-way reads with the refit its start gave (kept in the log)."""
+        number = self.tracker.record.current.number
+        kept = [e.detail.adaptation for e in history
+                if isinstance(e.detail, ReaderAdapted) and e.game == number]
+        if kept and isinstance(reader.classifier, StartAdapting):
+            reader.classifier.restore(kept[-1])
+            reader.adaptation = kept[-1]
 
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
         """Process one frame; returns the events it caused, already stored."""
+        adaptation = self.reader.adaptation
         self.last = self.reader.process(image, time)
         events = self.observe(time, self.last.reading)
+        if self.reader.adaptation is not None and self.reader.adaptation != adaptation:
+            events.append(self._adapted(time, self.reader.adaptation))
         if isinstance(self.reader, BoardReader) and not isinstance(self.tracker.phase, NoGame):
             self.reader.seeking_start = False  # a game is in play: its numbering stands
         status = self.health.update(self.last, isinstance(self.tracker.phase, Playing))
@@ -60,6 +75,14 @@ class BoardSession:
             assert self.health.health is not None  # update() has just set it
             events.append(self.camera_notice(time, status, self.health.health.describe()))
         return events
+
+    def _adapted(self, time: float, adaptation: str) -> GameEvent:
+        """Keep the reader's refit on the start with the game, stored."""
+        game = self.tracker.game
+        return self._store(GameEvent(self.tracker.board_id, EventKind.READER_ADAPTED, time,
+                                     game=self.tracker.record.current.number,
+                                     ply=None if game is None else len(game.plies),
+                                     detail=ReaderAdapted(adaptation)))
 
     def camera_notice(self, time: float, status: CameraStatus, reason: str | None = None) -> GameEvent:
         """Say what became of the camera (lost, back, ended, the board unreadable), stored."""
@@ -126,13 +149,14 @@ class BoardSession:
         return (f"resuming game {record.number} from the log {state}, "
                 f"{max(now - last, 0.0):.0f} s after its last event")
 
-    def _log_end(self) -> int:
+    def _history(self) -> list[GameEvent]:
+        """Every event of the board's log so far."""
         if self.log is None:
-            return 0
-        seen = 0
-        while batch := self.log.read(self.tracker.board_id, after=seen):
-            seen = batch[-1].seq
-        return seen
+            return []
+        events: list[GameEvent] = []
+        while batch := self.log.read(self.tracker.board_id, after=events[-1].seq if events else 0):
+            events += batch
+        return events
 
     def _read_back(self) -> None:
         now = clock.monotonic()

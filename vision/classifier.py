@@ -23,7 +23,7 @@ import numpy as np
 import onnxruntime as ort
 
 from .. import models
-from .rectify import CROP, SquareCrops, crop_squares
+from .rectify import CROP, CropGeometry, SquareCrops, crop_squares
 
 #: Column order of the probabilities; labels as in ``engine.position.Piece`` ('.' = empty).
 CLASSES: tuple[str, ...] = ("empty", "light man", "dark man", "light king", "dark king")
@@ -173,6 +173,9 @@ def centre_tone(images: np.ndarray) -> np.ndarray:
 
 class SquareClassifier:
     """The square network in onnxruntime, on one thread (the frame loop owns the others)."""
+
+    #: How its crops are cut (``vision.rectify.CROP``).
+    geometry: CropGeometry = CROP
 
     def __init__(self, path: Path | str = DEFAULT_MODEL,
                  reference_colours: np.ndarray | None = None) -> None:

@@ -21,7 +21,7 @@ right more often than any one (bench/RESULTS.md), at no extra cost per frame.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from .geometry import BoardLocation
 from .lens import Lens
 from .occlusion import GateState, GateStatus, OcclusionGate
 from .orientation import Orientation, colour_in_play, orient
-from .rectify import SquareCrops, crop_squares
+from .rectify import CropGeometry, SquareCrops, crop_squares
 from .reading import CLASS_INDEX, Reading
 
 #: Least orientation confidence to fix the numbering (a start position gives much more).
@@ -90,8 +90,30 @@ def side_classes(position: Position) -> np.ndarray:
 class SquareReader(Protocol):
     """What reads the crops of the 32 squares: the network, alone or adapted to a set."""
 
+    @property
+    def geometry(self) -> CropGeometry:
+        """How its crops are cut (square size, the room above a square for a stack)."""
+        ...
+
     def classify(self, crops: SquareCrops) -> np.ndarray:
         """(32, 5) class probabilities, one row per square."""
+        ...
+
+
+@runtime_checkable
+class StartAdapting(SquareReader, Protocol):
+    """A reader that learns a board from its start position: the one frame where every
+    square is known, with this game's own board, pieces, camera and light."""
+
+    def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
+              lens: Lens | None = None) -> str:
+        """Refit on ``image``, whose squares (in the numbering of ``corners``) hold
+        ``labels`` (32 of '.', 'l', 'd'); read with it from now on. Returns the adaptation
+        as JSON, to be kept with the game."""
+        ...
+
+    def restore(self, adaptation: str) -> None:
+        """Read with an adaptation kept with the game (a worker restarted mid-game)."""
         ...
 
 
@@ -118,6 +140,9 @@ class BoardReader:
         # men on the light squares) is turned right when its start appears.
         self.starts = starts if starts is not None else start_boards(Rules())
         self.seeking_start = quarter_turns is None
+        # The reader's refit on the start (``StartAdapting``), as JSON, for the session to
+        # keep with the game; None until it is made.
+        self.adaptation: str | None = None
         self._sum: np.ndarray | None = None  # probabilities summed over this settled period
         self._read_count = 0
         self._still_since: float | None = None
@@ -154,11 +179,17 @@ class BoardReader:
             self._start_looked = status.since  # once per settled period
             start = self.numbering_from_start(image, found)
             if start is not None:
-                self.played, self.quarter_turns = start.played, start.quarter_turns
+                numbering, position = start
+                self.played, self.quarter_turns = numbering.played, numbering.quarter_turns
                 self.seeking_start = False
-                location = start.location
+                location = numbering.location
+                if isinstance(self.classifier, StartAdapting):
+                    labels = "".join("." if (piece := position.piece_at(s)) is None else piece.value
+                                     for s in range(1, 33))
+                    self.adaptation = self.classifier.adapt(image, location.corners, numbering.played,
+                                                            labels, self.lens)
         if self.played is None or self.quarter_turns is None:  # not oriented yet
-            orientation = colour_in_play(self.classifier.classify, image, orient(image, location),
+            orientation = colour_in_play(self.classifier, image, orient(image, location),
                                          self.lens)
             if self.expected is not None:
                 orientation = self._as_the_game_has_it(image, orientation, self.expected)
@@ -169,7 +200,7 @@ class BoardReader:
         if self._still_since != status.since:
             self._still_since, self._read_count, self._sum = status.since, 0, None
         if self._read_count < self.rereads:
-            crops = crop_squares(image, location.corners, self.played, lens=self.lens)
+            crops = crop_squares(image, location.corners, self.played, self.classifier.geometry, self.lens)
             probabilities = self.classifier.classify(view(crops, self._read_count))
             self._sum = probabilities if self._sum is None else self._sum + probabilities
             self._read_count += 1
@@ -177,26 +208,27 @@ class BoardReader:
         mean = (self._sum / self._read_count).astype(np.float32)
         return FrameResult(time, location, status, Reading(time, mean, location.confidence), self.played)
 
-    def numbering_from_start(self, image: np.ndarray, found: BoardLocation) -> Orientation | None:
-        """The numbering under which the board reads as one of :attr:`starts`: any of the four
-        quarter turns of the follower's location, with either colour of squares in play; None
-        unless one start under one numbering is clearly the board (:data:`START_MISREADS`,
-        :data:`START_MARGIN`)."""
-        scored: list[tuple[float, int, Orientation]] = []
+    def numbering_from_start(self, image: np.ndarray,
+                             found: BoardLocation) -> tuple[Orientation, Position] | None:
+        """The numbering under which the board reads as one of :attr:`starts`, and that start:
+        any of the four quarter turns of the follower's location, with either colour of
+        squares in play; None unless one start under one numbering is clearly the board
+        (:data:`START_MISREADS`, :data:`START_MARGIN`)."""
+        scored: list[tuple[float, bool, Orientation, Position]] = []
         for played in ("dark", "light"):
             for turns in range(4):
                 turned = found.rotated(turns)
-                crops = crop_squares(image, turned.corners, played, lens=self.lens)
+                crops = crop_squares(image, turned.corners, played, self.classifier.geometry, self.lens)
                 sides = side_probabilities(self.classifier.classify(crops))
                 fit = np.log(np.clip(sides, 1e-6, None))[np.arange(32), self._start_classes].sum(axis=1)
                 misread = (sides.argmax(axis=1) != self._start_classes).sum(axis=1)
                 best = int(np.argmax(fit))
                 scored.append((float(fit[best]), bool(misread[best] <= self._start_misreads[best]),
-                               Orientation(turned, played, 1.0, turns)))
+                               Orientation(turned, played, 1.0, turns), self.starts[best]))
         scored.sort(key=lambda item: item[0], reverse=True)
-        (fit, close, orientation), runner_up = scored[0], scored[1]
+        (fit, close, orientation, start), runner_up = scored[0], scored[1]
         if close and fit - runner_up[0] >= START_MARGIN:
-            return orientation
+            return orientation, start
         return None
 
     def _as_the_game_has_it(self, image: np.ndarray, found: Orientation, board: Board) -> Orientation:
@@ -208,7 +240,7 @@ class BoardReader:
         best: tuple[float, Orientation] | None = None
         for turns in (0, 2):
             location = found.location.rotated(turns)
-            crops = crop_squares(image, location.corners, found.played, lens=self.lens)
+            crops = crop_squares(image, location.corners, found.played, self.classifier.geometry, self.lens)
             p = self.classifier.classify(crops)
             score = float(np.log(np.clip(p[np.arange(32), expected], 1e-6, None)).sum())
             if best is None or score > best[0]:

@@ -6,13 +6,15 @@ import pytest
 from lab.render import Renderer, sample_scene
 from makhos.vision.classifier import LABELS
 from makhos.vision.pipeline import BoardReader
-from makhos.vision.rectify import SquareCrops, crop_squares
+from makhos.vision.rectify import CROP, SquareCrops, crop_squares
 
 START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
 
 
 class RecordingClassifier:
     """Answers a fixed reading per call and keeps the crops it was given."""
+
+    geometry = CROP
 
     def __init__(self) -> None:
         self.crops: list[np.ndarray] = []
