@@ -63,10 +63,11 @@ class BoardSession:
 
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
         """Process one frame; returns the events it caused, already stored."""
-        adaptation = self.reader.adaptation
+        adapting = isinstance(self.reader, BoardReader)
+        adaptation = self.reader.adaptation if adapting else None
         self.last = self.reader.process(image, time)
         events = self.observe(time, self.last.reading)
-        if self.reader.adaptation is not None and self.reader.adaptation != adaptation:
+        if adapting and self.reader.adaptation is not None and self.reader.adaptation != adaptation:
             events.append(self._adapted(time, self.reader.adaptation))
         if isinstance(self.reader, BoardReader) and not isinstance(self.tracker.phase, NoGame):
             self.reader.seeking_start = False  # a game is in play: its numbering stands

@@ -18,7 +18,7 @@ from makhos.engine import Colour, Piece, Position, Rules
 from makhos.engine.game import Game, Outcome
 from makhos.events import EventKind, GameEvent, SQLiteLog
 from makhos.events import decisions as ra
-from makhos.events.details import CameraNotice, CameraStatus, Unreadable
+from makhos.events.details import CameraNotice, CameraStatus, ReaderAdapted, Unreadable
 from makhos.events.game import LoggedGame
 from makhos.session import session as session_module
 from makhos.session.session import BoardSession
@@ -255,5 +255,9 @@ def play_session(monkeypatch: pytest.MonkeyPatch) -> Hall:
     while third.result() is None:
         moves = third.legal_moves()
         hall.play(third, str(moves[len(third.plies) * 7 % len(moves)]))
+    # The reader's refit on a start is kept in the log; the replay has no rule for it.
+    hall.log.append(GameEvent(BOARD, EventKind.READER_ADAPTED, hall.time,
+                              game=hall.tracker.record.current.number,
+                              detail=ReaderAdapted('{"kind": "board-reader-adaptation"}')))
     hall.hand(1)  # the session reads the last events back
     return hall

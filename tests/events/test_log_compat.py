@@ -22,7 +22,7 @@ from makhos.server.state import BoardState
 
 LOGS = Path(__file__).parent / "logs"
 #: Kinds the contract gained after the old log was written (issue #23: a king stacked).
-NEWER_KINDS = {EventKind.CROWNED}
+NEWER_KINDS = {EventKind.CROWNED, EventKind.READER_ADAPTED}
 
 
 @pytest.fixture(scope="module")
