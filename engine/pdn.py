@@ -43,6 +43,23 @@ class Numbering(str, enum.Enum):
     COLOUR = "colour"  # the engine's: dark starts on 25-32 whoever moves first
 
 
+#: Squares named in an irregular ply's reason: moves (``22-13``, ``2x9``) and lone squares
+#: after the words that name one (``removed from 6``, ``added on 19``).
+_SQUARES_IN_WORDS = re.compile(r"\d{1,2}(?:[-x]\d{1,2})+|(?<=\bfrom )\d{1,2}\b|(?<=\bon )\d{1,2}\b"
+                               r"|(?<=\bto )\d{1,2}\b|(?<=\bat )\d{1,2}\b|(?<=\bsquare )\d{1,2}\b")
+
+
+def in_words(convert: Callable[[str], str], reason: str) -> str:
+    """``reason`` with every square it names converted (a :func:`renumbering`), so the
+    comments of a record speak the numbering of its moves.
+
+    >>> turn = renumbering(Rules(first_mover=Colour.LIGHT), Numbering.FIRST_MOVER)
+    >>> in_words(turn, "dark man moved more than one square (22-13); light man removed from 6")
+    'dark man moved more than one square (11-20); light man removed from 27'
+    """
+    return _SQUARES_IN_WORDS.sub(lambda m: convert(m.group()), reason)
+
+
 def renumbering(rules: Rules, numbering: Numbering) -> Callable[[str], str]:
     """The one conversion between the engine's squares and the written ones, for a move or
     a FEN (it is its own inverse: a half turn twice is no turn).
@@ -110,7 +127,10 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
     header["Result"] = _RESULT_TEXT[result.outcome] if result else "*"
     if result and "Termination" not in tags:
         header["Termination"] = result.reason
-    if game.start != Position.start(game.rules):
+    if game.start != Position.start(Rules()):
+        # Any start but the standard 8-man one, so that a reader that knows nothing of
+        # the Rules tag (12 men, a set-up of kings) opens the game at its position.
+        header["SetUp"] = "1"
         header["FEN"] = written(game.start.fen())
     if game.rules != Rules():
         header["Rules"] = _rules_text(game.rules)
@@ -130,7 +150,7 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
         mark, comment = (notes or {}).get(index, ("", ""))
         tokens[-1] += mark
         if ply.irregularity is not None:
-            reason = ply.irregularity.replace("{", "(").replace("}", ")").replace(";", ",")
+            reason = in_words(written, ply.irregularity.replace("{", "(").replace("}", ")").replace(";", ","))
             tokens.append(f"{{irregular: {reason}; FEN {written(ply.after.fen())}}}")
         seconds = move_seconds[index] if index < len(move_seconds) else None
         if seconds is not None:
@@ -324,7 +344,7 @@ class _Reader:
             except ValueError as error:
                 assert comment is not None
                 raise self._error(str(error), comment.start()) from None
-            game.play_irregular(after, irregular.group("reason"), move)
+            game.play_irregular(after, in_words(self._read, irregular.group("reason")), move)
             return
         if text == "--":
             raise self._error("'--' must be followed by an {irregular: ...; FEN ...} comment",

@@ -2,7 +2,7 @@
 
 import pytest
 
-from makhos.engine import CapturedRemoval, Colour, Position, Rules
+from makhos.engine import CapturedRemoval, Colour, Position, Rules, Setup
 from makhos.engine.game import Game, Outcome, Result
 from makhos.engine.pdn import Numbering, PdnError, read_game, read_games, write_game, write_games
 
@@ -147,10 +147,22 @@ def test_a_game_light_starts_is_written_with_light_on_25_to_32_and_reads_back():
     text = write_game(game)
     assert '[Numbering "first mover"]' in text
     moves = " ".join(text.split("\n\n", 1)[1].split())
-    # RULES.md: square 29 is the first mover's left corner, whatever the colour of its men.
-    assert moves == ("1. 27-23 7-11 2. 23-19 -- {irregular: dark man removed from 31; "
+    # RULES.md: square 29 is the first mover's left corner, whatever the colour of its men;
+    # the comment names the square in that numbering too (the engine's 31 is the record's 2).
+    assert moves == ("1. 27-23 7-11 2. 23-19 -- {irregular: dark man removed from 2; "
                      "FEN B:W32,31,30,29,28,26,25,19:B11,8,6,5,4,3,1} *")
-    assert read_game(text).game.positions() == game.positions()
+    back = read_game(text).game
+    assert back.positions() == game.positions()
+    assert back.plies[-1].irregularity == "dark man removed from 31"  # read back in the engine's
+
+
+def test_every_start_but_the_standard_one_carries_its_position_for_any_reader():
+    for rules in (Rules(men_per_side=12), Rules(setup=Setup.ONE_KING)):
+        game = Game(rules)
+        text = write_game(game)
+        assert '[SetUp "1"]' in text and f'[FEN "{game.start.fen()}"]' in text
+        assert read_game(text).game.start == game.start
+    assert "SetUp" not in write_game(Game()) and "FEN" not in write_game(Game())
 
 
 def test_the_colour_bound_numbering_is_a_setting_and_reads_back_too():
