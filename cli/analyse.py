@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
+from makhos.engine import Position, Rules
 from makhos.engine.analysis import PlyReview, review
 from makhos.engine.endgame import DEFAULT_FOLDER, EndgameTable
-from makhos.engine.pdn import read_games, write_game
+from makhos.engine.game import Game
+from makhos.engine.pdn import PdnGame, read_games, write_game
+from makhos.engine.sanity import game_over, impossibility
 from makhos.engine.search import Limits, Searcher
 
 
@@ -20,10 +24,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "the mover's side, in men; 'win in N' counts plies to a forced end), the best "
                     "move where the one played cost half a man or more, and the moves that cost "
                     "most. --out writes the game back with ?/?? marks and the scores as comments.",
-        epilog="examples:\n  makhos analyse game.pdn\n  makhos analyse game.pdn --seconds 0.3 --out annotated.pdn",
+        epilog="examples:\n  makhos analyse game.pdn\n  makhos analyse game.pdn --seconds 0.3 --out annotated.pdn\n"
+               "  makhos analyse 'W:W14,22:B18,30' --json   # one position: score, best move, line",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("pdn", type=Path, help="a PDN file (the first game unless --game)")
+    parser.add_argument("pdn", metavar="FEN|PDN", help="a position as FEN, or a PDN file (the first game "
+                        "unless --game; a game without moves is its start position)")
     parser.add_argument("--game", type=int, default=1, help="which game of the file, from 1")
     parser.add_argument("--seconds", type=float, default=1.0, help="search time per position (default 1)")
     parser.add_argument("--depth", type=int, help="search to this depth instead of for a time")
@@ -31,6 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--tables", type=Path, default=DEFAULT_FOLDER,
                         help="folder of the endgame tables (make endgames); used when present")
     parser.add_argument("--worst", type=int, default=3, help="how many costliest moves to list (default 3)")
+    parser.add_argument("--json", action="store_true", help="one position's analysis as JSON")
     parser.set_defaults(func=run)
 
 
@@ -39,16 +46,18 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("--seconds must be positive")
     if args.depth is not None and args.depth < 1:
         raise ValueError("--depth must be at least 1")
-    games = read_games(args.pdn.read_text(encoding="utf-8"))
-    if not 1 <= args.game <= len(games):
-        raise ValueError(f"{args.pdn} holds {len(games)} game(s), not a game {args.game}")
-    chosen = games[args.game - 1]
+    chosen = _game(args.pdn, args.game)
     game = chosen.game
+    why = impossibility(game.start, game.rules)
+    if why is not None:
+        raise ValueError(f"no game reaches that position: {why}")
     table = EndgameTable.load_if_built(args.tables, game.rules.captured_removal)
     if table is None:
         print(f"(no endgame table in {args.tables}: run `make endgames` for exact endings)", file=sys.stderr)
     limits = Limits(depth=args.depth) if args.depth is not None else Limits(seconds=args.seconds)
     searcher = Searcher(game.rules, table=table)
+    if not game.plies:
+        return _one_position(searcher, game.start, limits, args.json)
     reviews = review(game, searcher, limits,
                      progress=lambda done, total: print(f"\r{done}/{total} positions", end="", file=sys.stderr))
     print(file=sys.stderr)
@@ -68,6 +77,37 @@ def run(args: argparse.Namespace) -> int:
         else:
             args.out.write_text(text, encoding="utf-8")
             print(f"wrote {args.out}")
+    return 0
+
+
+def _game(argument: str, number: int) -> PdnGame:
+    """The game of a PDN file, or a game that starts at a FEN and has no move yet."""
+    path = Path(argument)
+    if path.is_file():
+        games = read_games(path.read_text(encoding="utf-8"))
+        if not 1 <= number <= len(games):
+            raise ValueError(f"{path} holds {len(games)} game(s), not a game {number}")
+        return games[number - 1]
+    try:
+        start = Position.from_fen(argument)
+    except ValueError as error:
+        raise ValueError(f"{argument!r} is neither a PDN file nor a FEN ({error})") from None
+    return PdnGame(Game(Rules(), start), {}, [])
+
+
+def _one_position(searcher: Searcher, position: Position, limits: Limits, as_json: bool) -> int:
+    """Score, best move and line of one position."""
+    over = game_over(position)
+    if over is not None:
+        raise ValueError(over)
+    found = searcher.search(position, limits)
+    line = [str(move) for move in found.pv]
+    if as_json:
+        print(json.dumps({"fen": position.fen(), "score": str(found.score), "best": line[0] if line else None,
+                          "line": line, "depth": found.depth, "nodes": found.nodes, "exact": found.exact}))
+    else:
+        print(f"{position.fen()}\nscore {found.score} (side to move), best {line[0] if line else '-'}, "
+              f"line {' '.join(line) or '-'} (depth {found.depth}, {found.nodes} nodes)")
     return 0
 
 

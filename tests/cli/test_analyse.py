@@ -31,3 +31,29 @@ def test_analyse_refuses_bad_input(tmp_path, capsys):
     assert main(["analyse", str(bad), "--depth", "2"]) == 2
     assert "error" in capsys.readouterr().err
     assert main(["analyse", str(SAMPLE), "--game", "2", "--depth", "2"]) == 2
+
+
+def test_one_position_as_a_fen_gives_its_score_best_move_and_line(tmp_path, capsys):
+    import json
+
+    assert main(["analyse", "W:W14,22:B18,30", "--depth", "6", "--json", "--tables", str(tmp_path)]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["best"] == "14x23" and found["line"][0] == "14x23"  # the capture is compulsory
+    assert found["score"].startswith("win") and found["fen"] == "W:W14,22:B18,30"
+
+
+def test_a_pdn_with_a_fen_and_no_moves_is_that_position(tmp_path, capsys):
+    pdn = tmp_path / "problem.pdn"
+    pdn.write_text('[GameType "31"]\n[SetUp "1"]\n[FEN "W:W14,22:B18,30"]\n\n*\n')
+    assert main(["analyse", str(pdn), "--depth", "6", "--tables", str(tmp_path)]) == 0
+    assert "best 14x23" in capsys.readouterr().out
+
+
+def test_impossible_positions_are_refused_naming_what_is_impossible(tmp_path, capsys):
+    for fen, says in (("B:W29,30,31,5:B1,2,3,24", "a dark man on 1, the row where it would have been crowned"),
+                      ("B:W1,2,3,4,5,6,7,9,10:B25", "light has 9 pieces, more than the 8 men"),
+                      ("W:W:B25", "light has no pieces")):
+        assert main(["analyse", fen, "--depth", "2", "--tables", str(tmp_path)]) == 2
+        assert says in capsys.readouterr().err
+    assert main(["analyse", "no-such-game.pdn"]) == 2
+    assert "neither a PDN file nor a FEN" in capsys.readouterr().err
