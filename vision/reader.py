@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from .lens import Lens
-from .rectify import CropGeometry, SquareCrops, crop_squares
+from .rectify import CropGeometry, SquareCrops, crop_transforms, sightlines
 
 #: The crops the reader sees: 32 px a square, 2 squares wide and 2.5 tall, the square's
 #: centre 1.6 squares below the top edge (room above it for a stack seen obliquely).
@@ -84,14 +84,20 @@ def colour_features(images: np.ndarray) -> np.ndarray:
     """
     import cv2
 
-    n, h, w = images.shape[:3]
+    n = images.shape[0]
     cx, cy = GEOMETRY.centre
-    ys, xs = np.mgrid[0:h, 0:w]
+    r = GEOMETRY.pps / 4
+    # Only the band that holds both discs is converted (a tenth of the crop).
+    top, bottom = int(cy - 2 * r), int(np.ceil(cy + r)) + 1
+    left, right = int(cx - r), int(np.ceil(cx + r)) + 1
+    band = np.ascontiguousarray(images[:, top:bottom, left:right])
+    h, w = band.shape[1:3]
+    ys, xs = np.mgrid[top:bottom, left:right]
     out = np.zeros((n, COLOUR))
-    lab = cv2.cvtColor(images.reshape(n * h, w, 3), cv2.COLOR_BGR2LAB).reshape(n, h, w, 3)
+    lab = cv2.cvtColor(band.reshape(n * h, w, 3), cv2.COLOR_BGR2LAB).reshape(n, h, w, 3)
     lab = lab.astype(np.float64) * COLOUR_SCALE
-    for k, dy in enumerate((0.0, GEOMETRY.pps / 4)):
-        disc = (xs - cx) ** 2 + (ys - cy + dy) ** 2 <= (GEOMETRY.pps / 4) ** 2
+    for k, dy in enumerate((0.0, r)):
+        disc = (xs - cx) ** 2 + (ys - cy + dy) ** 2 <= r ** 2
         out[:, 3 * k:3 * k + 3] = lab[:, disc].mean(1)
         if k == 0:
             out[:, 6] = lab[:, disc, 0].std(1)
@@ -302,8 +308,8 @@ class BoardReader:
 
     def crops(self, frame: np.ndarray, corners: np.ndarray, played: str = "dark",
               lens: Lens | None = None) -> SquareCrops:
-        """The 32 crops in the reader's geometry (``vision.rectify.crop_squares``)."""
-        return crop_squares(frame, corners, played, geometry=GEOMETRY, lens=lens)
+        """The 32 crops in the reader's geometry (``fast_crops``)."""
+        return fast_crops(frame, corners, played, lens)
 
     def embed(self, crops: SquareCrops) -> np.ndarray:
         """(N, D) features of N crops in the reader's geometry: the network's embedding and
@@ -346,6 +352,46 @@ class BoardReader:
             shots.append(self.embed(self.crops(start_frame, moved, played, lens)))
         heads = adapt_heads(self.generic, np.concatenate(shots), start_position, prior)
         return AdaptedState(heads, self.model)
+
+
+def fast_crops(image: np.ndarray, corners: np.ndarray, played: str = "dark",
+               lens: Lens | None = None, geometry: CropGeometry = GEOMETRY) -> SquareCrops:
+    """``vision.rectify.crop_squares`` (what the network was trained on) at less cost: the
+    frame is shrunk (area averaging, against aliasing) only over the box the 32 crops
+    sample, and by a whole factor (OpenCV's fast path; the bilinear sampling then shrinks at
+    most 1.3 times more), and the sampling grid is computed in float32. The crops differ
+    from ``crop_squares``'s by a grey level or two on average."""
+    corners = np.asarray(corners, np.float64)
+    h, w = image.shape[:2]
+    ideal = corners if lens is None else lens.undistort_points(corners)
+    sight = sightlines(ideal, (w, h), played)
+    T = crop_transforms(ideal, (w, h), played, geometry).astype(np.float32)
+    ys, xs = np.mgrid[0:geometry.height, 0:geometry.width].astype(np.float32)
+    pts = np.stack([xs.ravel(), ys.ravel(), np.ones(xs.size, np.float32)])
+    m = T @ pts  # (32, 3, N)
+    mapped = (m[:, :2] / m[:, 2:3]).transpose(0, 2, 1)
+    if lens is not None:
+        mapped = lens.distort_points(mapped.reshape(-1, 2).astype(np.float64)).reshape(
+            mapped.shape).astype(np.float32)
+    x0 = int(np.clip(np.floor(mapped[..., 0].min()) - 2, 0, w - 1))
+    y0 = int(np.clip(np.floor(mapped[..., 1].min()) - 2, 0, h - 1))
+    x1 = int(np.clip(np.ceil(mapped[..., 0].max()) + 3, x0 + 1, w))
+    y1 = int(np.clip(np.ceil(mapped[..., 1].max()) + 3, y0 + 1, h))
+    roi = image[y0:y1, x0:x1]
+    mapped = mapped - np.array([x0, y0], np.float32)
+    import cv2
+
+    side = np.sqrt(cv2.contourArea(corners.astype(np.float32))) / 8
+    shrink = min(1.0, 1.5 * geometry.pps / max(side, 1e-6))
+    step = int(np.floor(1 / shrink + 0.15))  # an integer factor: OpenCV's fast area path
+    if step >= 2:
+        rh, rw = (roi.shape[0] // step) * step, (roi.shape[1] // step) * step
+        roi = cv2.resize(roi[:rh, :rw], (rw // step, rh // step), interpolation=cv2.INTER_AREA)
+        mapped = (mapped + 0.5) / step - 0.5
+    flat = mapped.reshape(32 * geometry.height, geometry.width, 2)
+    out = cv2.remap(roi, np.ascontiguousarray(flat[..., 0]), np.ascontiguousarray(flat[..., 1]),
+                    cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return SquareCrops(out.reshape(32, geometry.height, geometry.width, 3), sight)
 
 
 def labels_of(probabilities: np.ndarray) -> str:

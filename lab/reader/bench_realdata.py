@@ -120,36 +120,51 @@ def bench_set(name: str, photos: list[RealPhoto], runs: Path, old: bool, prior: 
 
 
 def speed(model: Path, heads: Path, reads: int = 60) -> None:
-    """Time one board read and one adaptation on a real photo, in this process (one thread)."""
+    """Time board reads and adaptation on real photos, in this process (one thread): a
+    1280x960 webcam frame (julie) and a 1600x1600 phone photo (b3nny01)."""
     photos = collections()
-    photo = next(p for p in photos["b3nny01-checkersvision"] if p.start_side())
+    for name in ("julie-robot-webcam", "b3nny01-checkersvision"):
+        photo = next(p for p in photos[name] if p.start_side())
+        speed_on(photo, model, heads, reads)
+    print(f"model: {model.name} {model.stat().st_size / 1e6:.2f} MB + heads "
+          f"{heads.stat().st_size / 1e3:.1f} kB")
+    print(f"peak memory of this process (reader + two photos): "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+
+
+def speed_on(photo: RealPhoto, model: Path, heads: Path, reads: int) -> None:
     image = photo.image()
     corners, lens, truth = photo_geometry(photo, image)
     reader = BoardReader(model, heads)
     for _ in range(5):
         reader.read(image, corners, "dark")
-    times = []
+    times, cpu, parts = [], [], []
     for _ in range(reads):
-        t = time.perf_counter()
-        reader.read(image, corners, "dark")
+        t, c = time.perf_counter(), time.process_time()
+        crops = reader.crops(image, corners, "dark")
+        c1 = time.process_time()
+        e = reader.embed(crops)
+        c2 = time.process_time()
+        reader.generic.probabilities(e)
         times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+        parts.append((c1 - c, c2 - c1, time.process_time() - c2))
     adapt = []
     for _ in range(5):
-        t = time.perf_counter()
+        c = time.process_time()
         state = reader.adapt(image, corners, "dark", truth)
-        adapt.append(time.perf_counter() - t)
-    t = time.perf_counter()
-    reader.read(image, corners, "dark", state)
+        adapt.append(time.process_time() - c)
+    cpu_ms = 1000 * np.array(cpu)
+    crop_ms, net_ms, head_ms = (1000 * np.median(np.array(parts), axis=0)).tolist()
+    print(f"{photo.name} ({image.shape[1]}x{image.shape[0]}):")
+    print(f"  board read, CPU time of this process (one thread; the machine's load does not "
+          f"count): median {np.median(cpu_ms):.1f} ms, p95 {np.percentile(cpu_ms, 95):.1f} ms "
+          f"(median parts: crops {crop_ms:.1f}, network + colour {net_ms:.1f}, heads {head_ms:.1f})")
+    print(f"  load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     ms = 1000 * np.array(times)
-    size = (model.stat().st_size + heads.stat().st_size) / 1e6
-    print(f"board read (one core, {image.shape[1]}x{image.shape[0]} photo, crops + ONNX + heads):"
-          f" median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
-    print(f"adaptation (3 cuts of the start frame + refit): median "
+    print(f"  board read, wall clock (crops + ONNX + heads): median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
+    print(f"  adaptation (3 cuts of the start frame + refit), CPU time: median "
           f"{1000 * np.median(adapt):.0f} ms; adapted state {len(state.to_json()) / 1e3:.1f} kB JSON")
-    print(f"model: {model.name} {model.stat().st_size / 1e6:.2f} MB + heads "
-          f"{heads.stat().st_size / 1e3:.1f} kB = {size:.2f} MB")
-    print(f"peak memory of this process (reader + one photo): "
-          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 
 def main() -> None:

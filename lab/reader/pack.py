@@ -1,4 +1,4 @@
-"""Put what a GPU training run needs into one folder (for the device machine's carry):
+"""Put what a training run needs into one folder (for the device machine's carry):
 the crop files, the pretrained Lite0 cut to the kept blocks, and the model code of the
 registry package ``efficientnet-lite-pytorch`` (absent on that machine).
 
