@@ -1,0 +1,215 @@
+"""The reader on the shared real sets, each held out: adapted from one photo and zero-shot.
+
+For every set of ``../shared/realdata`` the network trained without that set
+(``RUNS/<set>.onnx`` and ``RUNS/<set>.heads.json``, from ``lab.reader.train --hold-out``)
+reads every photo with its true corners (and lens, where the photo has measured inner
+points):
+
+- ``zero-shot``: the generic heads, every photo;
+- ``adapted``: per camera set-up of the set, the heads refit on the set-up's FIRST start
+  photo (or, where the set-up has no start, its first photo with every square labelled;
+  the table says how many set-ups used which), then the set-up's other photos read with it
+  (the adaptation photo is not scored);
+- ``old``: the committed ``models/square_classifier.onnx`` (``vision.classifier``), which
+  was trained on these very sets, for comparison.
+
+Scores: % of squares wrong (occupancy, side or man/king; squares marked '?' are not scored;
+the sticker kings of soon-jynn are scored for occupancy and side only) and % of boards with
+every square right. Then speed (one board read: crops, ONNX on one thread, heads; median and
+p95), adaptation time, model size and peak memory.
+
+    python -m lab.reader.bench_realdata --runs DIR [--sets a,b] [--no-old]
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from lab.reader.realcrops import photo_geometry
+from models.realdata import SYMBOL_KINGS, RealPhoto, collections, true_crops
+from vision.reader import PRIOR, BoardReader, labels_of
+
+#: Held-out figures of the committed network from issue #30's table (#22, board found).
+OLD_HELD_OUT = {"julie-robot-webcam": 3.98, "alexkassil-playing-the-computer": 19.49,
+                "b3nny01-checkersvision": 14.56, "olekzima-checkers-robot-bachelor": 4.46,
+                "sabshine-python-checkers-robot": 4.86,
+                "soon-jynn-chu-checkers-piece-detection": 39.14}
+
+
+@dataclass
+class Tally:
+    squares: int = 0
+    wrong: int = 0
+    boards: int = 0
+    perfect: int = 0
+
+    def add(self, truth: str, read: str, symbol_kings: bool) -> None:
+        bad = 0
+        for t, r in zip(truth, read):
+            if t == "?":
+                continue
+            if symbol_kings:
+                t, r = t.lower(), r.lower()
+            self.squares += 1
+            bad += t != r
+        self.wrong += bad
+        self.boards += 1
+        self.perfect += bad == 0
+
+    def __str__(self) -> str:
+        if not self.boards:
+            return f"{'-':>7} {'-':>6} {0:>4}"
+        return (f"{100 * self.wrong / self.squares:7.2f} {100 * self.perfect / self.boards:6.1f}"
+                f" {self.boards:4d}")
+
+
+def adaptation_photos(photos: list[RealPhoto]) -> dict[str, tuple[int, str]]:
+    """Per set-up, the index of its adaptation photo and 'start' or 'labelled'."""
+    chosen: dict[str, tuple[int, str]] = {}
+    for i, photo in enumerate(photos):
+        if photo.setup not in chosen and photo.start_side():
+            chosen[photo.setup] = (i, "start")
+    for i, photo in enumerate(photos):
+        if photo.setup not in chosen and "?" not in "".join(photo.grid) and photo.pieces:
+            chosen[photo.setup] = (i, "labelled")
+    return chosen
+
+
+def bench_set(name: str, photos: list[RealPhoto], runs: Path, old: bool, prior: float
+              ) -> tuple[Tally, Tally, Tally, str]:
+    reader = BoardReader(runs / f"{name}.onnx", runs / f"{name}.heads.json")
+    symbol = name in SYMBOL_KINGS
+    zero, adapted, old_t = Tally(), Tally(), Tally()
+    chosen = adaptation_photos(photos)
+    states = {}
+    for setup, (i, _) in chosen.items():
+        image = photos[i].image()
+        corners, lens, truth = photo_geometry(photos[i], image)
+        states[setup] = reader.adapt(image, corners, "dark", truth, prior=prior, lens=lens)
+    if old:
+        from vision.classifier import SquareClassifier
+        from vision.classifier import labels_of as old_labels
+
+        classifier = SquareClassifier()
+    for i, photo in enumerate(photos):
+        image = photo.image()
+        corners, lens, truth = photo_geometry(photo, image)
+        crops = reader.crops(image, corners, "dark", lens)
+        e = reader.embed(crops)
+        zero.add(truth, labels_of(reader.generic.probabilities(e)), symbol)
+        if photo.setup in states and chosen[photo.setup][0] != i:
+            adapted.add(truth, labels_of(states[photo.setup].heads.probabilities(e)), symbol)
+        if old:
+            old_crops, old_truth = true_crops(photo, image)
+            old_t.add(old_truth, old_labels(classifier.classify(old_crops)), symbol)
+    kinds = [k for _, k in chosen.values()]
+    how = f"{kinds.count('start')} start, {kinds.count('labelled')} labelled"
+    return zero, adapted, old_t, how
+
+
+def speed(model: Path, heads: Path, reads: int = 60) -> None:
+    """Time board reads and adaptation on real photos, in this process (one thread): a
+    1280x960 webcam frame (julie) and a 1600x1600 phone photo (b3nny01)."""
+    photos = collections()
+    for name in ("julie-robot-webcam", "b3nny01-checkersvision"):
+        photo = next(p for p in photos[name] if p.start_side())
+        speed_on(photo, model, heads, reads)
+    print(f"model: {model.name} {model.stat().st_size / 1e6:.2f} MB + heads "
+          f"{heads.stat().st_size / 1e3:.1f} kB")
+    print(f"peak memory of this process (reader + two photos): "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
+
+
+def speed_on(photo: RealPhoto, model: Path, heads: Path, reads: int) -> None:
+    image = photo.image()
+    corners, lens, truth = photo_geometry(photo, image)
+    reader = BoardReader(model, heads)
+    for _ in range(5):
+        reader.read(image, corners, "dark")
+    times, cpu, parts = [], [], []
+    for _ in range(reads):
+        t, c = time.perf_counter(), time.process_time()
+        crops = reader.crops(image, corners, "dark")
+        c1 = time.process_time()
+        e = reader.embed(crops)
+        c2 = time.process_time()
+        reader.generic.probabilities(e)
+        times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+        parts.append((c1 - c, c2 - c1, time.process_time() - c2))
+    adapt = []
+    for _ in range(5):
+        c = time.process_time()
+        state = reader.adapt(image, corners, "dark", truth)
+        adapt.append(time.process_time() - c)
+    cpu_ms = 1000 * np.array(cpu)
+    crop_ms, net_ms, head_ms = (1000 * np.median(np.array(parts), axis=0)).tolist()
+    print(f"{photo.name} ({image.shape[1]}x{image.shape[0]}):")
+    print(f"  board read, CPU time of this process (one thread; the machine's load does not "
+          f"count): median {np.median(cpu_ms):.1f} ms, p95 {np.percentile(cpu_ms, 95):.1f} ms "
+          f"(median parts: crops {crop_ms:.1f}, network + colour {net_ms:.1f}, heads {head_ms:.1f})")
+    print(f"  load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    ms = 1000 * np.array(times)
+    print(f"  board read, wall clock (crops + ONNX + heads): median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
+    print(f"  adaptation (3 cuts of the start frame + refit), CPU time: median "
+          f"{1000 * np.median(adapt):.0f} ms; adapted state {len(state.to_json()) / 1e3:.1f} kB JSON")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=Path, required=True,
+                        help="folder with <set>.onnx / <set>.heads.json of held-out runs")
+    parser.add_argument("--sets", default="", help="comma-separated subset")
+    parser.add_argument("--no-old", action="store_true")
+    parser.add_argument("--prior", type=float, default=PRIOR)
+    parser.add_argument("--model", type=Path, default=None,
+                        help="model timed for speed (default: the committed one)")
+    parser.add_argument("--speed-only", action="store_true")
+    args = parser.parse_args()
+    from vision.reader import DEFAULT_HEADS, DEFAULT_MODEL
+
+    model = args.model or DEFAULT_MODEL
+    heads = model.with_name(model.stem + "_heads.json") if args.model else DEFAULT_HEADS
+    if args.model and not heads.exists():
+        heads = model.with_suffix(".heads.json")
+    if args.speed_only:
+        speed(model, heads)
+        return
+    sets = collections()
+    if not sets:
+        print("no ../shared/realdata: nothing to bench")
+        return
+    wanted = [s for s in args.sets.split(",") if s] or list(sets)
+    print(f"{'set (held out)':40s} {'adapted: %wrong %perfect boards':>32s} | "
+          f"{'zero-shot':>19s} | {'old (trained on it)':>19s} | old held out (#22) | adapted from")
+    totals = [Tally(), Tally(), Tally()]
+    for name in wanted:
+        zero, adapted, old, how = bench_set(name, sets[name], args.runs, not args.no_old,
+                                            args.prior)
+        for total, part in zip(totals, (adapted, zero, old)):
+            total.squares += part.squares
+            total.wrong += part.wrong
+            total.boards += part.boards
+            total.perfect += part.perfect
+        print(f"{name:40s} {str(adapted):>32s} | {str(zero):>19s} | {str(old):>19s} | "
+              f"{OLD_HELD_OUT.get(name, float('nan')):18.2f} | {how}", flush=True)
+    print(f"{'all':40s} {str(totals[0]):>32s} | {str(totals[1]):>19s} | {str(totals[2]):>19s} |")
+    subprocess.run([sys.executable, "-m", "lab.reader.bench_realdata", "--runs", str(args.runs),
+                    "--speed-only", *(["--model", str(args.model)] if args.model else [])],
+                   check=True)
+
+
+if __name__ == "__main__":
+    main()
