@@ -11,6 +11,10 @@ from pathlib import Path
 
 #: The square classifier (``vision.classifier``).
 SQUARE_CLASSIFIER = "square_classifier.onnx"
+#: The piece reader (``vision.reader``): the pretrained network cut to its features, and the
+#: generic heads on them that the start position refits.
+PIECE_READER = "board_reader.onnx"
+PIECE_READER_HEADS = "board_reader_heads.json"
 #: The demo's sample game: a rendered video with its true PDN and events beside it.
 SAMPLE_VIDEO = "sample/sample.mp4"
 

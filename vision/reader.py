@@ -13,7 +13,7 @@ everything after that is three linear heads in numpy:
   board, never named by an absolute colour;
 - ``king``: is the piece a stacked king rather than a man, also beside the reference.
 
-At the start of a game every square is known, and ``BoardReader.adapt`` refits ``occupied``
+At the start of a game every square is known, and ``PieceReader.adapt`` refits ``occupied``
 and ``light`` on that one frame (a logistic regression pulled toward the generic heads, in a
 few milliseconds): this board, piece set, camera and light. That is what brings real boards
 to a fraction of one per cent of squares wrong. The start's pieces become the fixed
@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import models
 from .lens import Lens
 from .rectify import CropGeometry, SquareCrops, crop_transforms, sightlines
 
@@ -45,9 +46,8 @@ GEOMETRY = CropGeometry(pps=32, width=64, height=80, centre_y=52.0)
 #: Column order of ``read``'s probabilities (as ``vision.classifier.CLASSES``).
 CLASSES: tuple[str, ...] = ("empty", "light man", "dark man", "light king", "dark king")
 LABELS: tuple[str, ...] = (".", "l", "d", "L", "D")
-MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
-DEFAULT_MODEL = MODEL_DIR / "board_reader.onnx"
-DEFAULT_HEADS = MODEL_DIR / "board_reader_heads.json"
+DEFAULT_MODEL = models.path(models.PIECE_READER)
+DEFAULT_HEADS = models.path(models.PIECE_READER_HEADS)
 #: Strength of the pull toward the generic heads when refitting on a start frame (an L2
 #: penalty on the difference of the weights, in units of the summed log-loss of the frame).
 PRIOR = 1.0
@@ -124,7 +124,8 @@ def _colour_sides(colour: np.ndarray, piece: np.ndarray, light: np.ndarray) -> n
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
+    out: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -286,7 +287,7 @@ def adapt_heads(generic: Heads, embeddings: np.ndarray, labels: str,
     return Heads(occ, light_rel, generic.light_abs, king, reference)
 
 
-class BoardReader:
+class PieceReader:
     """The reader: ONNX embeddings on one thread, numpy heads, adaptation from a start frame.
 
     ``read`` gives (32, 5) probabilities in ``CLASSES`` order, rows squares 1..32; with an
@@ -352,6 +353,30 @@ class BoardReader:
             shots.append(self.embed(self.crops(start_frame, moved, played, lens)))
         heads = adapt_heads(self.generic, np.concatenate(shots), start_position, prior)
         return AdaptedState(heads, self.model)
+
+
+class AdaptingReader:
+    """The reader as a camera uses it (``vision.pipeline.StartAdapting``): zero-shot until the
+    settled start position teaches it this board, then with the heads refit on it."""
+
+    geometry = GEOMETRY
+
+    def __init__(self, reader: PieceReader | None = None) -> None:
+        self.reader = reader if reader is not None else PieceReader()
+        self.state: AdaptedState | None = None
+
+    def classify(self, crops: SquareCrops) -> np.ndarray:
+        return self.reader.classify(crops, self.state)
+
+    def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
+              lens: Lens | None = None) -> str:
+        self.state = self.reader.adapt(image, corners, played, labels, lens=lens)
+        return self.state.to_json()
+
+    def restore(self, adaptation: str) -> None:
+        state = AdaptedState.from_json(adaptation)
+        self.reader.heads(state)  # refuses a state fitted for another network
+        self.state = state
 
 
 def fast_crops(image: np.ndarray, corners: np.ndarray, played: str = "dark",

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from models.dataset import TEST, TEST_SEEDS, scene_shots
-from models.render import Renderer
-from vision.reader import DEFAULT_HEADS, DEFAULT_MODEL, BoardReader, labels_of
+from lab.training.dataset import TEST, TEST_SEEDS, scene_shots
+from lab.render import Renderer
+from makhos.vision.reader import DEFAULT_HEADS, DEFAULT_MODEL, PieceReader, labels_of
 
 #: Squares 1-8 light men, 25-32 dark men: the 8-man start in square order.
 START = "l" * 8 + "." * 16 + "d" * 8
@@ -35,7 +35,7 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL)
     parser.add_argument("--heads", type=Path, default=DEFAULT_HEADS)
     args = parser.parse_args()
-    reader = BoardReader(args.model, args.heads)
+    reader = PieceReader(args.model, args.heads)
     # per mode: squares, wrong, men, men read as kings, kings, kings read as men,
     # summed P(king) of men, summed P(king) of kings
     stats = {mode: np.zeros(8) for mode in ("zero-shot", "adapted")}

@@ -38,8 +38,8 @@ from pathlib import Path
 import numpy as np
 
 from lab.reader.realcrops import photo_geometry
-from models.realdata import SYMBOL_KINGS, RealPhoto, collections, true_crops
-from vision.reader import PRIOR, BoardReader, labels_of
+from lab.realdata import SYMBOL_KINGS, RealPhoto, collections, true_crops
+from makhos.vision.reader import PRIOR, PieceReader, labels_of
 
 #: Held-out figures of the committed network from issue #30's table (#22, board found).
 OLD_HELD_OUT = {"julie-robot-webcam": 3.98, "alexkassil-playing-the-computer": 19.49,
@@ -89,7 +89,7 @@ def adaptation_photos(photos: list[RealPhoto]) -> dict[str, tuple[int, str]]:
 
 def bench_set(name: str, photos: list[RealPhoto], runs: Path, old: bool, prior: float
               ) -> tuple[Tally, Tally, Tally, str]:
-    reader = BoardReader(runs / f"{name}.onnx", runs / f"{name}.heads.json")
+    reader = PieceReader(runs / f"{name}.onnx", runs / f"{name}.heads.json")
     symbol = name in SYMBOL_KINGS
     zero, adapted, old_t = Tally(), Tally(), Tally()
     chosen = adaptation_photos(photos)
@@ -99,8 +99,8 @@ def bench_set(name: str, photos: list[RealPhoto], runs: Path, old: bool, prior: 
         corners, lens, truth = photo_geometry(photos[i], image)
         states[setup] = reader.adapt(image, corners, "dark", truth, prior=prior, lens=lens)
     if old:
-        from vision.classifier import SquareClassifier
-        from vision.classifier import labels_of as old_labels
+        from makhos.vision.classifier import SquareClassifier
+        from makhos.vision.classifier import labels_of as old_labels
 
         classifier = SquareClassifier()
     for i, photo in enumerate(photos):
@@ -135,7 +135,7 @@ def speed(model: Path, heads: Path, reads: int = 60) -> None:
 def speed_on(photo: RealPhoto, model: Path, heads: Path, reads: int) -> None:
     image = photo.image()
     corners, lens, truth = photo_geometry(photo, image)
-    reader = BoardReader(model, heads)
+    reader = PieceReader(model, heads)
     for _ in range(5):
         reader.read(image, corners, "dark")
     times, cpu, parts = [], [], []
@@ -178,7 +178,7 @@ def main() -> None:
                         help="model timed for speed (default: the committed one)")
     parser.add_argument("--speed-only", action="store_true")
     args = parser.parse_args()
-    from vision.reader import DEFAULT_HEADS, DEFAULT_MODEL
+    from makhos.vision.reader import DEFAULT_HEADS, DEFAULT_MODEL
 
     model = args.model or DEFAULT_MODEL
     heads = model.with_name(model.stem + "_heads.json") if args.model else DEFAULT_HEADS

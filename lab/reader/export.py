@@ -16,8 +16,8 @@ import torch
 
 from lab.reader.net import Embedder, Heads, lite0
 from lab.reader.pack import lite0_weights
-from vision.reader import COLOUR, GEOMETRY, KING_PRIOR
-from vision.reader import Heads as NumpyHeads
+from makhos.vision.reader import COLOUR, GEOMETRY, KING_PRIOR
+from makhos.vision.reader import Heads as NumpyHeads
 
 
 def load_run(path: Path | str, weights: str | None = None) -> tuple[Embedder, Heads]:

@@ -15,11 +15,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.realdata import (RealPhoto, TrueGeometry, board_parity, cells_of, collections,
+from lab.realdata import (RealPhoto, TrueGeometry, board_parity, cells_of, collections,
                              numbering_corners)
-from vision.lens import Lens
-from vision.reader import GEOMETRY
-from vision.rectify import SquareCrops, crop_squares
+from makhos.vision.lens import Lens
+from makhos.vision.reader import GEOMETRY
+from makhos.vision.rectify import SquareCrops, crop_squares
 
 
 def photo_geometry(photo: RealPhoto, image: np.ndarray) -> tuple[np.ndarray, Lens | None, str]:

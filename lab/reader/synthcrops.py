@@ -19,9 +19,9 @@ import cv2
 import numpy as np
 
 from lab.reader.realcrops import mosaic
-from models.dataset import FIT, scene_shots
-from vision.reader import GEOMETRY
-from vision.rectify import crop_squares
+from lab.training.dataset import FIT, scene_shots
+from makhos.vision.reader import GEOMETRY
+from makhos.vision.rectify import crop_squares
 
 
 def main() -> None:

@@ -9,8 +9,8 @@ import json
 import numpy as np
 import pytest
 
-from vision.reader import (CLASSES, COLOUR, DEFAULT_HEADS, DEFAULT_MODEL, AdaptedState,
-                           BoardReader, Heads, adapt_heads, labels_of)
+from makhos.vision.reader import (CLASSES, COLOUR, DEFAULT_HEADS, DEFAULT_MODEL, AdaptedState,
+                           PieceReader, Heads, adapt_heads, labels_of)
 
 START = "l" * 12 + "." * 8 + "d" * 12  # 12-man start in square order
 D = 16 + COLOUR
@@ -87,11 +87,11 @@ def test_a_full_board_keeps_the_generic_occupancy_head() -> None:
 
 
 @pytest.fixture(scope="module")
-def reader() -> BoardReader:
-    return BoardReader()
+def reader() -> PieceReader:
+    return PieceReader()
 
 
-def test_committed_model_and_heads_match(reader: BoardReader) -> None:
+def test_committed_model_and_heads_match(reader: PieceReader) -> None:
     assert DEFAULT_MODEL.stat().st_size < 12e6
     heads = json.loads(DEFAULT_HEADS.read_text())
     crops = reader.crops(np.full((480, 640, 3), 120, np.uint8),
@@ -101,7 +101,7 @@ def test_committed_model_and_heads_match(reader: BoardReader) -> None:
     assert reader.classify(crops).shape == (32, 5)
 
 
-def test_a_state_for_another_model_is_refused(reader: BoardReader) -> None:
+def test_a_state_for_another_model_is_refused(reader: PieceReader) -> None:
     state = AdaptedState(reader.generic, "not-this-model")
     with pytest.raises(ValueError):
         reader.heads(state)
@@ -110,7 +110,7 @@ def test_a_state_for_another_model_is_refused(reader: BoardReader) -> None:
 # ------------------------------------------------------------------ real photos (shared)
 
 def _real():
-    from models.realdata import ROOT, collections
+    from lab.realdata import ROOT, collections
 
     if not ROOT.is_dir():
         pytest.skip("../shared/realdata is not here")
@@ -119,7 +119,7 @@ def _real():
     return collections(), photo_geometry
 
 
-def test_adapted_from_a_start_photo_reads_its_set_up(reader: BoardReader) -> None:
+def test_adapted_from_a_start_photo_reads_its_set_up(reader: PieceReader) -> None:
     """b3nny01 v1 (wooden men, overhead phone): adapt on its first start photo, read the
     next ten photos of that set-up. The committed model saw this set in training, so this is
     a check that the run-time path works end to end, not a held-out figure (that is
@@ -140,7 +140,7 @@ def test_adapted_from_a_start_photo_reads_its_set_up(reader: BoardReader) -> Non
     assert wrong <= 3
 
 
-def test_zero_shot_names_orange_and_blue_by_the_board(reader: BoardReader) -> None:
+def test_zero_shot_names_orange_and_blue_by_the_board(reader: PieceReader) -> None:
     """olekzima: orange and blue men; no absolute colour names them, the board does."""
     sets, photo_geometry = _real()
     photo = sets["olekzima-checkers-robot-bachelor"][0]
