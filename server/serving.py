@@ -18,8 +18,9 @@ The feed tells the loop of each change (:meth:`server.feed.EventFeed.listen`, fr
 poller thread, through the loop's thread-safe callbacks); a stream waits for its board's
 signal, the hall's streams for any board's.
 
-Bounds on time: a request's body must arrive within :data:`BODY_SECONDS`, and a request not
-answered within :data:`ANSWER_SECONDS` is answered 503 (its thread finishes in its own time).
+Bounds on time: a request's body must arrive within :data:`BODY_SECONDS`, a request not
+answered within :data:`ANSWER_SECONDS` is answered 503 (its thread finishes in its own time),
+and a socket idle for :data:`IDLE_SECONDS` either way is closed.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ STREAM_PATH = re.compile(r"^/api/(?:board/[^/]+/events|hall/events|referee/[^/]+
 #: The referee's routes: their own threads.
 REFEREE_PATH = re.compile(r"^/(?:api/)?referee/")
 BODY_SECONDS = 10.0
+IDLE_SECONDS = 60.0
 ANSWER_SECONDS = 30.0
 #: Streams woken at once by a change; then the loop's other work gets its turn.
 WAKE_BATCH = 50
@@ -232,9 +234,19 @@ def _read_body(environ: Environ) -> bytes:
 
 
 class _Handler(gevent.pywsgi.WSGIHandler):  # type: ignore[misc]
-    """pywsgi's handler, writing each message with one ``send``: gevent's ``sendall`` asks
-    the socket for its buffer size before every write, a system call per message per viewer
-    that a move sent to thousands of streams pays thousands of times."""
+    """pywsgi's handler, with a bound on idle sockets and one ``send`` per message.
+
+    A socket that neither sends nor takes anything for :data:`IDLE_SECONDS` is closed: a
+    client that opens a connection and says nothing (or half a request line), or a viewer
+    that stops reading its stream, holds no connection for ever. (A stream writes at least a
+    keepalive every ``keepalive_seconds``.) gevent's ``sendall`` asks the socket for its
+    buffer size before every write, a system call per message per viewer that a move sent
+    to thousands of streams pays thousands of times: one ``send`` does for a message that
+    fits the socket's buffer."""
+
+    def handle(self) -> None:
+        self.socket.settimeout(IDLE_SECONDS)
+        super().handle()
 
     def _sendall(self, data: bytes) -> None:
         try:

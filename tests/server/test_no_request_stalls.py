@@ -226,3 +226,17 @@ def test_a_body_that_never_arrives_is_a_408_in_bounded_time_and_stalls_no_one(li
     assert answer.startswith(b"HTTP/1.1 408")
     assert time.perf_counter() - started < 5
     assert log.read(after=0) == []
+
+
+def test_a_connection_that_says_nothing_is_closed_in_bounded_time(live, monkeypatch):
+    from makhos.server import serving
+
+    monkeypatch.setattr(serving, "IDLE_SECONDS", 0.5)
+    url, _ = live
+    host, port = url.removeprefix("http://").split(":")
+    started = time.perf_counter()
+    with socket.create_connection((host, int(port)), timeout=10) as silent:
+        silent.sendall(b"GET /api/ha")  # half a request line, then nothing
+        assert silent.recv(4096) == b""  # closed by the server
+    assert time.perf_counter() - started < 5
+    assert request(url, "GET", "/api/hall")[0] == 200
