@@ -29,7 +29,7 @@ bench: $(BIN)/makhos
 # Regenerate the synthetic data, retrain the square classifier from scratch and evaluate it
 # (its time and figures: bench/RESULTS.md), then refit its head (lab/training/head.py: scenes of the
 # widened renderer, and the real photos of ../shared/realdata where present; it says what it
-# used). Writes models/square_classifier.onnx and models/evaluation.json. TRAIN_SCENES=N
+# used). Writes models/square_classifier.onnx and lab/training/evaluation.json. TRAIN_SCENES=N
 # renders N training scenes; unset, the recipe's count (lab.training.dataset).
 model: $(BIN)/makhos
 	$(BIN)/pip install --quiet -e '.[dev,train]'

@@ -26,11 +26,11 @@ import time
 from pathlib import Path
 
 
-from makhos.engine.game import Game  # noqa: E402
-from makhos.events import EventKind, GameEvent, SQLiteLog  # noqa: E402
-from makhos.events.details import GameStarted  # noqa: E402
-from makhos.server import create_app  # noqa: E402
-from makhos.server.config import AnalysisSettings, BoardInfo, ServerConfig  # noqa: E402
+from makhos.engine.game import Game
+from makhos.events import EventKind, GameEvent, SQLiteLog
+from makhos.events.details import GameStarted
+from makhos.server import create_app
+from makhos.server.config import AnalysisSettings, BoardInfo, ServerConfig
 
 
 def game_events(board: int, plies: int) -> list[GameEvent]:

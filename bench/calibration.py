@@ -40,19 +40,20 @@ import cv2
 import numpy as np
 
 
-from makhos.calibration import adaptation as adaptation_module  # noqa: E402
-from makhos.calibration.adaptation import (AdaptedClassifier, fit_adaptation, log_odds,  # noqa: E402
+from makhos.calibration import adaptation as adaptation_module
+from makhos.calibration.adaptation import (AdaptedClassifier, fit_adaptation, log_odds,
                                     model_fingerprint)
-from makhos.calibration.intrinsics import calibrate_lens, inner_corners  # noqa: E402
-from lab.realdata import JULIE, JULIE_CORNERS as CORNERS, ROOT  # noqa: E402
-from lab.realdata import julie_labels as labels_from_name  # noqa: E402
-from lab.render import Renderer, random_position, sample_scene  # noqa: E402
-from lab.render.camera import Camera  # noqa: E402
-from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of  # noqa: E402
-from makhos.vision.geometry import corner_error  # noqa: E402
-from makhos.vision.lens import Lens  # noqa: E402
-from makhos.vision.locate import locate_board  # noqa: E402
-from makhos.vision.rectify import crop_squares  # noqa: E402
+from makhos.calibration.intrinsics import calibrate_lens, inner_corners
+from lab.tally import Tally
+from lab.realdata import JULIE, JULIE_CORNERS as CORNERS, ROOT
+from lab.realdata import julie_labels as labels_from_name
+from lab.render import Renderer, random_position, sample_scene
+from lab.render.camera import Camera
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of
+from makhos.vision.geometry import corner_error
+from makhos.vision.lens import Lens
+from makhos.vision.locate import locate_board
+from makhos.vision.rectify import crop_squares
 
 
 STRONG_BARREL = np.array([-0.35, 0.10, 0.0, 0.0, 0.0])
@@ -150,38 +151,6 @@ def lens_figures(scenes: int, views: int, tests: int, seed: int = 1) -> None:
 
 # ------------------------------------------------------------------------- (b) adaptation
 
-@dataclasses.dataclass
-class Tally:
-    """Square counts of one way of reading: right, and the man/king and other confusions."""
-
-    squares: int = 0
-    right: int = 0
-    men: int = 0
-    men_as_kings: int = 0
-    kings: int = 0
-    kings_as_men: int = 0
-    side_or_occupancy: int = 0  # an empty read as a piece, a piece as empty, or the wrong side
-
-    def add(self, truth: str, read: str) -> None:
-        for t, r in zip(truth, read):
-            self.squares += 1
-            self.right += t == r
-            if t.lower() != r.lower():
-                self.side_or_occupancy += 1
-            elif t in "ld":
-                self.men += 1
-                self.men_as_kings += r in "LD"
-            elif t in "LD":
-                self.kings += 1
-                self.kings_as_men += r in "ld"
-
-    def line(self) -> str:
-        return (f"per square {100 * self.right / self.squares:6.2f} %  men read as kings "
-                f"{100 * self.men_as_kings / max(self.men, 1):5.2f} % of {self.men}  kings read as men "
-                f"{100 * self.kings_as_men / max(self.kings, 1):5.2f} % of {self.kings}  side/occupancy "
-                f"errors {self.side_or_occupancy}")
-
-
 def later_position(rng: np.random.Generator) -> dict[int, str]:
     """A position of the middle or end game: fewer men, some kings."""
     return random_position(rng, occupancy=rng.uniform(0.15, 0.6), king_share=rng.uniform(0.1, 0.5))
@@ -214,11 +183,11 @@ def adaptation_figures(scenes: int, frames: int) -> None:
         for crops, truth in later:
             for tally, whole in ((b, before), (a, after)):
                 read = labels_of((network if tally is b else adapted).classify(crops))
-                tally.add(truth, read)
-                whole.add(truth, read)
+                tally.add(np.array(list(truth)), np.array(list(read)))
+                whole.add(np.array(list(truth)), np.array(list(read)))
         print(f"  {scene.pieces.pieces.name:14s} on {scene.board.palette.name:14s} king threshold "
-              f"{fitted.king_threshold:+5.2f}  before {100 * b.right / b.squares:6.2f} %  after "
-              f"{100 * a.right / a.squares:6.2f} %")
+              f"{fitted.king_threshold:+5.2f}  before {100 * (1 - b.square_error):6.2f} %  after "
+              f"{100 * (1 - a.square_error):6.2f} %")
     print(f"(b) held-out palettes, {scenes} scenes x {frames} later frames with kings:\n"
           f"    before: {before.line()}\n    after:  {after.line()}")
 

@@ -21,10 +21,10 @@ from pathlib import Path
 import numpy as np
 
 
-from lab.training.evaluate import evaluate, load_or_render, report  # noqa: E402
-from lab.render import Renderer, random_position, sample_scene  # noqa: E402
-from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier  # noqa: E402
-from makhos.vision.rectify import crop_squares  # noqa: E402
+from lab.training.evaluate import evaluate, load_or_render
+from lab.render import Renderer, random_position, sample_scene
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier
+from makhos.vision.rectify import crop_squares
 
 
 def median_ms(fn, repeats: int, clock=time.perf_counter) -> float:
@@ -67,7 +67,7 @@ def main() -> None:
           f"crop 32 squares from 1280x720 {crop_ms:.2f} ms; board read {read_ms:.2f} ms "
           f"({read_cpu_ms:.2f} ms of CPU)")
     if not args.no_accuracy:
-        print(report(evaluate(classifier, load_or_render(args.data, args.scenes))))
+        print(evaluate(classifier, load_or_render(args.data, args.scenes)).line())
 
 
 if __name__ == "__main__":

@@ -45,13 +45,13 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from makhos.engine.game import Game  # noqa: E402
-from makhos.engine.gaps import Sight, gap_lines  # noqa: E402
-from makhos.engine.pdn import read_game  # noqa: E402
-from makhos.events import EventKind, GameEvent, SQLiteLog  # noqa: E402
-from makhos.events.decisions import ChooseLine, Dismiss  # noqa: E402
-from makhos.events.details import CameraNotice, CameraStatus, Irregularity, IrregularityKind, MovePlayed  # noqa: E402
-from makhos.events.game import replay  # noqa: E402
+from makhos.engine.game import Game
+from makhos.engine.gaps import Sight, gap_lines
+from makhos.engine.pdn import read_game
+from makhos.events import EventKind, GameEvent, SQLiteLog
+from makhos.events.decisions import ChooseLine, Dismiss
+from makhos.events.details import CameraNotice, CameraStatus, Irregularity, IrregularityKind, MovePlayed
+from makhos.events.game import replay
 from bench.record import FIRST_SEED, make_video
 
 BOARD = "1"

@@ -48,7 +48,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-import numpy as np  # noqa: E402
+import numpy as np
 
 ID_LINE = re.compile(rb"^id: (\d+)")
 TICKS = os.sysconf("SC_CLK_TCK")

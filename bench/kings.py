@@ -29,11 +29,10 @@ from pathlib import Path
 import numpy as np
 
 
-from lab.training.dataset import TEST, TEST_SEEDS, Shot, scene_shots  # noqa: E402
-from lab.training.evaluate import read_as_king  # noqa: E402
-from lab.render import Renderer  # noqa: E402
-from makhos.vision.classifier import SquareClassifier, model_path  # noqa: E402
-from makhos.vision.rectify import crop_squares  # noqa: E402
+from lab.training.dataset import TEST, TEST_SEEDS, Shot, scene_shots
+from lab.render import Renderer
+from makhos.vision.classifier import SquareClassifier, model_path
+from makhos.vision.rectify import crop_squares
 
 #: Bounds of the difference classes printed (grey levels, root mean square over the crop).
 BUCKETS = (0, 3, 5, 8, 12, 20, 40, 1000)
@@ -52,6 +51,12 @@ class OneManRenderer(Renderer):
         height = self.scene.pieces.height
         return [man] + [(man[0], man[1], height, height + z_top - z_bottom, light, radius)
                         for _, _, z_bottom, z_top, light, radius in boss]
+
+
+def read_as_king(probabilities: np.ndarray) -> np.ndarray:
+    """Where 5-class probabilities (..., 5) put a king above a man, whatever the colour."""
+    p = np.asarray(probabilities)
+    return p[..., 3] + p[..., 4] > p[..., 1] + p[..., 2]
 
 
 def probe_scene(args: tuple[int, str]) -> list[tuple[float, bool, bool]]:

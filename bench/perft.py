@@ -27,8 +27,9 @@ from pathlib import Path
 
 # Run as a plain script from anywhere: the engine lives one folder up.
 
-from makhos.engine import Position, Rules  # noqa: E402
-from makhos.engine.perft import perft  # noqa: E402
+from bench.machine import cpu_model
+from makhos.engine import Position, Rules
+from makhos.engine.perft import perft
 
 #: RULES.md, "Reference move counts": standard 8-man start, dark to move.
 REFERENCE = {7: 1_820_189, 8: 14_533_014, 9: 114_530_830}
@@ -51,16 +52,6 @@ def perft_parallel(position: Position, depth: int, processes: int, rules: Rules 
         jobs += [(after.play(second).fen(), depth - 2) for second in after.legal_moves(rules)]
     with multiprocessing.Pool(processes) as pool:
         return sum(pool.imap_unordered(_subtree, jobs))
-
-
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
 
 
 def measure(label: str, depth: int, count) -> bool:

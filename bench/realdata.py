@@ -37,88 +37,34 @@ import argparse
 import sys
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 
-from makhos.calibration.adaptation import AdaptedClassifier, fit_adaptation, model_fingerprint  # noqa: E402
-from lab.realdata import (ROOT, RealPhoto, TrueGeometry, board_parity, cells_of,  # noqa: E402
+from makhos.calibration.adaptation import AdaptedClassifier, fit_adaptation, model_fingerprint
+from lab.tally import Tally
+from lab.realdata import (ROOT, RealPhoto, TrueGeometry, board_parity, cells_of,
                              collections, image_points, numbering_corners, to_labelled)
-from makhos.vision.classifier import LABELS, SquareClassifier, model_path  # noqa: E402
-from makhos.vision.geometry import location_from_corners  # noqa: E402
-from makhos.vision.locate import locate_board  # noqa: E402
-from makhos.vision.orientation import colour_in_play, orient  # noqa: E402
-from makhos.vision.rectify import SquareCrops, crop_squares  # noqa: E402
+from makhos.vision.classifier import LABELS, SquareClassifier, model_path
+from makhos.vision.geometry import location_from_corners
+from makhos.vision.locate import locate_board
+from makhos.vision.orientation import colour_in_play, orient
+from makhos.vision.rectify import CROP, CropGeometry, SquareCrops, crop_squares
 
 MODES = ("given", "colour", "found", "calibrated")
 
 
 # ----------------------------------------------------------------------------- scoring
 
-@dataclass
-class Score:
-    """Counts over photos: the squares in play scored, those wrong in any way, in occupancy
-    or side, man/king pairs scored and wrong, whole boards right, and boards whose every
-    piece was found but whose two sides were named the wrong way round."""
-
-    photos: int = 0
-    boards_right: int = 0
-    boards_sides_right: int = 0
-    squares: int = 0
-    wrong: int = 0
-    side_wrong: int = 0
-    kinds: int = 0
-    kind_wrong: int = 0
-    swapped: int = 0
-    failures: list[str] = field(default_factory=list)
-
-    def add(self, photo: RealPhoto, parity: int, read: np.ndarray) -> np.ndarray:
-        """Score one reading ((8, 8) labels, labelled frame) on the squares of ``parity``;
-        returns the (8, 8) mask of squares read wrong."""
-        truth = photo.cells
-        rows, cols = np.mgrid[0:8, 0:8]
-        scored = (truth != "?") & ((rows + cols) % 2 == parity)
-        side_bad = scored & (np.char.lower(truth) != np.char.lower(read))
-        kind_scored = scored & ~side_bad & np.isin(truth, list("lLdD"))
-        if not photo.stacked_kings:
-            kind_scored &= np.isin(truth, list("ld"))
-        kind_bad = kind_scored & (truth != read)
-        bad = side_bad | kind_bad
-        pieces = scored & np.isin(truth, list("lLdD"))
-        swap = {"l": "d", "d": "l", ".": ".", "x": "x"}
-        flipped = np.vectorize(lambda c: swap.get(c.lower(), c))(read)
-        self.photos += 1
-        self.squares += int(scored.sum())
-        self.wrong += int(bad.sum())
-        self.side_wrong += int(side_bad.sum())
-        self.kinds += int(kind_scored.sum())
-        self.kind_wrong += int(kind_bad.sum())
-        self.boards_right += int(not bad.any())
-        self.boards_sides_right += int(not side_bad.any())
-        self.swapped += int(side_bad[pieces].all() and pieces.any()
-                            and not (scored & (np.char.lower(truth) != flipped)).any())
-        if bad.any():
-            self.failures.append(photo.path.name + ": " + ", ".join(
-                f"({r},{c}) {truth[r, c]}->{read[r, c]}" for r, c in zip(*np.nonzero(bad))))
-        return bad
-
-    def merge(self, other: Score) -> None:
-        for name in ("photos", "boards_right", "boards_sides_right", "squares", "wrong", "side_wrong", "kinds",
-                     "kind_wrong", "swapped"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-
-    def line(self) -> str:
-        if not self.photos:
-            return "no photo"
-        squares = max(self.squares, 1)
-        return (f"{self.photos:4d} photos | occupancy/side wrong {100 * self.side_wrong / squares:5.2f} % "
-                f"({self.side_wrong}/{self.squares}), boards {self.boards_sides_right:3d} right, "
-                f"{self.swapped} swapped | man/king wrong {100 * self.kind_wrong / max(self.kinds, 1):5.2f} % "
-                f"({self.kind_wrong}/{self.kinds}) | all: squares wrong {100 * self.wrong / squares:5.2f} %, "
-                f"boards right {100 * self.boards_right / self.photos:5.1f} % ({self.boards_right})")
+def score(tally: Tally, photo: RealPhoto, parity: int, read: np.ndarray) -> np.ndarray:
+    """Count one reading ((8, 8) labels, labelled frame) on the squares of ``parity``; man
+    against king only where the set's kings are stacked men. The (8, 8) squares read wrong."""
+    rows, cols = np.mgrid[0:8, 0:8]
+    return tally.add(photo.cells, read, scored=(rows + cols) % 2 == parity,
+                     kinds=photo.stacked_kings, name=photo.path.name)
 
 
 # ----------------------------------------------------------------------------- reading
@@ -144,10 +90,18 @@ def read_given(classify: Classify, image: np.ndarray, truth: TrueGeometry, parit
     return Read(to_labelled(labels, corners, "dark", truth.lens, truth), crops, cells)
 
 
+@dataclass(frozen=True)
+class Classifying:
+    """A classify function as the reader ``colour_in_play`` asks for (crops cut as ``CROP``)."""
+
+    classify: Classify
+    geometry: CropGeometry = CROP
+
+
 def read_colour(classify: Classify, image: np.ndarray, truth: TrueGeometry) -> Read:
     corners = truth.corners
     location = location_from_corners(corners)
-    numbered = colour_in_play(classify, image, orient(image, location), truth.lens)
+    numbered = colour_in_play(Classifying(classify), image, orient(image, location), truth.lens)
     crops = crop_squares(image, numbered.location.corners, numbered.played, lens=truth.lens)
     labels = "".join(LABELS[k] for k in classify(crops).argmax(1))
     return Read(to_labelled(labels, numbered.location.corners, numbered.played, truth.lens, truth))
@@ -157,7 +111,7 @@ def read_found(classify: Classify, image: np.ndarray, truth: TrueGeometry) -> Re
     location = locate_board(image)
     if location is None:
         return Read(np.full((8, 8), "x"))  # no board: every square with a piece is wrong
-    numbered = colour_in_play(classify, image, orient(image, location))
+    numbered = colour_in_play(Classifying(classify), image, orient(image, location))
     crops = crop_squares(image, numbered.location.corners, numbered.played)
     labels = "".join(LABELS[k] for k in classify(crops).argmax(1))
     return Read(to_labelled(labels, numbered.location.corners, numbered.played, None, truth))
@@ -222,12 +176,12 @@ def adaptations(network: SquareClassifier, photos: list[RealPhoto], fingerprint:
 
 
 def evaluate(models: dict[str, Path], sets: dict[str, list[RealPhoto]], modes: tuple[str, ...],
-             sheets: Path | None = None) -> dict[str, dict[str, Score]]:
+             sheets: Path | None = None) -> dict[str, dict[str, Tally]]:
     """Scores per set and mode, each set read with its own network (``models``)."""
-    scores: dict[str, dict[str, Score]] = {}
+    scores: dict[str, dict[str, Tally]] = {}
     for name, photos in sets.items():
         network, fingerprint = SquareClassifier(models[name]), model_fingerprint(models[name])
-        scores[name] = {mode: Score() for mode in modes}
+        scores[name] = {mode: Tally() for mode in modes}
         calibrated = adaptations(network, photos, fingerprint) if "calibrated" in modes else {}
         tiles: list[np.ndarray] = []
         for photo in photos:
@@ -248,7 +202,7 @@ def evaluate(models: dict[str, Path], sets: dict[str, list[RealPhoto]], modes: t
                     if adapted is None or start is photo:
                         continue
                     read = read_given(adapted.classify, image, truth, parity)
-                bad = scores[name][mode].add(photo, parity, read.grid)
+                bad = score(scores[name][mode], photo, parity, read.grid)
                 if sheets is not None and mode == "given" and bad.any():
                     assert read.crops is not None and read.cells is not None
                     for k, (r, c) in enumerate(read.cells):
@@ -272,7 +226,7 @@ def leave_one_out(base: Path, fit_data: Path, sets: dict[str, list[RealPhoto]], 
     every other real set (``lab.training.head``), so no set is read by a network that saw it."""
     import torch
 
-    from makhos.models import head
+    from lab.training import head
 
     torch.set_num_threads(1)
     convolutions = head.Convolutions(base)
@@ -322,7 +276,7 @@ def main() -> int:
     scores = evaluate(models, sets, modes, args.sheets)
     for mode in modes:
         print(f"== {mode}")
-        total = Score()
+        total = Tally()
         for name, by_mode in scores.items():
             print(f"  {name:42s} {by_mode[mode].line()}")
             total.merge(by_mode[mode])
@@ -330,7 +284,7 @@ def main() -> int:
                 for failure in by_mode[mode].failures:
                     print("      " + failure)
         print(f"  {'all':42s} {total.line()}")
-        hand = Score()
+        hand = Tally()
         for name, by_mode in scores.items():
             if name != "julie-robot-webcam":
                 hand.merge(by_mode[mode])

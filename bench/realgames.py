@@ -17,12 +17,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-from makhos.engine import Rules  # noqa: E402
-from makhos.session import BoardSession  # noqa: E402
-from makhos.tracker import GameTracker  # noqa: E402
-from makhos.vision.classifier import SquareClassifier, labels_of  # noqa: E402
-from makhos.vision.pipeline import BoardReader  # noqa: E402
-from makhos.vision.sources import read_image  # noqa: E402
+from makhos.engine import Rules
+from makhos.session import BoardSession
+from makhos.tracker import GameTracker
+from makhos.vision.classifier import SquareClassifier, labels_of
+from makhos.vision.pipeline import BoardReader
+from makhos.vision.sources import read_image
 
 REAL = ROOT.parent / "shared" / "realdata" / "julie-robot-webcam"
 HOLD_FRAMES = 30  # frames per photo, at 15 fps: two seconds still

@@ -5,6 +5,7 @@
     python -m bench.record --set stress --videos 60 --folder /work/cache/i20   # hostile cameras
     python -m bench.record --set stress --videos 60 --render-only             # render, no record
     python -m bench.record --set irregular --videos 50 --plies 12 --folder /work/cache/i21
+    python -m bench.record --set quarter --videos 16 --plies 10   # any side of the table
 
 Each video is rendered once into ``--folder`` (with its true PDN, events and, for the
 hostile sets, the camera's nuisances beside it), then decoded and recorded through the real
@@ -19,7 +20,9 @@ Sets: ``calm`` (seeds 10000..: a camera bolted down, 30 fps, OpenCV's writer), `
 of every kind of the catalogue in docs/RULES.md, corrected or played on; a third start with
 kings), ``tuning``
 (seeds 30000..: every nuisance of :mod:`lab.videos.nuisances` drawn at random; the set
-looked at while developing) and ``stress`` (seeds 20000..: never looked at while tuning).
+looked at while developing), ``quarter`` (seeds 50000..: the camera behind either player or
+at either side of the table, a quarter turn by seed mod 4, elevation 35-70 degrees, 12 men a
+side in every other group of four) and ``stress`` (seeds 20000..: never looked at while tuning).
 In the stress set the camera wobble cycles through the table's levels (0, 1, 2, 3 and
 5 px at 720p, by seed mod 5), the frame rate through 15, 25, 30 and 60 fps (by seed div 5)
 and the codec alternates (MPEG-4 Part 2, H.264, by seed mod 2), so that 50 videos give ten
@@ -32,33 +35,33 @@ import argparse
 import json
 import resource
 import sys
+import threading
 import time
 from pathlib import Path
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parent.parent
-
-from makhos.engine import Rules, Setup  # noqa: E402
-from makhos.engine.pdn import read_game  # noqa: E402
-from makhos.events import EventKind  # noqa: E402
-from makhos.events.details import MovePlayed  # noqa: E402
-from lab.render import sample_scene  # noqa: E402
-from lab.videos import script_game  # noqa: E402
-from lab.videos.nuisances import CODECS, FRAME_RATES, WOBBLE_LEVELS, sample_nuisances  # noqa: E402
-from lab.videos.render import shot_starts, write_video  # noqa: E402
-from makhos.session import BoardSession  # noqa: E402
-from makhos.tracker import GameTracker, TrackerConfig  # noqa: E402
-from makhos.vision.classifier import SquareClassifier  # noqa: E402
-from makhos.vision.pipeline import BoardReader  # noqa: E402
-from makhos.vision.sources import VideoFile  # noqa: E402
+from makhos.engine import Rules, Setup
+from makhos.engine.pdn import read_game
+from makhos.events import EventKind
+from makhos.events.details import MovePlayed
+from lab.render import sample_scene
+from lab.videos import script_game
+from lab.videos.nuisances import CODECS, FRAME_RATES, WOBBLE_LEVELS, sample_nuisances
+from lab.videos.render import shot_starts, write_video
+from makhos.events import GameEvent, SQLiteLog
+from makhos.session import BoardSession
+from makhos.tracker import TrackerConfig
+from makhos.vision.classifier import model_path
+from makhos.worker.inputs import CameraInput
+from makhos.worker.loop import Worker, WorkerConfig
 
 #: Seconds a chain may rest unfinished before it is called stopped early: a partial chain's
 #: report is due only then (TrackerConfig.chain_patience).
 PATIENCE_S = TrackerConfig().chain_patience
 WINDOW_S = 4.0  # seconds after the truth within which the report must come
 FIRST_SEED = {"calm": 10_000, "stress": 20_000, "tuning": 30_000, "steady": 40_000,
-              "irregular": 40_000}
+              "irregular": 40_000, "quarter": 50_000}
 
 
 def make_video(seed: int, folder: Path, plies: int, kind: str = "calm") -> Path:
@@ -72,6 +75,16 @@ def make_video(seed: int, folder: Path, plies: int, kind: str = "calm") -> Path:
         rules = Rules(setup=Setup.TWO_KINGS) if seed % 3 == 0 else Rules()
         script = script_game(seed, rules, plies=plies, irregularities=1 + seed // 3 % 3)
         scene = sample_scene(np.random.default_rng(seed), held_out=True, elevation=(35.0, 90.0))
+        write_video(script, scene, path, seed=seed)
+        return path
+    if kind == "quarter":
+        # The camera behind either player or at either side of the table (a quarter turn
+        # by seed mod 4), low to high, men on either colour; every other game has 12 men.
+        k = seed - FIRST_SEED["quarter"]
+        rules = Rules(men_per_side=12) if k // 4 % 2 else Rules()
+        script = script_game(seed, rules, plies=plies, irregularities=0)
+        scene = sample_scene(np.random.default_rng(seed), held_out=True, elevation=(35.0, 70.0),
+                             azimuth=(k % 4) * np.pi / 2)
         write_video(script, scene, path, seed=seed)
         return path
     if kind in ("calm", "steady"):
@@ -98,16 +111,23 @@ def video_fps(path: Path) -> float:
     return float(json.loads(described.read_text())["fps"]) if described.exists() else 30.0
 
 
-def record(path: Path, classifier: SquareClassifier) -> tuple[BoardSession, list, float, int]:
-    """Record one video; the seconds of CPU it took, decoding included (a shared machine's
-    wall clock says more about the neighbours than about us)."""
-    session = BoardSession(BoardReader(classifier), GameTracker("bench"))
-    events, frames = [], 0
-    start = time.process_time()
-    for frame in VideoFile(path):
-        events += session.feed(frame.image, frame.timestamp)
+def record(path: Path, model: Path) -> tuple[BoardSession, list[GameEvent], float, int]:
+    """Record one video through the product's one camera loop (as ``makhos record`` does);
+    the seconds of CPU it took, decoding included (a shared machine's wall clock says more
+    about the neighbours than about us)."""
+    frames = 0
+
+    def count(_: BoardSession) -> None:
+        nonlocal frames
         frames += 1
-    return session, events, time.process_time() - start, frames
+
+    log = SQLiteLog()
+    worker = Worker(WorkerConfig(board="bench"), log, CameraInput(str(path), model=model), count)
+    start = time.process_time()
+    worker.run(threading.Event())
+    seconds = time.process_time() - start
+    assert worker.session is not None  # run() started it
+    return worker.session, log.read("bench", limit=1 << 30), seconds, frames
 
 
 def compare(path: Path, session: BoardSession, events: list) -> dict:
@@ -158,7 +178,7 @@ def main() -> int:
     parser.add_argument("--videos", type=int, default=50)
     parser.add_argument("--plies", type=int, help="plies a game (default: 24 calm, 3 hostile)")
     parser.add_argument("--first-seed", type=int, help="default: the set's own")
-    parser.add_argument("--folder", type=Path, default=ROOT / "data" / "videos")
+    parser.add_argument("--folder", type=Path, default=Path("data") / "videos")
     parser.add_argument("--render-only", action="store_true", help="render the videos, record none")
     parser.add_argument("--minutes", type=float,
                         help="start no new video after this many minutes (a shared machine); "
@@ -173,7 +193,7 @@ def main() -> int:
     import cv2
 
     cv2.setNumThreads(1)
-    classifier = SquareClassifier()
+    model = model_path()
     totals = {"perfect": 0, "marked": 0, "false_moves": 0}
     reported: dict[str, list[bool]] = {}
     delays, report_delays, busy, frames = [], [], 0.0, 0
@@ -189,7 +209,7 @@ def main() -> int:
             break
         seed = first + k
         path = make_video(seed, args.folder, plies, args.set)
-        session, events, seconds, count = record(path, classifier)
+        session, events, seconds, count = record(path, model)
         n += 1
         result = compare(path, session, events)
         busy += seconds

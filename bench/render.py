@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 
-from lab.render import Renderer, random_position, sample_hand, sample_scene  # noqa: E402
+from lab.render import Renderer, random_position, sample_hand, sample_scene
 
 
 def main() -> None:

@@ -5,7 +5,12 @@
     python3 -m bench.search match --opponent tenth --results out/match-tenth.jsonl
     python3 -m bench.search match ... --nodes 130000  # a node budget instead of 1 s (load-free)
     python3 -m bench.search tactics                 # tests/engine/data/tactics.json at 1 s each
+    python3 -m bench.search tactics --set game --nodes 200000   # forced gains from game histories
     python3 -m bench.search exactness               # 200 positions vs minimax; the table vs its rules
+    python3 -m bench.search reuse                   # one searcher through long games vs fresh ones (#35)
+    python3 -m bench.search reuse --engine main     # the same for the engine of a git revision
+    python3 -m bench.search match --opponent previous --nodes 20000 --results out/m-prev.jsonl
+    python3 -m bench.search match --opponent minimax --nodes 20000 --results out/m-minimax.jsonl
 
 A match plays ``--games`` games (default 400) from 200 openings, each opening once with
 either colour; every finished game is appended to ``--results`` as one JSON line, so a
@@ -21,27 +26,55 @@ else runs. The lead reruns the timed figures on a quiet machine.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
 import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
+from collections.abc import Callable
+from types import ModuleType
 
 
-from makhos.engine import CapturedRemoval, Position, Rules  # noqa: E402
-from makhos.engine.endgame import EndgameTable, Outcome  # noqa: E402
-from makhos.engine.game import Game, Outcome as GameOutcome  # noqa: E402
-from makhos.engine.rules import Colour  # noqa: E402
-from makhos.engine.search import Limits, Searcher  # noqa: E402
+from makhos.engine import CapturedRemoval, Move, Position, Rules
+from makhos.engine.endgame import EndgameTable, Outcome
+from makhos.engine.game import Game, Outcome as GameOutcome
+from makhos.engine.rules import Colour
+from makhos.engine import search as current_search
+from makhos.engine.search import GamePosition, Limits, Searcher
 
 ROOT = Path(__file__).resolve().parents[1]
 MIDDLEGAMES = ROOT / "bench" / "data" / "middlegames.fen"
 TACTICS = ROOT / "tests" / "engine" / "data" / "tactics.json"
+GAME_TACTICS = ROOT / "tests" / "engine" / "data" / "game_tactics.json"
 TABLES = ROOT / "data" / "endgames"
 #: Plies after which a match game is adjudicated (by the table if it covers the position, else a draw).
 MAX_PLIES = 200
+
+
+def engine_at(revision: str | None) -> ModuleType:
+    """The search module of a git revision (``engine/search.py`` as committed there), run on
+    today's rules: the "previous engine" of a match or of the reuse check. None: today's."""
+    if revision is None:
+        return current_search
+    text = subprocess.run(["git", "show", f"{revision}:engine/search.py"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout
+    name = f"makhos.engine._search_at_{''.join(c if c.isalnum() else '_' for c in revision)}"
+    if name in sys.modules:
+        return sys.modules[name]
+    folder = Path(tempfile.mkdtemp(prefix="makhos-engine-"))
+    (folder / "search.py").write_text(text)
+    spec = importlib.util.spec_from_file_location(name, folder / "search.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = "makhos.engine"
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def load() -> str:
@@ -104,13 +137,72 @@ def openings(count: int, plies: int = 4, seed: int = 24) -> list[str]:
     return list(seen)
 
 
-def play_game(start: str, first: Limits, second: Limits, table: EndgameTable | None) -> tuple[float, int, str]:
+#: A player of a match: makes its choice in the game as it stands.
+Player = Callable[[Game], Move]
+#: Makes a new player for each game (a searcher's state never crosses games).
+PlayerMaker = Callable[[], Player]
+
+
+def searcher_player(engine: ModuleType, limits: Limits, table: EndgameTable | None) -> PlayerMaker:
+    """The search of ``engine`` (today's, or a revision's: :func:`engine_at`) at ``limits``,
+    one searcher for the whole game, as the analyst and ``makhos analyse`` use it."""
+    def make() -> Player:
+        searcher = engine.Searcher(Rules(), table=table)
+        engine_limits = engine.Limits(depth=limits.depth, seconds=limits.seconds, nodes=limits.nodes)
+
+        def play(game: Game) -> Move:
+            at = GamePosition.of(game, len(game.plies))
+            best = searcher.search(at.position, engine_limits, history=at.history, count_left=at.count_left).best
+            assert best is not None
+            return best
+        return play
+    return make
+
+
+def minimax_player(depth: int) -> PlayerMaker:
+    """The baseline: plain minimax (alpha-beta, which changes no choice) to ``depth`` plies
+    over the rules' ``legal_moves``, material only (a man 1, a king 3), the first of equal
+    moves; a side with no move has lost. Like the outside engine's minimax player of #35."""
+    rules = Rules()
+
+    def value(position: Position, left: int, alpha: int, beta: int) -> int:
+        moves = position.legal_moves(rules)
+        if not moves:
+            return -1_000
+        if left == 0:
+            mine = position.dark if position.turn is Colour.DARK else position.light
+            theirs = position.light if position.turn is Colour.DARK else position.dark
+            kings = position.kings
+            return ((mine & ~kings).bit_count() - (theirs & ~kings).bit_count()
+                    + 3 * ((mine & kings).bit_count() - (theirs & kings).bit_count()))
+        best = -10_000
+        for move in moves:
+            best = max(best, -value(position.play(move), left - 1, -beta, -alpha))
+            alpha = max(alpha, best)
+            if alpha >= beta:
+                break
+        return best
+
+    def make() -> Player:
+        def play(game: Game) -> Move:
+            position = game.position
+            best_move, best, alpha = None, -10_000, -10_000
+            for move in position.legal_moves(rules):
+                score = -value(position.play(move), depth - 1, -10_000, -alpha)
+                if score > best:
+                    best_move, best, alpha = move, score, max(alpha, score)
+            assert best_move is not None
+            return best_move
+        return play
+    return make
+
+
+def play_game(start: str, first: PlayerMaker, second: PlayerMaker, table: EndgameTable | None) -> tuple[float, int, str]:
     """One game from ``start``: ``first`` plays the side to move there. Returns the first
     player's score (1, 1/2, 0), the plies played and how it ended."""
     rules = Rules()
     game = Game(rules, Position.from_fen(start))
-    players = {game.position.turn: (Searcher(rules, table=table), first),
-               game.position.turn.opponent: (Searcher(rules, table=table), second)}
+    players = {game.position.turn: first(), game.position.turn.opponent: second()}
     first_colour = game.position.turn
     while game.result() is None and len(game.plies) < MAX_PLIES:
         position = game.position
@@ -121,10 +213,7 @@ def play_game(start: str, first: Limits, second: Limits, table: EndgameTable | N
                 return 0.5, len(game.plies), "table draw"
             winner = position.turn if value.outcome is Outcome.WIN else position.turn.opponent
             return (1.0 if winner is first_colour else 0.0), len(game.plies), "table"
-        searcher, limits = players[position.turn]
-        analysis = searcher.analyse_game_position(game, len(game.plies), limits)
-        assert analysis.best is not None
-        game.play(analysis.best)
+        game.play(players[position.turn](game))
     result = game.result()
     if result is None:
         return 0.5, len(game.plies), "ply limit"
@@ -136,13 +225,21 @@ def play_game(start: str, first: Limits, second: Limits, table: EndgameTable | N
 
 def match(args: argparse.Namespace) -> int:
     mine = Limits(nodes=args.nodes) if args.nodes else Limits(seconds=args.seconds)
-    if args.opponent == "depth2":
-        theirs = Limits(depth=2)
-    elif args.nodes:
-        theirs = Limits(nodes=max(args.nodes // 10, 1))
-    else:
-        theirs = Limits(seconds=args.seconds / 10)
     table = table_or_none(Rules())
+    if args.opponent == "depth2":
+        theirs: object = Limits(depth=2)
+        opponent = searcher_player(current_search, Limits(depth=2), table)
+    elif args.opponent == "previous":
+        theirs = f"engine at {args.previous}, {mine}"
+        opponent = searcher_player(engine_at(args.previous), mine, table)
+    elif args.opponent == "minimax":
+        theirs = f"minimax depth {args.minimax_depth}"
+        opponent = minimax_player(args.minimax_depth)
+    else:
+        theirs = Limits(nodes=max(args.nodes // 10, 1)) if args.nodes else Limits(seconds=args.seconds / 10)
+        assert isinstance(theirs, Limits)
+        opponent = searcher_player(current_search, theirs, table)
+    me = searcher_player(current_search, mine, table)
     starts = openings(args.games // 2)
     results = Path(args.results)
     results.parent.mkdir(parents=True, exist_ok=True)
@@ -159,9 +256,9 @@ def match(args: argparse.Namespace) -> int:
         engine_first = index % 2 == 0
         began = time.perf_counter()
         if engine_first:
-            score, plies, reason = play_game(start, mine, theirs, table)
+            score, plies, reason = play_game(start, me, opponent, table)
         else:
-            score, plies, reason = play_game(start, theirs, mine, table)
+            score, plies, reason = play_game(start, opponent, me, table)
             score = 1.0 - score
         record = {"game": index, "opening": start, "engine_first": engine_first, "score": score,
                   "plies": plies, "end": reason, "seconds": round(time.perf_counter() - began, 1),
@@ -192,20 +289,133 @@ def summary(records: list[dict]) -> str:
 # ---------------------------------------------------------------- tactics
 
 
+def game_position(case: dict) -> GamePosition:
+    """A case of game_tactics.json as the game left it: the position, its history and count."""
+    game = Game(Rules(), Position.from_fen(case["start"]))
+    for text in case["moves"]:
+        game.play_text(text)
+    at = GamePosition.of(game, len(game.plies))
+    assert at.position.fen() == case["fen"]
+    return at
+
+
 def tactics(args: argparse.Namespace) -> int:
-    cases = json.loads(TACTICS.read_text())
+    """``--set table``: tests/engine/data/tactics.json (endings, one winning move); ``--set
+    game``: game_tactics.json (forced gains of material within 12 plies, from game
+    histories, searched with them). Each at ``--seconds`` of wall time, or ``--nodes``
+    (load-free: about 200,000 nodes is a second of a quiet core)."""
+    path = GAME_TACTICS if args.set == "game" else TACTICS
+    cases = json.loads(path.read_text())
     table = None if args.no_table else table_or_none(Rules())
+    limits = Limits(nodes=args.nodes) if args.nodes else Limits(seconds=args.seconds)
     found = 0
+    cpu_all = 0.0
     for case in cases:
         searcher = Searcher(table=table)
-        analysis = searcher.search(Position.from_fen(case["fen"]), Limits(seconds=args.seconds))
+        cpu = time.process_time()
+        if args.set == "game":
+            analysis = searcher.search_at(game_position(case), limits)
+        else:
+            analysis = searcher.search(Position.from_fen(case["fen"]), limits)
+        cpu = time.process_time() - cpu
+        cpu_all += cpu
         ok = str(analysis.best) in case["best"]
         found += ok
         print(f"{'ok  ' if ok else 'MISS'} {case['fen']:<50} wants {'/'.join(case['best']):<12}"
-              f" found {analysis.best} {analysis.score} depth {analysis.depth}", flush=True)
-    print(f"tactics: {found} of {len(cases)} found within {args.seconds:g} s,"
+              f" found {analysis.best} {analysis.score} depth {analysis.depth}, {cpu:.2f} s cpu", flush=True)
+    budget = f"{args.nodes:,} nodes" if args.nodes else f"{args.seconds:g} s"
+    print(f"tactics ({path.name}): {found} of {len(cases)} found within {budget} each"
+          f" ({cpu_all / max(len(cases), 1):.2f} s cpu on average),"
           f" {'with' if table else 'without'} the endgame table ({load()})")
     return 0
+
+
+# ---------------------------------------------------------------- reuse (#35)
+
+
+def long_games(count: int, nodes: int, max_plies: int = 160) -> list[Game]:
+    """``count`` games of self-play at ``nodes`` a move from the match's openings, to their
+    end or ``max_plies``: long histories, kings, shuttles and counts, all deterministic."""
+    games = []
+    for start in openings(count, seed=35):
+        game = Game(Rules(), Position.from_fen(start))
+        searcher = Searcher()
+        while game.result() is None and len(game.plies) < max_plies:
+            analysis = searcher.analyse_game_position(game, len(game.plies), Limits(nodes=nodes))
+            assert analysis.best is not None
+            game.play(analysis.best)
+        games.append(game)
+    return games
+
+
+def reuse(args: argparse.Namespace) -> int:
+    """One searcher analyses every position of long games in order (the live analyst's
+    way); at ``--positions`` of them, spread over the games past ply ``--from-ply``, its
+    best move is compared with a fresh searcher's at the same node budget. Agreement
+    counts where the fresh search's margin (its score minus the best other move's, by
+    ``exclude``) exceeds the noise: the 90th percentile of how far the fresh score moves
+    when the budget is doubled."""
+    engine = engine_at(args.engine)
+    print(f"engine {args.engine or 'this tree'}, {args.nodes:,} nodes a position, python"
+          f" {sys.version.split()[0]}, {load()}", flush=True)
+    began = time.process_time()
+    games = long_games(args.games, args.game_nodes)
+    print(f"{len(games)} games of {', '.join(str(len(g.plies)) for g in games)} plies"
+          f" ({args.game_nodes:,} nodes a move), {time.process_time() - began:.0f} s cpu", flush=True)
+    def searchable(at: GamePosition) -> bool:  # not drawn by the rules, not lost already
+        return not at.drawn and bool(at.position.legal_moves())
+
+    spots = [(g, i) for g, game in enumerate(games) for i in range(args.from_ply, len(game.plies) + 1)
+             if searchable(GamePosition.of(game, i))]
+    step = max(len(spots) / args.positions, 1.0)
+    chosen = {spots[int(k * step)] for k in range(min(args.positions, len(spots)))}
+    limits = engine.Limits(nodes=args.nodes)
+    rows = []
+    for g, game in enumerate(games):
+        reused = engine.Searcher(Rules())
+        for index in range(len(game.plies) + 1):
+            at = GamePosition.of(game, index)
+            if not searchable(at):
+                continue
+            kept = reused.search(at.position, limits, history=at.history, count_left=at.count_left)
+            if (g, index) not in chosen:
+                continue
+            fresh = engine.Searcher(Rules()).search(at.position, limits, history=at.history,
+                                                    count_left=at.count_left)
+            # the margin and the noise by today's engine (an old one may have no exclude)
+            other = Searcher().search(at.position, Limits(nodes=args.nodes), history=at.history,
+                                      count_left=at.count_left, exclude=[fresh.best])
+            doubled = engine.Searcher(Rules()).search(at.position, engine.Limits(nodes=2 * args.nodes),
+                                                      history=at.history, count_left=at.count_left)
+            margin = fresh.score.value - other.score.value if other.best is not None else 10 * MAN
+            rows.append((g, index, kept, fresh, margin, abs(_clip(doubled.score.value) - _clip(fresh.score.value))))
+            if len(rows) % 20 == 0:
+                print(f"{len(rows)} positions, {time.process_time() - began:.0f} s cpu ({load()})", flush=True)
+    noise = sorted(row[5] for row in rows)[int(0.9 * (len(rows) - 1))] if rows else 0
+    clear = [row for row in rows if row[4] > noise]
+    same_clear = sum(row[2].best == row[3].best for row in clear)
+    same_all = sum(row[2].best == row[3].best for row in rows)
+    identical = sum(row[2].score == row[3].score and row[2].best == row[3].best and row[2].depth == row[3].depth
+                    and row[2].nodes == row[3].nodes for row in rows)
+    for g, index, kept, fresh, margin, _ in rows:
+        if kept.best != fresh.best and margin > noise:
+            print(f"DIFFERS game {g} ply {index} {games[g].positions()[index].fen()}: reused {kept.best}"
+                  f" {kept.score} d{kept.depth}, fresh {fresh.best} {fresh.score} d{fresh.depth},"
+                  f" margin {margin / MAN:.2f}")
+    print(f"reused vs fresh on {len(rows)} positions (plies {args.from_ply}+ of long games):"
+          f" noise (90th percentile of |score(2N) - score(N)|) {noise / MAN:.2f} men;"
+          f" margin above it: {same_clear} of {len(clear)} same best move;"
+          f" all: {same_all} of {len(rows)} same best move, {identical} identical"
+          f" (score, move, depth, nodes); {time.process_time() - began:.0f} s cpu ({load()})")
+    return 0
+
+
+#: A man, in the search's units; scores are clipped at ten men when compared.
+MAN = 100
+
+
+def _clip(value: int) -> int:
+    return max(-10 * MAN, min(10 * MAN, value))
 
 
 # ---------------------------------------------------------------- exactness
@@ -259,8 +469,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--nodes", type=int, default=0, help="a node budget instead of time (load-free)")
     p.set_defaults(func=speed)
     p = sub.add_parser("match")
-    p.add_argument("--opponent", choices=("depth2", "tenth"), required=True,
-                   help="the same search limited to 2 plies, or given a tenth of the time/nodes")
+    p.add_argument("--opponent", choices=("depth2", "tenth", "previous", "minimax"), required=True,
+                   help="the same search limited to 2 plies, or given a tenth of the time/nodes; the"
+                        " engine of --previous at the same limits; plain minimax to --minimax-depth")
+    p.add_argument("--previous", default="main", help="git revision of the previous engine (default main)")
+    p.add_argument("--minimax-depth", type=int, default=4)
     p.add_argument("--results", required=True, help="JSON lines file; the match resumes from it")
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--chunk", type=int, default=0, help="play at most this many more games")
@@ -268,9 +481,20 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--nodes", type=int, default=0, help="a node budget per move instead of time")
     p.set_defaults(func=match)
     p = sub.add_parser("tactics")
+    p.add_argument("--set", choices=("table", "game"), default="table",
+                   help="tactics.json (endings) or game_tactics.json (forced gains in games)")
     p.add_argument("--seconds", type=float, default=1.0)
+    p.add_argument("--nodes", type=int, default=0, help="a node budget instead of time (load-free)")
     p.add_argument("--no-table", action="store_true", help="search without the endgame table")
     p.set_defaults(func=tactics)
+    p = sub.add_parser("reuse", help="one searcher through long games against fresh ones (#35)")
+    p.add_argument("--engine", default=None, help="a git revision's engine/search.py (default: this tree)")
+    p.add_argument("--nodes", type=int, default=10_000, help="node budget of every search")
+    p.add_argument("--positions", type=int, default=200)
+    p.add_argument("--games", type=int, default=4)
+    p.add_argument("--game-nodes", type=int, default=3_000, help="node budget of the self-play games")
+    p.add_argument("--from-ply", type=int, default=20, help="compare positions from this ply on")
+    p.set_defaults(func=reuse)
     p = sub.add_parser("exactness")
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--max-states", type=int, default=20_000, help="largest reference tree to solve")

@@ -40,10 +40,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-from makhos.engine import Rules  # noqa: E402
-from makhos.engine.game import Game  # noqa: E402
-from makhos.events import EventKind, GameEvent, SQLiteLog, open_log  # noqa: E402
-from makhos.events.details import GameStarted  # noqa: E402
+from makhos.engine import Rules
+from makhos.engine.game import Game
+from makhos.events import EventKind, GameEvent, SQLiteLog, open_log
+from makhos.events.details import GameStarted
 
 ID_LINE = re.compile(rb"^id: (\d+)")
 

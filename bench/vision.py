@@ -43,6 +43,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 
 from lab.render import Renderer, random_position, sample_hand, sample_scene
+from bench.machine import describe
 from makhos.vision.follower import BoardFollower
 from makhos.vision.classifier import SquareClassifier, labels_of
 from makhos.vision.geometry import corner_error
@@ -238,15 +239,7 @@ def real_frames() -> dict[str, float] | None:
 
 
 def machine() -> str:
-    model = next(
-        (
-            line.split(":", 1)[1].strip()
-            for line in Path("/proc/cpuinfo").read_text().splitlines()
-            if line.startswith("model name")
-        ),
-        platform.processor(),
-    )
-    return f"{os.cpu_count()} CPUs ({model}), Python {platform.python_version()}, OpenCV {cv2.__version__}"
+    return f"{describe()}, OpenCV {cv2.__version__}"
 
 
 def main() -> int:

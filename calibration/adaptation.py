@@ -43,7 +43,7 @@ import numpy as np
 
 from makhos.vision.classifier import centre_tone, light_probability
 from makhos.vision.lens import Lens
-from makhos.vision.rectify import SquareCrops, crop_squares
+from makhos.vision.rectify import CROP, CropGeometry, SquareCrops, crop_squares
 
 #: Log-odds above the set's median man where a piece starts to read as a king: half the
 #: network's typical man-to-king gap, chosen on training palettes (bench/calibration.py).
@@ -92,6 +92,9 @@ class AdaptedClassifier:
     """A square network read with a :class:`SetAdaptation`: ``classify(crops)`` as
     ``SquareClassifier.classify`` gives it, (N, 5) empty, light man, dark man, light king,
     dark king."""
+
+    #: How its crops are cut: as the square network's (``vision.rectify.CROP``).
+    geometry: CropGeometry = CROP
 
     def __init__(self, network: SquareNetwork, adaptation: SetAdaptation) -> None:
         self.network = network
@@ -175,4 +178,5 @@ def augmented_crops(frame: np.ndarray, corners: np.ndarray, played: str, lens: L
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
+    p: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
+    return p

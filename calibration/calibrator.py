@@ -80,7 +80,7 @@ class Calibrator:
         location = locate_board(frame)
         if location is None:
             return FrameKind.NO_BOARD
-        orientation = colour_in_play(self.network.classify, frame, orient(frame, location))
+        orientation = colour_in_play(self.network, frame, orient(frame, location))
         corners = orientation.location.corners
         probabilities = self.network.classify(crop_squares(frame, corners, orientation.played))
         if not (probabilities[:, 0] > 0.5).all():

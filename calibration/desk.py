@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -56,7 +57,7 @@ class ProfileDesk:
 
     # ------------------------------------------------------------ the page's side
 
-    def state(self, board: str) -> dict | None:
+    def state(self, board: str) -> dict[str, Any] | None:
         if board != self.board:
             return None
         profile = self.profile
@@ -76,7 +77,7 @@ class ProfileDesk:
         frame = self._latest() if board == self.board else None
         return None if frame is None else _jpeg(frame)
 
-    def board_view(self, board: str, corners: list, quarter_turns: int) -> bytes | None:
+    def board_view(self, board: str, corners: list[list[float]], quarter_turns: int) -> bytes | None:
         frame = self._latest() if board == self.board else None
         if frame is None:
             return None
@@ -85,7 +86,7 @@ class ProfileDesk:
         return _jpeg(draw_board(self._ideal(frame), self._ideal_location(location),
                                 self.profile.played, labels))
 
-    def save(self, board: str, corners: list, quarter_turns: int) -> dict:
+    def save(self, board: str, corners: list[list[float]], quarter_turns: int) -> dict[str, Any]:
         if board != self.board:
             raise ValueError(f"this desk calibrates board {self.board}, not {board}")
         location = self._numbered(corners, quarter_turns)  # checks them
@@ -104,7 +105,7 @@ class ProfileDesk:
         with self._lock:
             return self._frame
 
-    def _numbered(self, corners: list, quarter_turns: int) -> BoardLocation:
+    def _numbered(self, corners: list[list[float]], quarter_turns: int) -> BoardLocation:
         """The numbering-frame location of corners from the page; ValueError when unusable."""
         try:
             c = np.array(corners, np.float64).reshape(4, 2)

@@ -123,7 +123,7 @@ class _Reader:
     def fail(self, field: str, problem: str) -> ProfileError:
         return ProfileError(self.path, field, problem)
 
-    def get(self, data: dict, field: str, prefix: str = "") -> Any:
+    def get(self, data: dict[str, Any], field: str, prefix: str = "") -> Any:
         if field not in data:
             raise self.fail(prefix + field, "missing")
         return data[field]
@@ -214,5 +214,6 @@ class _Reader:
                                        "adaptation.king_threshold"))
 
 
-def _floats(array: np.ndarray, digits: int = 6) -> list:
-    return np.round(np.asarray(array, np.float64), digits).tolist()
+def _floats(array: np.ndarray, digits: int = 6) -> list[Any]:
+    values: list[Any] = np.round(np.asarray(array, np.float64), digits).tolist()
+    return values

@@ -12,7 +12,7 @@ from makhos.engine.pdn import read_games, write_game
 from makhos.engine.search import Limits, Searcher
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "analyse",
         help="score every position of a game and mark its mistakes",

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the command imports OpenCV and the network only when it run
     from makhos.calibration.profile import BoardProfile
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "calibrate",
         help="make a camera's board profile: lens, corners, numbering, piece set",

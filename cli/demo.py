@@ -17,7 +17,7 @@ from .run import (add_live_arguments, add_profile_argument, print_urls, referee_
 SAMPLE = models.path(models.SAMPLE_VIDEO)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "demo",
         help="play the bundled sample game through the pipeline to the live page",
@@ -85,11 +85,12 @@ def check(live: LiveRun) -> int:
     return 0 if same else 1
 
 
-def first_event(url: str) -> dict:
+def first_event(url: str) -> dict[str, Any]:
     """The first event of the board's SSE stream (each message: ``{"event": ..., "state": ...}``)."""
     with urllib.request.urlopen(url, timeout=10) as stream:
         for raw in stream:
             line = raw.decode().strip()
             if line.startswith("data:"):
-                return json.loads(line[5:])["event"]
+                event: dict[str, Any] = json.loads(line[5:])["event"]
+                return event
     raise ValueError(f"{url} closed before sending an event")

@@ -10,7 +10,7 @@ from makhos.engine.perft import perft
 from .rules_args import add_rules_arguments, rules_from_args
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "perft",
         help="count move paths to a depth (checks the move generator)",

@@ -20,7 +20,7 @@ class Progress:
     def __enter__(self) -> "Progress":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.enabled:
             self._draw(force=True)
             sys.stderr.write("\n")

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "read",
         help="read the board in one image",
@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         if found is None:
             raise ValueError(f"no board found in {args.image}: is the whole board in view?")
         classifier = SquareClassifier(model)
-        orientation = colour_in_play(classifier.classify, image, orient(image, found))
+        orientation = colour_in_play(classifier, image, orient(image, found))
         location, played = orientation.location, orientation.played
         probabilities = classifier.read(image, location.corners, played)
     labels = probabilities.argmax(axis=1)

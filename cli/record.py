@@ -13,7 +13,7 @@ from .progress import Progress
 from .rules_args import add_rules_arguments, rules_from_args
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "record",
         help="record a game from a video file to PDN",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from makhos.engine import Rules
 
@@ -20,7 +21,7 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The Rules named by ``--rules`` and ``--men`` (``--men`` wins)."""
-    settings: dict = {}
+    settings: dict[str, Any] = {}
     if args.rules:
         text = args.rules
         if not text.lstrip().startswith("{"):

@@ -15,7 +15,7 @@ from .rules_args import add_rules_arguments, rules_from_args
 from .serve import TOKEN_ENV
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "run",
         help="watch one board with a camera and serve its live page",

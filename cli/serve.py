@@ -14,6 +14,7 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from makhos.events import LogUnavailable, open_log
 
@@ -21,7 +22,7 @@ TOKEN_ENV = "MAKHOS_REFEREE_TOKEN"
 HALL_TOKEN_ENV = "MAKHOS_HALL_TOKEN"  # the Redis password, shared with the hall's workers
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "serve",
         help="serve the live pages, the referee console and the API",
@@ -61,7 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def load_profile(path: Path | None) -> dict:
+def load_profile(path: Path | None) -> dict[str, Any]:
     """The hall profile's settings for ServerConfig; raises ValueError when malformed."""
     from makhos.server.config import AnalysisSettings, BoardInfo, Scoring
 
@@ -73,7 +74,7 @@ def load_profile(path: Path | None) -> dict:
         raise ValueError(f"{path} is not valid JSON: {error}") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path} must hold a JSON object")
-    settings: dict = {}
+    settings: dict[str, Any] = {}
     try:
         if "event" in data:
             settings["event_name"] = str(data["event"])

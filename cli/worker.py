@@ -12,6 +12,7 @@ import argparse
 import logging
 import os
 import signal
+import sys
 import threading
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from .rules_args import add_rules_arguments
 TOKEN_ENV = "MAKHOS_HALL_TOKEN"
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "worker",
         help="watch one board of a hall and append its events to the hall's log",
@@ -53,6 +54,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--speed", type=float, default=1.0, help="replay speed (replay: sources)")
     parser.add_argument("--ply-seconds", type=float, default=10.0,
                         help="game seconds per ply of a replay (default 10)")
+    parser.add_argument("--start", type=float, default=0.0, metavar="SECONDS",
+                        help="read a video file from this many seconds in (a restarted worker "
+                             "takes its video up where the log ends by itself)")
+    parser.add_argument("--outbox", type=Path, metavar="FILE",
+                        help="events the log has not taken yet, kept on disk and sent by the "
+                             "next run (default: makhos-outbox-BOARD.jsonl here)")
     parser.add_argument("--first-mover", choices=("auto", "dark", "light"),
                         help="who moves first (default: the board profile's, else inferred from "
                              "the first move)")
@@ -61,8 +68,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from makhos.events import LogUnavailable
+    from makhos.events.store import check_redis_url
     from makhos.worker.inputs import open_input
-    from makhos.worker.loop import Worker, WorkerConfig
+    from makhos.worker.loop import EventsHeld, Worker, WorkerConfig
     from makhos.vision.sources import SourceError
     from makhos.worker.profile import BoardPlan, board_plan
 
@@ -71,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.token is not None:
         raise ValueError("the Redis password is --hall-token (--token is the "
                          "referee token of serve, run and demo)")
+    target = check_redis_url(args.redis) if args.redis else args.events  # before any other work
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     plan = board_plan(args.profile, args.board) if args.profile else BoardPlan(args.board)
     spec = args.source or plan.source
@@ -82,9 +92,12 @@ def run(args: argparse.Namespace) -> int:
     # Read (and checked) before anything starts: a wrong numbering or colour model must not
     # referee a game, and a worker started in a hall should fail where someone sees it.
     rules, first_mover = rules_and_first_mover(args, board_profile)
-    config = WorkerConfig(board=args.board, rules=rules, players=plan.players, first_mover=first_mover)
-    source = open_input(spec, speed=args.speed, seconds_per_ply=args.ply_seconds, profile=board_profile)
-    store = open_log(args.redis or args.events, password=args.hall_token or os.environ.get(TOKEN_ENV))
+    spool = args.outbox or Path(f"makhos-outbox-{args.board}.jsonl")
+    config = WorkerConfig(board=args.board, rules=rules, players=plan.players, first_mover=first_mover,
+                          spool=spool)
+    source = open_input(spec, speed=args.speed, seconds_per_ply=args.ply_seconds, profile=board_profile,
+                        start=args.start)
+    store = open_log(target, password=args.hall_token or os.environ.get(TOKEN_ENV))
     worker = Worker(config, store, source)
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
@@ -95,4 +108,8 @@ def run(args: argparse.Namespace) -> int:
         worker.run(stop)
     except SourceError as error:
         raise ValueError(str(error)) from None
+    except (EventsHeld, LogUnavailable) as error:
+        stopped = "stopped while waiting for the log" if isinstance(error, LogUnavailable) else "stopped"
+        print(f"makhos worker: {stopped}: {error}", file=sys.stderr)
+        return 1
     return 0

@@ -49,6 +49,8 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 #: (two plies from the second index on), and again at full depth if they look good.
 _LMR_FROM, _LMR_TWO_FROM = 2, 5
 _INFINITY = MATE + 1
+#: ``_Run.repeated`` when no repetition was met: beyond any index of the path.
+_NO_REPEAT = 1 << 30
 
 
 class EndgameProbe(Protocol):
@@ -155,14 +157,35 @@ class _Run:
     #: The line from the game's last irreversible move to here; None marks a capture or a
     #: man move, after which nothing earlier can recur.
     path: list[Board4 | None] = field(default_factory=list)
+    #: The lowest index of ``path`` that a repetition draw in the subtree being searched
+    #: matched (:data:`_NO_REPEAT` when none did). A node whose subtree repeated a position
+    #: above it (an ancestor, or the game's history) has a value that holds only on this
+    #: line: it is not stored as a score (see :meth:`Searcher._pvs`).
+    repeated: int = 0
+    exclude: frozenset[Effect] = frozenset()  # root moves left out (Searcher.search's exclude)
 
 
 class Searcher:
-    """Searches positions under one rule set; keeps its tables between calls.
+    """Searches positions under one rule set.
 
     ``table`` is an endgame table, probed whenever few enough pieces stand and no count is
-    running (the table knows no count). The transposition table is cleared when it grows
-    beyond ``table_entries``.
+    running (the table knows no count). The transposition table holds at most
+    ``table_entries`` positions; it is cleared when it grows beyond that.
+
+    **Every call starts from nothing** (#35): the transposition table, the killers and the
+    history table are emptied at the start of :meth:`search`, so an analysis is a function
+    of its arguments alone (the position, its history and count, the limits) and one
+    searcher used for a whole game answers as fresh ones do. They used to be kept between
+    calls for a warm start, and that made the search go stale: the killers and history of
+    the last position reorder the moves of the next, and late-move reductions search the
+    moves late in the order shallower, so the kept tables decided which refutations were
+    seen. In the game of #35 (light, ``17... 18-23??``) the kept tables put the refutation
+    ``9-6``, five plies down, among the reduced moves; the reused search scored 18-23
+    +1.24 where it loses two men, and a fresh one plays 8-11. Entries of the transposition
+    table carry the same tree shape (their values came from the last position's ordering
+    and reductions), so they go as well: a warm start is worth about a ply at most, and an
+    answer that depends on what was searched before cannot be cached, compared or
+    reproduced (the server caches analyses by :class:`GamePosition`).
     """
 
     def __init__(
@@ -181,8 +204,9 @@ class Searcher:
         self._count_reset = NO_COUNT if self.rules.count_on_claim else 2 * self.rules.count_rule_moves
         self._tt: dict[Key, tuple[int, int, int, Effect | None]] = {}
         self._table_entries = table_entries
-        self._killers: list[list[Effect | None]] = [[None, None] for _ in range(MAX_PLY + 1)]
+        self._killers: list[list[Effect | None]] = []
         self._history: tuple[dict[Effect, int], dict[Effect, int]] = ({}, {})
+        self._clear()
         self._run = _Run(None, None)
         #: Per phase (more than 8 pieces, 8 or fewer), per side (dark, light): the men's
         #: square values summed over each 9-bit slice of the bitboard (see _men_table).
@@ -200,6 +224,7 @@ class Searcher:
         *,
         history: Sequence[Position] = (),
         count_left: int | None = None,
+        exclude: Sequence[Move] = (),
     ) -> Analysis:
         """Search ``position`` within ``limits``.
 
@@ -207,6 +232,9 @@ class Searcher:
         into one of them scores as the draw by repetition it leads to; ``count_left`` is the
         number of plies the running count rule still allows (:func:`count_plies_left`).
         With no limit at all the search goes on until its score is the game's value.
+        ``exclude`` leaves moves of ``position`` out of the search: the best of the others
+        and its score, for the margin of the best move (how far ahead it stands: an "only
+        move", or noise between near-equal ones). None left: the answer of a lost position.
         """
         limits = limits or Limits()
         started = time.perf_counter()
@@ -217,15 +245,12 @@ class Searcher:
         quiet_left = NO_COUNT if count_left is None else count_left
         probe = self.table if quiet_left >= NO_COUNT and self._count_reset >= NO_COUNT else None
         self._run = run = _Run(deadline, limits.nodes, reduce=not solve, probe=probe)
+        run.exclude = frozenset(effect_of(position, move) for move in exclude)
         run.path = list(_repeatable(history, position))
-        if len(self._tt) > self._table_entries:
-            self._tt.clear()
-        for side in self._history:  # what was good in the last position is a weaker hint now
-            for effect in side:
-                side[effect] >>= 2
+        self._clear()  # nothing of an earlier position steers this one (see the class)
         mine, theirs, up = _sides(position)
         kings = position.kings
-        if not legal_effects(mine, theirs, kings, up, self._immediate):
+        if not [e for e in legal_effects(mine, theirs, kings, up, self._immediate) if e not in run.exclude]:
             return Analysis(Score(-MATE), None, (), 0, 0, time.perf_counter() - started, True)
 
         max_depth = limits.depth if limits.depth is not None else MAX_PLY
@@ -270,6 +295,12 @@ class Searcher:
         mobility = _plain_move_count(mine, theirs, position.kings, up)
         return self._evaluate(mine, theirs, position.kings, up, mobility)
 
+    def _clear(self) -> None:
+        """Forget every earlier search: transposition table, killers, history."""
+        self._tt.clear()
+        self._killers = [[None, None] for _ in range(MAX_PLY + 1)]
+        self._history = ({}, {})
+
     # ------------------------------------------------------------ the tree
 
     def _aspirated(self, mine: int, theirs: int, kings: int, up: bool, depth: int,
@@ -291,6 +322,7 @@ class Searcher:
         path = self._run.path
         size = len(path)
         path.append((mine, theirs, kings, up))
+        self._run.repeated = _NO_REPEAT
         try:
             return self._pvs(mine, theirs, kings, up, depth, alpha, beta, 0, quiet_left)
         finally:
@@ -316,11 +348,17 @@ class Searcher:
             return self._quiesce(mine, theirs, kings, up, alpha, beta, ply)
 
         moves = legal_effects(mine, theirs, kings, up, self._immediate)
+        if not ply and run.exclude:
+            moves = [effect for effect in moves if effect not in run.exclude]
         if not moves:
             return ply - MATE
-        if ply:
+        if ply and path[-1] is not None:
             # back where this side stood before on this line: the repetition's shuttle
-            if path[-1] is not None and (mine, theirs, kings, up) in path:
+            here = (mine, theirs, kings, up)
+            if here in path:
+                index = path.index(here)
+                if index < run.repeated:
+                    run.repeated = index
                 return 0
         key = (mine, theirs, kings, up, quiet_left)
 
@@ -357,6 +395,13 @@ class Searcher:
                 moves.insert(0, tt_move)
 
         guessed_before = run.guessed
+        # Only a line of king moves can come back to a position, so without kings nothing
+        # below this node repeats one above it: the bookkeeping is skipped.
+        track = kings != 0
+        if track:
+            repeated_before = run.repeated
+            run.repeated = _NO_REPEAT
+            own_index = len(path)  # where this node stands on the path below it
         original_alpha = alpha
         best_score = -_INFINITY
         best_move: Effect | None = None
@@ -412,6 +457,18 @@ class Searcher:
             stored += ply
         elif stored < -MATE_BOUND:
             stored -= ply
+        if track:
+            repeated = run.repeated
+            if repeated < repeated_before:
+                run.repeated = repeated
+            else:
+                run.repeated = repeated_before
+            if repeated < own_index:
+                # The value rests on a draw by repeating a position above this node: it holds
+                # on this line only (another path here, or another game history, may not
+                # repeat). Keep the move for the ordering, never the score for a cut.
+                self._tt[key] = (-1, flag, stored, best_move)
+                return best_score
         # An entry whose subtree met no evaluation holds at any depth: it is the game's value.
         self._tt[key] = (MAX_PLY if run.guessed == guessed_before else depth, flag, stored, best_move)
         return best_score
@@ -466,6 +523,8 @@ class Searcher:
         return score + w.mobility * (min(mobility, 20) - min(their_mobility, 20))
 
     def _check_limits(self) -> None:
+        if len(self._tt) > self._table_entries:  # a long search: room for the rest of it
+            self._tt.clear()
         run = self._run
         if run.node_limit is not None and run.nodes >= run.node_limit:
             raise _Stop

@@ -43,6 +43,7 @@ class EventKind(str, enum.Enum):
     RESULT = "result"  # the game ended; reason
     CAMERA = "camera"  # the camera went away or came back
     REFEREE = "referee"  # a referee's decision (events.decisions)
+    READER_ADAPTED = "reader_adapted"  # the square reader refit on this board's start
 
 
 class IrregularityKind(str, enum.Enum):
@@ -291,3 +292,13 @@ class GameOver(Detail):
 class CameraNotice(Detail):
     kind: ClassVar[EventKind] = EventKind.CAMERA
     status: CameraStatus
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderAdapted(Detail):
+    """The square reader's refit on the start position (``vision.pipeline.StartAdapting``),
+    kept with the game so a worker restarted mid-game reads as it did. The replay has no
+    rule for it: it changes what the camera sees, not the game."""
+
+    kind: ClassVar[EventKind] = EventKind.READER_ADAPTED
+    adaptation: str  # the reader's own JSON

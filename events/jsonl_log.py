@@ -31,7 +31,7 @@ class JSONLinesLog:
 
     def _read_back(self) -> list[GameEvent]:
         lines = self.path.read_text(encoding="utf-8").splitlines()
-        events = []
+        events: list[GameEvent] = []
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue

@@ -34,6 +34,7 @@ promise that an event is on disk before anyone is shown it, as SQLite does).
 from __future__ import annotations
 
 import hashlib
+import socket
 from typing import Any, Callable, TypeVar
 
 import redis
@@ -68,6 +69,11 @@ class RedisLog:
         options = {"password": password} if password else {}
         self._redis = redis.Redis.from_url(url, decode_responses=True, socket_connect_timeout=2,
                                            socket_timeout=5, **options)
+        kwargs = self._redis.connection_pool.connection_kwargs
+        self._password = kwargs.get("password")
+        self._database = kwargs.get("db", 0)
+        self._where = (f"{kwargs['host']}:{kwargs.get('port', 6379)}" if "host" in kwargs
+                       else str(kwargs.get("path")))
         self._prefix = prefix
         self._append = self._redis.register_script(APPEND)
         self._subscription: redis.client.PubSub | None = None  # the polling reader's only
@@ -136,12 +142,35 @@ class RedisLog:
             self._subscription.close()
         self._redis.close()
 
-    @staticmethod
-    def _call(operation: Callable[[], T]) -> T:
+    def _call(self, operation: Callable[[], T]) -> T:
+        """Run ``operation``; an outage becomes :class:`LogUnavailable` (wait and retry), a
+        fault that waiting cannot mend a ValueError that says what to change."""
         try:
             return operation()
         except (redis.AuthenticationError, redis.exceptions.AuthorizationError) as error:
-            # Not a passing outage: waiting would not help, so say so at once.
+            if not self._password:
+                raise ValueError("redis asks for a password and none was given: pass the hall "
+                                 "token with --hall-token or $MAKHOS_HALL_TOKEN") from error
             raise ValueError(f"redis refused the password (the hall token): {error}") from error
+        except redis.ResponseError as error:
+            if "DB index" in str(error):
+                raise ValueError(f"redis has no database {self._database} ({error})") from error
+            raise
         except (redis.ConnectionError, redis.TimeoutError) as error:
+            if "closed by server" in str(error) and not self._speaks_redis():
+                raise ValueError(f"{self._where} answers, but not as Redis: is it the right port?") from error
             raise LogUnavailable(f"redis: {error}") from error
+
+    def _speaks_redis(self) -> bool:
+        """Whether the server at the URL answers a plain PING the way Redis does (any Redis
+        reply, a refusal included); False for a server of another protocol, such as HTTP."""
+        kwargs = self._redis.connection_pool.connection_kwargs
+        if "host" not in kwargs:
+            return True  # a unix socket: nothing else listens there by mistake
+        try:
+            with socket.create_connection((kwargs["host"], kwargs.get("port", 6379)), timeout=2) as probe:
+                probe.sendall(b"PING\r\n")
+                reply = probe.recv(1)
+        except OSError:
+            return True  # unreachable: an outage, not a wrong server
+        return reply in (b"+", b"-")

@@ -12,6 +12,7 @@ else a SQLite file path (the embedded default).
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .jsonl_log import JSONLinesLog
 from .log import EventLog, SQLiteLog
@@ -23,13 +24,35 @@ def is_redis_url(target: str | Path) -> bool:
     return str(target).lower().startswith(REDIS_SCHEMES)
 
 
+def check_redis_url(url: str) -> str:
+    """``url`` if it names a Redis server as redis-py reads it; else a ValueError that says
+    how to write it (a bare ``host:port`` would otherwise open a SQLite file of that name).
+
+    >>> check_redis_url("127.0.0.1:6379")
+    Traceback (most recent call last):
+    ...
+    ValueError: '127.0.0.1:6379' is not a Redis URL: write redis://127.0.0.1:6379/0
+    """
+    scheme, found, rest = url.partition("://")
+    if not found:
+        raise ValueError(f"{url!r} is not a Redis URL: write redis://{url}/0")
+    if not is_redis_url(url):
+        raise ValueError(f"{url!r} is not a Redis URL: it starts with redis://, rediss:// or "
+                         f"unix://, not {scheme}://")
+    if scheme.lower() != "unix":
+        database = urlsplit(url).path.strip("/")
+        if database and not (database.isdigit() and len(database) <= 4):
+            raise ValueError(f"{url!r}: the database after the last / is a number (redis://host:port/0)")
+    return url
+
+
 def open_log(target: str | Path, password: str | None = None) -> EventLog:
     """The log at ``target``; ``password`` (a hall token) is used when the URL has none,
     so it need not appear on a command line that ``ps`` shows."""
-    if is_redis_url(target):
+    if "://" in str(target):
         from .redis_log import RedisLog  # redis-py is only imported by those who use it
 
-        return RedisLog(str(target), password=password)
+        return RedisLog(check_redis_url(str(target)), password=password)
     if Path(target).suffix == ".jsonl":
         return JSONLinesLog(target)
     return SQLiteLog(target)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hmac
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from flask import Response, abort, current_app, redirect, request, url_for
@@ -17,7 +17,7 @@ COOKIE = "makhos_referee"
 
 
 def hall() -> Hall:
-    return current_app.extensions["makhos"]
+    return cast(Hall, current_app.extensions["makhos"])  # create_app puts it there
 
 
 def board_or_404(board: str) -> BoardInfo:

@@ -5,42 +5,45 @@ Everything here is what spectators may see: it runs ``broadcast_delay`` behind t
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, abort, request
 
 from . import sse, standings
 from .access import board_or_404, hall
-from .hall import PUBLIC
+from .hall import PUBLIC, Audience
+from .state import BoardState
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 PDN_MIMETYPE = "application/x-pdn; charset=utf-8"
 
 
-def hall_json(audience=PUBLIC) -> dict:
+def hall_json(audience: Audience = PUBLIC) -> dict[str, Any]:
     the_hall = hall()
     return {"event": the_hall.config.event_name, "delay": the_hall.delay(audience),
             "boards": [the_hall.summary(info.id, audience) for info in the_hall.infos()]}
 
 
 @bp.get("/hall")
-def hall_state():
+def hall_state() -> dict[str, Any]:
     return hall_json()
 
 
-def standings_json(audience=PUBLIC) -> dict:
+def standings_json(audience: Audience = PUBLIC) -> dict[str, Any]:
     the_hall = hall()
     return {"event": the_hall.config.event_name,
             **standings.to_json(the_hall.matches(audience), the_hall.config.scoring)}
 
 
 @bp.get("/standings")
-def event_standings():
+def event_standings() -> dict[str, Any]:
     """The matches by round and the players' standings under the event's scoring."""
     return standings_json()
 
 
 @bp.get("/board/<board>")
-def board_state(board: str):
+def board_state(board: str) -> Response:
     board_or_404(board)
     the_hall = hall()
     state = the_hall.state_json(board, PUBLIC)
@@ -57,7 +60,7 @@ def _pdn_response(text: str, filename: str) -> Response:
 
 
 @bp.get("/board/<board>/pdn")
-def board_pdn(board: str):
+def board_pdn(board: str) -> Response:
     """The current game of the board."""
     board_or_404(board)
     name = hall().config.event_name
@@ -66,12 +69,12 @@ def board_pdn(board: str):
 
 
 @bp.get("/board/<board>/game/<int:number>")
-def game_record(board: str, number: int):
+def game_record(board: str, number: int) -> dict[str, Any]:
     """One game of the board's match as the board's state writes its current game (moves
     with their FEN, rules, result, players): what a ``#game=N&ply=M`` link opens."""
     board_or_404(board)
 
-    def record(state):
+    def record(state: BoardState) -> dict[str, Any]:
         found = state.game(number)
         if found is None:
             abort(404, description=f"board {board} has no game {number}")
@@ -81,11 +84,11 @@ def game_record(board: str, number: int):
 
 
 @bp.get("/board/<board>/game/<int:number>/pdn")
-def game_pdn(board: str, number: int):
+def game_pdn(board: str, number: int) -> Response:
     board_or_404(board)
     name = hall().config.event_name
 
-    def pdn(state):
+    def pdn(state: BoardState) -> str:
         record = state.game(number)
         if record is None:
             abort(404, description=f"board {board} has no game {number}")
@@ -95,7 +98,7 @@ def game_pdn(board: str, number: int):
 
 
 @bp.get("/pdn")
-def event_pdn():
+def event_pdn() -> Response:
     """Every game of every board, board by board, as the event's PDN file."""
     the_hall = hall()
     name = the_hall.config.event_name
@@ -106,7 +109,7 @@ def event_pdn():
 
 
 @bp.get("/board/<board>/analysis")
-def board_analysis(board: str):
+def board_analysis(board: str) -> dict[str, Any]:
     """The commentators' analysis of the position the public is shown, or with ``?ply=N`` of
     an earlier position of the current game; ``"status": "analysing"`` until it is searched.
     404 when the event has analysis off."""
@@ -129,7 +132,7 @@ def board_analysis(board: str):
 
 
 @bp.get("/board/<board>/events")
-def board_events(board: str):
+def board_events(board: str) -> Response:
     board_or_404(board)
     the_hall = hall()
     after = sse.resume_point()
@@ -139,7 +142,7 @@ def board_events(board: str):
 
 
 @bp.get("/hall/events")
-def hall_events():
+def hall_events() -> Response:
     the_hall = hall()
     after = sse.resume_point()
     return sse.response(sse.stream(the_hall, None, after, PUBLIC,

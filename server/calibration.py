@@ -8,6 +8,7 @@ module only checks access and passes JSON and JPEG through.
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
 from .access import board_or_404, hall, private, require_referee, token_to_cookie
 from .body import json_body
@@ -31,7 +32,7 @@ def _desk(board: str) -> CalibrationDesk:
 
 
 @bp.get("/referee/<board>/calibration")
-def page(board: str):
+def page(board: str) -> BaseResponse | str:
     token = require_referee()
     info = board_or_404(board)
     if "token" in request.args:
@@ -46,17 +47,17 @@ def page(board: str):
 
 
 @bp.get("/api/referee/<board>/calibration")
-def state(board: str):
+def state(board: str) -> Response:
     return jsonify(_desk(board).state(board))
 
 
 @bp.get("/referee/<board>/calibration/frame.jpg")
-def frame(board: str):
+def frame(board: str) -> Response:
     return _jpeg_or_404(_desk(board).frame(board))
 
 
 @bp.get("/referee/<board>/calibration/board.jpg")
-def board_view(board: str):
+def board_view(board: str) -> Response:
     """The rectified board for corners given as ``?corners=x,y,x,y,x,y,x,y&turns=k``
     (the profile's when absent): the page previews a drag before saving it."""
     desk = _desk(board)
@@ -77,7 +78,7 @@ def board_view(board: str):
 
 
 @bp.post("/api/referee/<board>/calibration")
-def save(board: str):
+def save(board: str) -> Response:
     """Save ``{"corners": [[x, y] x 4], "quarter_turns": k}`` into the board's profile."""
     desk = _desk(board)
     example = '{"corners": [[x, y], ...], "quarter_turns": k}'

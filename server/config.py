@@ -106,16 +106,16 @@ class CalibrationDesk(Protocol):
     ``quarter_turns`` rolls them so that square 1's corner comes first.
     """
 
-    def state(self, board: str) -> dict | None:
+    def state(self, board: str) -> dict[str, Any] | None:
         """Size, corners, numbering and the reading of each square; None: no profile here."""
 
     def frame(self, board: str) -> bytes | None:
         """The latest camera frame as JPEG, or None before the first one."""
 
-    def board_view(self, board: str, corners: list, quarter_turns: int) -> bytes | None:
+    def board_view(self, board: str, corners: list[list[float]], quarter_turns: int) -> bytes | None:
         """The rectified board with its grid and each square's reading, as JPEG."""
 
-    def save(self, board: str, corners: list, quarter_turns: int) -> dict:
+    def save(self, board: str, corners: list[list[float]], quarter_turns: int) -> dict[str, Any]:
         """Write the profile with these corners; ValueError when they cannot be a board."""
 
 

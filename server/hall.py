@@ -18,7 +18,7 @@ import json
 import math
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from makhos.engine.search import GamePosition
 from makhos.events import GameEvent
@@ -28,6 +28,8 @@ from .config import BoardInfo, ServerConfig
 from .feed import EventFeed
 from .standings import MatchLine, match_line
 from .state import BoardState
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +140,7 @@ class Hall:
             lines += [line for m in matches if (line := match_line(info.id, info.label, m))]
         return lines
 
-    def with_state(self, board: str, audience: Audience, use):
+    def with_state(self, board: str, audience: Audience, use: Callable[[BoardState], T]) -> T:
         """Run ``use(state)`` on the up-to-date state under its lock (PDN, checks)."""
         cache = self._cache(board, audience)
         with cache.lock:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, current_app, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, render_template, request, url_for
 from markupsafe import Markup
 
 from .access import board_or_404, hall
@@ -99,13 +99,13 @@ class ViewOptions:
 
 
 @bp.get("/favicon.ico")
-def favicon():
+def favicon() -> Response:
     """The icon, for browsers and readers that ask before (or without) reading the page."""
     return current_app.send_static_file("favicon.svg")
 
 
 @bp.get("/")
-def hall_page():
+def hall_page() -> str:
     lang, strings = page_language()
     the_hall = hall_json()
     rounds = by_round(the_hall["boards"], lambda board: board["match"]["round"])
@@ -114,14 +114,14 @@ def hall_page():
 
 
 @bp.get("/standings")
-def standings_page():
+def standings_page() -> str:
     """The event's matches round by round, and the players' standings."""
     lang, strings = page_language()
     return render_template("standings.html", lang=lang, strings=strings,
                            standings=standings_json(), event_name=hall().config.event_name)
 
 
-def _board_page(board: str, template: str, analysed: bool = False, **page: Any):
+def _board_page(board: str, template: str, analysed: bool = False, **page: Any) -> str:
     """A board page; ``analysed``: it shows the analysis when the event has it on."""
     info = board_or_404(board)
     options = ViewOptions.from_query()
@@ -138,18 +138,18 @@ def _board_page(board: str, template: str, analysed: bool = False, **page: Any):
 
 
 @bp.get("/board/<board>")
-def board_page(board: str):
+def board_page(board: str) -> str:
     """The board as spectators follow it; the move shown is kept in the address (#ply=N)."""
     return _board_page(board, "board.html", analysed=True, history=True)
 
 
 @bp.get("/board/<board>/embed")
-def embed(board: str):
+def embed(board: str) -> str:
     """The board and its moves without the page around them, for an ``<iframe>``."""
     return _board_page(board, "embed.html")
 
 
 @bp.get("/board/<board>/overlay")
-def overlay(board: str):
+def overlay(board: str) -> str:
     """1920x1080 for OBS: add as a browser source; ``?bg=transparent`` to key it over video."""
     return _board_page(board, "overlay.html", analysed=True, keyboard=False)

@@ -11,13 +11,16 @@ import time
 from typing import Iterator
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request, url_for
+from werkzeug.wrappers import Response as BaseResponse
 
+from makhos.events import GameEvent
 from makhos.events import decisions as ra
 from . import actions, sse
 from .access import board_or_404, hall, private, require_referee, token_to_cookie
 from .body import json_body
 from .hall import REFEREE
 from .i18n import page_language
+from .state import BoardState
 
 bp = Blueprint("referee", __name__)
 
@@ -28,7 +31,7 @@ bp.after_request(private)
 
 
 @bp.get("/referee/<board>")
-def console(board: str):
+def console(board: str) -> BaseResponse | str:
     token = require_referee()
     info = board_or_404(board)
     if "token" in request.args:
@@ -45,14 +48,14 @@ def console(board: str):
 
 
 @bp.get("/api/referee/<board>")
-def live_state(board: str):
+def live_state(board: str) -> Response:
     require_referee()
     board_or_404(board)
     return Response(hall().state_json(board, REFEREE), mimetype="application/json")
 
 
 @bp.get("/api/referee/<board>/events")
-def live_events(board: str):
+def live_events(board: str) -> Response:
     require_referee()
     board_or_404(board)
     after = sse.resume_point()
@@ -62,7 +65,7 @@ def live_events(board: str):
 
 
 @bp.post("/api/referee/<board>/action")
-def act(board: str):
+def act(board: str) -> tuple[Response, int]:
     """Check a decision against the live board and append it to the log."""
     require_referee()
     board_or_404(board)
@@ -73,7 +76,7 @@ def act(board: str):
         abort(400, description=str(error))
     the_hall = hall()
 
-    def decide(state):
+    def decide(state: BoardState) -> GameEvent:
         actions.check(action, state.current.rules)  # InvalidAction: 400, whatever the board
         state.check(action)
         game = state.current.number
@@ -99,7 +102,7 @@ def _snapshot_or_404(board: str) -> bytes:
 
 
 @bp.get("/api/referee/<board>/vision")
-def vision(board: str):
+def vision(board: str) -> Response:
     """The board's vision health (:meth:`server.config.FrameProvider.health`)."""
     require_referee()
     board_or_404(board)
@@ -111,7 +114,7 @@ def vision(board: str):
 
 
 @bp.get("/referee/<board>/snapshot.jpg")
-def snapshot(board: str):
+def snapshot(board: str) -> Response:
     require_referee()
     board_or_404(board)
     return Response(_snapshot_or_404(board), mimetype="image/jpeg",
@@ -119,7 +122,7 @@ def snapshot(board: str):
 
 
 @bp.get("/referee/<board>/camera.mjpg")
-def camera(board: str):
+def camera(board: str) -> Response:
     """MJPEG: the latest annotated frame, over and over, until the camera goes away."""
     require_referee()
     board_or_404(board)

@@ -161,5 +161,5 @@ def response(messages: Iterator[bytes]) -> Response:
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-def dumps(data) -> str:
+def dumps(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))

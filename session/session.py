@@ -9,16 +9,19 @@ which others append, are applied to its record.
 
 from __future__ import annotations
 
+import os
 import time as clock
 
 import numpy as np
 
 from makhos.engine.pdn import Numbering
+from makhos.engine.starts import start_boards
 from makhos.events import EventKind, EventLog, GameEvent
-from makhos.events.details import CameraNotice, CameraStatus
+from makhos.events.details import CameraNotice, CameraStatus, ReaderAdapted
+from makhos.events.game import replay
 from makhos.tracker import GameTracker
-from makhos.tracker.tracker import Playing
-from makhos.vision.pipeline import BoardReader, FrameResult
+from makhos.tracker.tracker import NoGame, Playing
+from makhos.vision.pipeline import BoardReader, FrameResult, StartAdapting
 from makhos.vision.reading import Reading
 
 from .health import HealthWatch
@@ -34,6 +37,8 @@ class BoardSession:
         by default everything logged before this session is history."""
         self.reader = reader
         self.tracker = tracker
+        if isinstance(reader, BoardReader):
+            reader.starts = start_boards(tracker.rules)  # the set-ups the tracker looks for
         game = tracker.game
         if (isinstance(reader, BoardReader) and not reader.oriented and game is not None
                 and game.result() is None):
@@ -41,18 +46,43 @@ class BoardSession:
         self.log = log
         self.last: FrameResult | None = None
         self.health = HealthWatch()
-        self._seen = self._log_end() if seen is None else seen
+        history = self._history()
+        self._seen = (history[-1].seq if history else 0) if seen is None else seen
         self._polled = -np.inf
+        if isinstance(reader, BoardReader) and game is not None and game.result() is None:
+            self._keep_adaptation(reader, history)
+
+    def _keep_adaptation(self, reader: BoardReader, history: list[GameEvent]) -> None:
+        """A game taken up mid-way reads with the refit its start gave (kept in the log)."""
+        number = self.tracker.record.current.number
+        kept = [e.detail.adaptation for e in history
+                if isinstance(e.detail, ReaderAdapted) and e.game == number]
+        if kept and isinstance(reader.classifier, StartAdapting):
+            reader.classifier.restore(kept[-1])
+            reader.adaptation = kept[-1]
 
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
         """Process one frame; returns the events it caused, already stored."""
+        adaptation = self.reader.adaptation
         self.last = self.reader.process(image, time)
         events = self.observe(time, self.last.reading)
+        if self.reader.adaptation is not None and self.reader.adaptation != adaptation:
+            events.append(self._adapted(time, self.reader.adaptation))
+        if isinstance(self.reader, BoardReader) and not isinstance(self.tracker.phase, NoGame):
+            self.reader.seeking_start = False  # a game is in play: its numbering stands
         status = self.health.update(self.last, isinstance(self.tracker.phase, Playing))
         if status is not None:
             assert self.health.health is not None  # update() has just set it
             events.append(self.camera_notice(time, status, self.health.health.describe()))
         return events
+
+    def _adapted(self, time: float, adaptation: str) -> GameEvent:
+        """Keep the reader's refit on the start with the game, stored."""
+        game = self.tracker.game
+        return self._store(GameEvent(self.tracker.board_id, EventKind.READER_ADAPTED, time,
+                                     game=self.tracker.record.current.number,
+                                     ply=None if game is None else len(game.plies),
+                                     detail=ReaderAdapted(adaptation)))
 
     def camera_notice(self, time: float, status: CameraStatus, reason: str | None = None) -> GameEvent:
         """Say what became of the camera (lost, back, ended, the board unreadable), stored."""
@@ -69,7 +99,34 @@ class BoardSession:
         """Take a Reading made without this session's reader (a replayed game in a hall
         bench or test): the same decisions, tracker and log as a camera frame."""
         self._read_back()
-        return [self._store(event) for event in self.tracker.observe(time, reading)]
+        events = [self._store(event) for event in self.tracker.observe(time, reading)]
+        if events and self.check_replay:
+            self.assert_one_truth()
+        return events
+
+    #: ``MAKHOS_CHECK_REPLAY=1``: after every event, check that the tracker's game is the
+    #: replay of the log (a debugging aid: it reads the whole log each time).
+    check_replay = os.environ.get("MAKHOS_CHECK_REPLAY") == "1"
+
+    def assert_one_truth(self) -> None:
+        """The live tracker's game is the game the log replays to, ply for ply: whatever the
+        tracker believes, a restarted worker or the server would believe too."""
+        if self.log is None:
+            return
+        flush = getattr(self.log, "flush", None)  # a worker's outbox: wait until the log has all
+        if callable(flush):
+            flush(10.0)
+        self._polled = -np.inf
+        self._read_back()
+        events = self.log.read(self.tracker.board_id, limit=1 << 30)
+        logged = replay(events, self.tracker.board_id, self.tracker.rules).current
+        live = self.tracker.game
+        logged_positions = logged.game.positions() if logged.set_up else []
+        live_positions = live.positions() if live is not None else []
+        if logged_positions != live_positions:
+            raise AssertionError(f"board {self.tracker.board_id}: the tracker's game ({len(live_positions)} "
+                                 f"positions) is not the log's ({len(logged_positions)}) after seq "
+                                 f"{events[-1].seq if events else 0}")
 
     def _store(self, event: GameEvent) -> GameEvent:
         """The event as logged (numbered), before anyone is shown it."""
@@ -92,13 +149,14 @@ class BoardSession:
         return (f"resuming game {record.number} from the log {state}, "
                 f"{max(now - last, 0.0):.0f} s after its last event")
 
-    def _log_end(self) -> int:
+    def _history(self) -> list[GameEvent]:
+        """Every event of the board's log so far."""
         if self.log is None:
-            return 0
-        seen = 0
-        while batch := self.log.read(self.tracker.board_id, after=seen):
-            seen = batch[-1].seq
-        return seen
+            return []
+        events: list[GameEvent] = []
+        while batch := self.log.read(self.tracker.board_id, after=events[-1].seq if events else 0):
+            events += batch
+        return events
 
     def _read_back(self) -> None:
         now = clock.monotonic()

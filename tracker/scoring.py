@@ -56,12 +56,14 @@ def log_probabilities(reading: Reading, king_doubt: float = KING_DOUBT) -> np.nd
     for man, king in ((_LIGHT_MAN, _LIGHT_KING), (_DARK_MAN, _DARK_KING)):
         soft[:, man] += king_doubt * p[:, king]
         soft[:, king] += king_doubt * p[:, man]
-    return np.log(np.clip(soft, _FLOOR, None))
+    log_p: np.ndarray = np.log(np.clip(soft, _FLOOR, None))
+    return log_p
 
 
 def score_boards(log_p: np.ndarray, classes: np.ndarray) -> np.ndarray:
     """Log-likelihood of each board (rows of :func:`board_classes`) under the reading."""
-    return log_p[_ALL, classes].sum(axis=1)
+    scores: np.ndarray = log_p[_ALL, classes].sum(axis=1)
+    return scores
 
 
 def worst_square_gap(log_p: np.ndarray, classes: np.ndarray) -> float:

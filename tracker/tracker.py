@@ -25,7 +25,7 @@ from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, best_story
 from .config import TrackerConfig
 from .gaps import GapLines, gap_lines_seen, most_plies, sight
-from .starts import start_rules
+from makhos.engine.starts import start_rules
 from .stories import OpenBoard, Story, StoryKind, game_stories, start_stories
 
 __all__ = ["GameTracker", "NoGame", "Over", "Playing", "TRACKER_KINDS", "TrackerConfig"]

@@ -23,7 +23,7 @@ import numpy as np
 import onnxruntime as ort
 
 from .. import models
-from .rectify import CROP, SquareCrops, crop_squares
+from .rectify import CROP, CropGeometry, SquareCrops, crop_squares
 
 #: Column order of the probabilities; labels as in ``engine.position.Piece`` ('.' = empty).
 CLASSES: tuple[str, ...] = ("empty", "light man", "dark man", "light king", "dark king")
@@ -59,7 +59,8 @@ LIGHTNESS_GAP = 25.0
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
+    p: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
+    return p
 
 
 def two_means(colours: np.ndarray, axis: np.ndarray, iterations: int = 20) -> np.ndarray:
@@ -67,7 +68,7 @@ def two_means(colours: np.ndarray, axis: np.ndarray, iterations: int = 20) -> np
     a boolean mask of the first group (deterministic)."""
     t = colours @ axis
     a, b = colours[np.argmax(t)], colours[np.argmin(t)]
-    first = ((colours - a) ** 2).sum(1) <= ((colours - b) ** 2).sum(1)
+    first: np.ndarray = ((colours - a) ** 2).sum(1) <= ((colours - b) ** 2).sum(1)
     for _ in range(iterations):
         if first.all() or not first.any():
             break
@@ -166,12 +167,15 @@ def centre_tone(images: np.ndarray) -> np.ndarray:
     """(N,) Lab lightness (8-bit) of each crop's centre, where a man's top or side shows."""
     cx, cy = (int(v) for v in CROP.centre)
     patch = images[:, cy - 8:cy + 9, cx - 7:cx + 8].reshape(len(images), -1, 3).mean(1)
-    lab = cv2.cvtColor(patch.astype(np.uint8)[:, None], cv2.COLOR_BGR2LAB)
+    lab: np.ndarray = cv2.cvtColor(patch.astype(np.uint8)[:, None], cv2.COLOR_BGR2LAB)
     return lab[:, 0, 0].astype(np.float64)
 
 
 class SquareClassifier:
     """The square network in onnxruntime, on one thread (the frame loop owns the others)."""
+
+    #: How its crops are cut (``vision.rectify.CROP``).
+    geometry: CropGeometry = CROP
 
     def __init__(self, path: Path | str = DEFAULT_MODEL,
                  reference_colours: np.ndarray | None = None) -> None:

@@ -107,7 +107,8 @@ class GridProbe:
 
     def signed(self, frame: np.ndarray) -> np.ndarray:
         """(49,) quadrant contrast along the board's colour axis, before any parity."""
-        return _quadrant_contrast(frame[self.ys, self.xs].astype(np.float32)) @ self.weights
+        signed: np.ndarray = _quadrant_contrast(frame[self.ys, self.xs].astype(np.float32)) @ self.weights
+        return signed
 
     def check(self, frame: np.ndarray) -> GridCheck:
         """Judge every corner in ``frame``."""
@@ -120,4 +121,5 @@ def _quadrant_contrast(v: np.ndarray) -> np.ndarray:
     """(49, channels): (+,+) and (-,-) quadrants minus the other two, per colour plane."""
     if v.ndim == 2:
         v = v[..., None]
-    return v[:, 0] + v[:, 1] - v[:, 2] - v[:, 3]
+    contrast: np.ndarray = v[:, 0] + v[:, 1] - v[:, 2] - v[:, 3]
+    return contrast

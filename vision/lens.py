@@ -70,4 +70,5 @@ class Lens:
 
     def fits(self, frame: np.ndarray) -> bool:
         """Whether a frame has the size this lens was calibrated at."""
-        return frame.shape[1] == self.size[0] and frame.shape[0] == self.size[1]
+        same: bool = frame.shape[1] == self.size[0] and frame.shape[0] == self.size[1]
+        return same

@@ -69,12 +69,14 @@ def corrected(cells: np.ndarray, rows: np.ndarray, bands: np.ndarray,
               channel: np.ndarray) -> np.ndarray:
     """``cells`` (on image ``rows``) with a light change from :func:`light_gain` divided out."""
     field = np.interp(rows, bands[0], bands[1])[..., None] + channel
-    return ((cells + FLOOR) * np.exp(-field) - FLOOR).astype(np.float32)
+    relit: np.ndarray = ((cells + FLOOR) * np.exp(-field) - FLOOR).astype(np.float32)
+    return relit
 
 
 def clipped(current: np.ndarray, base: np.ndarray) -> np.ndarray:
     """``(h, w)`` cells clipped by the sensor in either frame."""
-    return (current.max(axis=2) >= CLIPPED) | (base.max(axis=2) >= CLIPPED)
+    mask: np.ndarray = (current.max(axis=2) >= CLIPPED) | (base.max(axis=2) >= CLIPPED)
+    return mask
 
 
 def light_change(current: np.ndarray, base: np.ndarray, rows: np.ndarray) -> np.ndarray:
@@ -89,7 +91,7 @@ def unexplained(relit: np.ndarray, current: np.ndarray, base: np.ndarray) -> np.
     clipping in both frames cannot be relit; only what exceeds the largest change of light
     counts there. (Bright in one frame only is a change no light makes: a bright sleeve
     over a dark table.)"""
-    change = relit - base
+    change: np.ndarray = relit - base
     bright = (current >= CLIPPED) & (base >= CLIPPED)
     raw = (current - base)[bright]
     allowed = (1 - np.exp(-MAX_GAIN)) * np.maximum(current, base)[bright]

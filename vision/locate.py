@@ -180,7 +180,7 @@ def x_corner_evidence(
         & (points[:, 1] >= radius)
         & (points[:, 1] < h - radius)
     )
-    ok = (changes == 4) & ((hi - lo)[:, 0] >= min_contrast) & inside
+    ok: np.ndarray = (changes == 4) & ((hi - lo)[:, 0] >= min_contrast) & inside
     return ok.astype(np.float32)
 
 
@@ -268,7 +268,8 @@ def paired(signed: np.ndarray, spread: np.ndarray, tolerance: float) -> np.ndarr
     """Where the paired quadrants match: their spread is under ``tolerance`` times the
     contrast. The tolerance is looser while a lattice grows (a guess to confirm) than for a
     window's corners or a refined corner (what the board's outline must never pass)."""
-    return spread < tolerance * np.abs(signed)
+    matched: np.ndarray = spread < tolerance * np.abs(signed)
+    return matched
 
 
 def _grow(
@@ -417,7 +418,8 @@ def _evidence_grid(
     nodes = np.stack([ii.ravel(), jj.ravel()], axis=1).astype(np.float32)
     ring = x_corner_evidence(feat.gray, project(h, nodes), cfg.ring_radius, cfg.min_contrast)
     signed, spread = quadrants(feat.gray, h, nodes)
-    return (ring * paired(signed, spread, cfg.window_pairing)).reshape(ii.shape)
+    evidence: np.ndarray = ring * paired(signed, spread, cfg.window_pairing)
+    return evidence.reshape(ii.shape)
 
 
 def _grid_run(ev: np.ndarray, axis: int) -> tuple[int, int]:
@@ -519,7 +521,8 @@ def _choose_window(
     sat = np.pad(ev.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
 
     def box(i0: np.ndarray, j0: np.ndarray, n: int) -> np.ndarray:
-        return sat[j0 + n, i0 + n] - sat[j0, i0 + n] - sat[j0 + n, i0] + sat[j0, i0]
+        total: np.ndarray = sat[j0 + n, i0 + n] - sat[j0, i0 + n] - sat[j0 + n, i0] + sat[j0, i0]
+        return total
 
     grid_i, grid_j = np.meshgrid(np.arange(lmin[0] - 3, lmax[0] - 2), np.arange(lmin[1] - 3, lmax[1] - 2))
     oi, oj = grid_i.ravel(), grid_j.ravel()
@@ -626,7 +629,8 @@ def _refine(
     typical = float(np.median(step))
 
     def to_plane(p: np.ndarray) -> np.ndarray:  # frame pixels -> plane pixels (centres kept)
-        return ((p - offset + 0.5) / factor - 0.5).astype(np.float32)
+        moved: np.ndarray = (p - offset + 0.5) / factor - 0.5
+        return moved.astype(np.float32)
 
     guess = to_plane(at).reshape(-1, 1, 2)
     refined: np.ndarray = guess.copy()
@@ -669,7 +673,8 @@ _RADIAL_INVERSION_STEPS = 10
 def _radial(points: np.ndarray, k: float, centre: np.ndarray, norm: float) -> np.ndarray:
     """One-parameter radial model: ``c + (p - c)(1 + k r^2)``, r in units of ``norm``."""
     d = points - centre
-    return centre + d * (1 + k * (d * d).sum(axis=1, keepdims=True) / norm**2)
+    bent: np.ndarray = centre + d * (1 + k * (d * d).sum(axis=1, keepdims=True) / norm**2)
+    return bent
 
 
 def _outer_corners(

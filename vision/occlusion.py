@@ -140,7 +140,8 @@ class OcclusionGate:
         """Image rows of the quarter cells' centres, ``(4n, 4n)``."""
         q = self._centres.shape[0]
         rows = project(location.homography, self._centres.reshape(-1, 2))[:, 1]
-        return np.nan_to_num(rows).reshape(q, q)
+        finite: np.ndarray = np.nan_to_num(rows)
+        return finite.reshape(q, q)
 
     def _shake(self, location: BoardLocation, timestamp: float) -> float:
         centre = location.to_image(np.array([[4.0, 4.0]]))[0]
@@ -300,4 +301,5 @@ class OcclusionGate:
 def _halves(cells: np.ndarray) -> np.ndarray:
     """Quarter-square cells ``(4n, 4n, c)`` averaged into half squares ``(2n, 2n, c)``."""
     h, w = cells.shape[:2]
-    return cells.reshape(h // 2, 2, w // 2, 2, -1).mean(axis=(1, 3))
+    halves: np.ndarray = cells.reshape(h // 2, 2, w // 2, 2, -1).mean(axis=(1, 3))
+    return halves

@@ -21,15 +21,15 @@ orient the board; reading the position is the classifier's job.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import cv2
 import numpy as np
 
 from .geometry import BoardLocation
 from .lens import Lens
-from .rectify import SquareCrops, camera_foot, crop_squares
+from .rectify import CropGeometry, SquareCrops, camera_foot, crop_squares
 
 PX = 32  # rectified pixels per square
 
@@ -93,7 +93,8 @@ def cell_evidence(frame: np.ndarray, location: BoardLocation) -> CellEvidence:
     def sample(image: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         pts = np.rint(probe[:, None, :] + offsets[None]).astype(int)
         xs, ys = np.clip(pts[..., 0], 0, 8 * PX - 1), np.clip(pts[..., 1], 0, 8 * PX - 1)
-        return image[ys, xs]
+        pixels: np.ndarray = image[ys, xs]
+        return pixels
 
     centre_colour = sample(view, _disc(0, 0.22)).mean(axis=1).reshape(8, 8, -1)
     # A man the colour of its square (light wood on light wood) still shows its round edge.
@@ -181,7 +182,16 @@ def orient(
 PLAYED_MARGIN = 0.1
 
 
-def colour_in_play(classify: Callable[[SquareCrops], np.ndarray], frame: np.ndarray,
+class CropReader(Protocol):
+    """A square reader as :func:`colour_in_play` uses it (``vision.pipeline.SquareReader``)."""
+
+    @property
+    def geometry(self) -> CropGeometry: ...
+
+    def classify(self, crops: SquareCrops) -> np.ndarray: ...
+
+
+def colour_in_play(reader: CropReader, frame: np.ndarray,
                    orientation: Orientation, lens: Lens | None = None) -> Orientation:
     """``orientation`` checked by the square network on the squares of both colours.
 
@@ -191,13 +201,13 @@ def colour_in_play(classify: Callable[[SquareCrops], np.ndarray], frame: np.ndar
     play. The network reads a crop the way pieces stand: the base on its square, the stack
     spilling away from the camera. So both colours' squares are cut and read, and the colour
     whose squares hold clearly more pieces (by the mean piece probability) is the one in play. Only squares inside the 8x8 area are read: markers and men
-    beside the board never count. ``classify`` is a square classifier's ``classify``.
+    beside the board never count.
     """
     corners = orientation.location.corners
     other = "light" if orientation.played == "dark" else "dark"
     evidence = []
     for played in (orientation.played, other):
-        piece = 1.0 - classify(crop_squares(frame, corners, played, lens=lens))[:, 0]
+        piece = 1.0 - reader.classify(crop_squares(frame, corners, played, reader.geometry, lens))[:, 0]
         evidence.append(float(piece.mean()))
     if evidence[1] <= evidence[0] + PLAYED_MARGIN:
         return orientation

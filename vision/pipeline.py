@@ -2,8 +2,10 @@
 
     frame -> BoardFollower (cheap check, re-localise when bumped)
           -> OcclusionGate (hands, arms, motion)
-          -> orientation (once, from the pieces; the colour in play checked by the network;
-             mid-game, from the game the log holds)
+          -> orientation: the numbering under which the board reads as a start position,
+             in any quarter turn of the picture and with either colour in play; before a
+             start is seen, a provisional one from the pieces (the colour in play checked
+             by the network); mid-game, from the game the log holds
           -> SquareClassifier (only on settled frames that differ from the last read)
           -> Reading
 
@@ -19,23 +21,33 @@ right more often than any one (bench/RESULTS.md), at no extra cost per frame.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from makhos.engine import Colour, Position
+from makhos.engine import Colour, Position, Rules
 from makhos.engine.position import Board
+from makhos.engine.starts import start_boards
 
 from .follower import BoardFollower
 from .geometry import BoardLocation
 from .lens import Lens
 from .occlusion import GateState, GateStatus, OcclusionGate
 from .orientation import Orientation, colour_in_play, orient
-from .rectify import SquareCrops, crop_squares
+from .rectify import CropGeometry, SquareCrops, crop_squares
 from .reading import CLASS_INDEX, Reading
 
 #: Least orientation confidence to fix the numbering (a start position gives much more).
 MIN_ORIENTATION = 0.2
+#: A start position fixes the numbering when the board, read under it, differs from the
+#: start on at most this many squares in occupancy or side (a man read as a king is still
+#: a man's place and side), and on none more than one in eight of the start's pieces (a
+#: set-up of two kings is told from an empty board only by both) ...
+START_MISREADS = 2
+#: ... and no other numbering explains the board within this many nats (the next best is a
+#: quarter turn, which puts the men on the other colour's squares, or a half turn, which
+#: swaps the two camps: both far apart when the start is really there).
+START_MARGIN = 6.0
 
 
 @dataclass(frozen=True)
@@ -63,11 +75,45 @@ def view(crops: SquareCrops, read: int) -> SquareCrops:
     return crops.with_images(images)
 
 
+def side_probabilities(probabilities: np.ndarray) -> np.ndarray:
+    """(32, 3) probabilities of empty, a light piece, a dark piece: man and king merged."""
+    p = probabilities
+    return np.stack([p[:, 0], p[:, 1] + p[:, 3], p[:, 2] + p[:, 4]], axis=1)
+
+
+def side_classes(position: Position) -> np.ndarray:
+    """(32,) 0 empty, 1 light, 2 dark: what :func:`side_probabilities` says of each square."""
+    return np.array([0 if (piece := position.piece_at(s)) is None else 1 + (piece.colour is Colour.DARK)
+                     for s in range(1, 33)])
+
+
 class SquareReader(Protocol):
     """What reads the crops of the 32 squares: the network, alone or adapted to a set."""
 
+    @property
+    def geometry(self) -> CropGeometry:
+        """How its crops are cut (square size, the room above a square for a stack)."""
+        ...
+
     def classify(self, crops: SquareCrops) -> np.ndarray:
         """(32, 5) class probabilities, one row per square."""
+        ...
+
+
+@runtime_checkable
+class StartAdapting(SquareReader, Protocol):
+    """A reader that learns a board from its start position: the one frame where every
+    square is known, with this game's own board, pieces, camera and light."""
+
+    def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
+              lens: Lens | None = None) -> str:
+        """Refit on ``image``, whose squares (in the numbering of ``corners``) hold
+        ``labels`` (32 of '.', 'l', 'd'); read with it from now on. Returns the adaptation
+        as JSON, to be kept with the game."""
+        ...
+
+    def restore(self, adaptation: str) -> None:
+        """Read with an adaptation kept with the game (a worker restarted mid-game)."""
         ...
 
 
@@ -77,7 +123,7 @@ class BoardReader:
     def __init__(self, classifier: SquareReader, tracker: BoardFollower | None = None,
                  gate: OcclusionGate | None = None, played: str | None = None,
                  quarter_turns: int | None = None, rereads: int = 4,
-                 lens: Lens | None = None) -> None:
+                 lens: Lens | None = None, starts: list[Position] | None = None) -> None:
         self.classifier = classifier
         self.tracker = tracker or BoardFollower()
         self.gate = gate or OcclusionGate()
@@ -88,9 +134,30 @@ class BoardReader:
         # The board a game in progress has (a recorder resumed from its log): the numbering
         # is the one under which the camera reads it, not the start position's cue.
         self.expected: Board | None = None
+        # The start positions whose sight fixes the numbering, and whether to look for them:
+        # until one is seen or a game is in play (the session says so), the numbering is
+        # provisional, so a board first oriented wrong (a camera at the side of the table,
+        # men on the light squares) is turned right when its start appears.
+        self.starts = starts if starts is not None else start_boards(Rules())
+        self.seeking_start = quarter_turns is None
+        # The reader's refit on the start (``StartAdapting``), as JSON, for the session to
+        # keep with the game; None until it is made.
+        self.adaptation: str | None = None
         self._sum: np.ndarray | None = None  # probabilities summed over this settled period
         self._read_count = 0
         self._still_since: float | None = None
+        self._start_looked: float | None = None  # the settled period last searched for a start
+
+    @property
+    def starts(self) -> list[Position]:
+        return self._starts
+
+    @starts.setter
+    def starts(self, positions: list[Position]) -> None:
+        self._starts = positions
+        self._start_classes = np.array([side_classes(p) for p in positions])
+        pieces = (self._start_classes > 0).sum(axis=1)
+        self._start_misreads = np.minimum(START_MISREADS, pieces // 8)
 
     @property
     def oriented(self) -> bool:
@@ -100,15 +167,29 @@ class BoardReader:
         if self.lens is not None and not self.lens.fits(image):
             raise ValueError(f"frames of {image.shape[1]}x{image.shape[0]} from a camera calibrated "
                              f"at {self.lens.size[0]}x{self.lens.size[1]}: calibrate it again")
-        location = self.tracker.update(image, time)
-        status = self.gate.update(image, location, time, self.tracker.last_check)
-        if location is not None and self.quarter_turns is not None and self.played is not None:
-            location = location.rotated(self.quarter_turns)  # oriented already
-        if status.state is not GateState.STILL or location is None:
+        found = self.tracker.update(image, time)
+        status = self.gate.update(image, found, time, self.tracker.last_check)
+        location = found
+        if found is not None and self.quarter_turns is not None and self.played is not None:
+            location = found.rotated(self.quarter_turns)  # oriented already
+        if status.state is not GateState.STILL or location is None or found is None:
             self._still_since = None
             return FrameResult(time, location, status, None, self.played)
+        if self.seeking_start and self.expected is None and self._start_looked != status.since:
+            self._start_looked = status.since  # once per settled period
+            start = self.numbering_from_start(image, found)
+            if start is not None:
+                numbering, position = start
+                self.played, self.quarter_turns = numbering.played, numbering.quarter_turns
+                self.seeking_start = False
+                location = numbering.location
+                if isinstance(self.classifier, StartAdapting):
+                    labels = "".join("." if (piece := position.piece_at(s)) is None else piece.value
+                                     for s in range(1, 33))
+                    self.adaptation = self.classifier.adapt(image, location.corners, numbering.played,
+                                                            labels, self.lens)
         if self.played is None or self.quarter_turns is None:  # not oriented yet
-            orientation = colour_in_play(self.classifier.classify, image, orient(image, location),
+            orientation = colour_in_play(self.classifier, image, orient(image, location),
                                          self.lens)
             if self.expected is not None:
                 orientation = self._as_the_game_has_it(image, orientation, self.expected)
@@ -119,13 +200,36 @@ class BoardReader:
         if self._still_since != status.since:
             self._still_since, self._read_count, self._sum = status.since, 0, None
         if self._read_count < self.rereads:
-            crops = crop_squares(image, location.corners, self.played, lens=self.lens)
+            crops = crop_squares(image, location.corners, self.played, self.classifier.geometry, self.lens)
             probabilities = self.classifier.classify(view(crops, self._read_count))
             self._sum = probabilities if self._sum is None else self._sum + probabilities
             self._read_count += 1
         assert self._sum is not None  # read at least once this settled period
         mean = (self._sum / self._read_count).astype(np.float32)
         return FrameResult(time, location, status, Reading(time, mean, location.confidence), self.played)
+
+    def numbering_from_start(self, image: np.ndarray,
+                             found: BoardLocation) -> tuple[Orientation, Position] | None:
+        """The numbering under which the board reads as one of :attr:`starts`, and that start:
+        any of the four quarter turns of the follower's location, with either colour of
+        squares in play; None unless one start under one numbering is clearly the board
+        (:data:`START_MISREADS`, :data:`START_MARGIN`)."""
+        scored: list[tuple[float, bool, Orientation, Position]] = []
+        for played in ("dark", "light"):
+            for turns in range(4):
+                turned = found.rotated(turns)
+                crops = crop_squares(image, turned.corners, played, self.classifier.geometry, self.lens)
+                sides = side_probabilities(self.classifier.classify(crops))
+                fit = np.log(np.clip(sides, 1e-6, None))[np.arange(32), self._start_classes].sum(axis=1)
+                misread = (sides.argmax(axis=1) != self._start_classes).sum(axis=1)
+                best = int(np.argmax(fit))
+                scored.append((float(fit[best]), bool(misread[best] <= self._start_misreads[best]),
+                               Orientation(turned, played, 1.0, turns), self.starts[best]))
+        scored.sort(key=lambda item: item[0], reverse=True)
+        (fit, close, orientation, start), runner_up = scored[0], scored[1]
+        if close and fit - runner_up[0] >= START_MARGIN:
+            return orientation, start
+        return None
 
     def _as_the_game_has_it(self, image: np.ndarray, found: Orientation, board: Board) -> Orientation:
         """Of ``found`` and its half turn, the numbering under which the squares read most
@@ -136,7 +240,7 @@ class BoardReader:
         best: tuple[float, Orientation] | None = None
         for turns in (0, 2):
             location = found.location.rotated(turns)
-            crops = crop_squares(image, location.corners, found.played, lens=self.lens)
+            crops = crop_squares(image, location.corners, found.played, self.classifier.geometry, self.lens)
             p = self.classifier.classify(crops)
             score = float(np.log(np.clip(p[np.arange(32), expected], 1e-6, None)).sum())
             if best is None or score > best[0]:

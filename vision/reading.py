@@ -33,7 +33,8 @@ class Reading:
 
     def labels(self) -> np.ndarray:
         """The most likely class of each square."""
-        return self.probabilities.argmax(axis=1)
+        labels: np.ndarray = self.probabilities.argmax(axis=1)
+        return labels
 
     def position(self, turn: Colour = Colour.DARK) -> Position:
         """The most likely board, as a position with the given side to move."""

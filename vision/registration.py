@@ -152,7 +152,8 @@ class BoardRegistrar:
         s = self._scale
         to_work = np.array([[1 / s[0], 0, -x0 / s[0] + 0.5 / s[0] - 0.5],
                             [0, 1 / s[1], -y0 / s[1] + 0.5 / s[1] - 0.5], [0, 0, 1]])
-        return np.linalg.inv(to_work) @ work @ to_work
+        matrix: np.ndarray = np.linalg.inv(to_work) @ work @ to_work
+        return matrix
 
     def register(self, frame: np.ndarray) -> Registration:
         """How the image moved from the template frame to ``frame``."""

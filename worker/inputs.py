@@ -7,14 +7,21 @@ BoardReader (:meth:`BoardSession.feed`), a replay's readings join after it
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Iterator, Protocol
 
 from makhos.events import GameEvent
 from makhos.session import BoardSession
 
 from .replay import Observation, ReplaySource
+
+if TYPE_CHECKING:  # imported when used: a replay needs neither OpenCV nor onnxruntime
+    from makhos.calibration.desk import ProfileDesk
+    from makhos.session.annotate import CameraView
+    from makhos.vision.pipeline import BoardReader
+    from makhos.vision.sources import Frame
 
 REPLAY_PREFIX = "replay:"
 
@@ -23,6 +30,10 @@ class Input(Protocol):
     @property
     def live(self) -> bool:
         """A live input is reopened when it stops; a recording ends the worker."""
+
+    @property
+    def watches_camera(self) -> bool:
+        """Silence from it means a camera lost (a replay is silent between its plies)."""
 
     def describe(self) -> str: ...
 
@@ -43,6 +54,7 @@ class Input(Protocol):
 class ReplayInput:
     source: ReplaySource
     live: bool = False
+    watches_camera: bool = False
 
     def describe(self) -> str:
         return self.source.describe()
@@ -72,9 +84,10 @@ class CameraInput:
     model: Path | None = None
     realtime: bool = False
     profile: Path | None = None  # the board profile (calibration) of this camera
-    desk: Any = None  # calibration.desk.ProfileDesk: the calibration page of this camera
-    view: Any = None  # recorder.annotate.CameraView
+    desk: ProfileDesk | None = None  # the calibration page of this camera
+    view: CameraView | None = None
     start: float = 0.0  # seconds into a video file to play it from
+    watches_camera: bool = True
 
     @property
     def live(self) -> bool:
@@ -87,7 +100,7 @@ class CameraInput:
 
         return open_source(self.spec, start=self.start).describe()
 
-    def reader(self):
+    def reader(self) -> BoardReader:
         from makhos.vision.classifier import SquareClassifier, model_path
         from makhos.vision.pipeline import BoardReader
 
@@ -99,16 +112,25 @@ class CameraInput:
             return board_reader(BoardProfile.load(self.profile), self.profile, model)
         return BoardReader(SquareClassifier(model))
 
-    def items(self, after: float) -> Iterator[Any]:
-        from makhos.vision.sources import open_source, paced
+    def items(self, after: float) -> Iterator[Frame]:
+        """The frames from ``start``; a recording is taken up where the log ends (``after``,
+        in its own seconds), so a restarted worker never plays the game again from its
+        first frame (which would read as plies taken back)."""
+        from makhos.vision.sources import ImageFolder, VideoFile, open_source, paced
 
-        frames = iter(open_source(self.spec, start=self.start))
+        source = open_source(self.spec, start=self.start)
+        resume = math.isfinite(after) and after > self.start
+        if resume and isinstance(source, VideoFile):
+            source = VideoFile(source.path, start=after)
+        frames: Iterator[Frame] = iter(source)
+        if resume and isinstance(source, ImageFolder):
+            frames = (frame for frame in frames if frame.timestamp >= after)
         return paced(frames) if self.realtime else frames
 
-    def time_of(self, item) -> float:
+    def time_of(self, item: Frame) -> float:
         return item.timestamp
 
-    def feed(self, session: BoardSession, item) -> tuple[float, list[GameEvent]]:
+    def feed(self, session: BoardSession, item: Frame) -> tuple[float, list[GameEvent]]:
         if self.desk is not None:
             self.desk.offer(item.image)
             saved = self.desk.take_saved()
@@ -126,7 +148,7 @@ class CameraInput:
 
 
 def open_input(spec: str, speed: float = 1.0, seconds_per_ply: float = 10.0,
-               profile: Path | None = None) -> Input:
+               profile: Path | None = None, start: float = 0.0) -> Input:
     """``replay:GAME.pdn`` replays a recorded game; anything else is a camera source, read
     with its board ``profile`` when one is given (a replay's readings are made already)."""
     if spec.startswith(REPLAY_PREFIX):
@@ -134,4 +156,4 @@ def open_input(spec: str, speed: float = 1.0, seconds_per_ply: float = 10.0,
         if not path.is_file():
             raise FileNotFoundError(f"no recorded game {path}")
         return ReplayInput(ReplaySource.from_pdn(path, speed=speed, seconds_per_ply=seconds_per_ply))
-    return CameraInput(spec, profile=profile)
+    return CameraInput(spec, profile=profile, start=start)

@@ -20,6 +20,7 @@ import queue
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from makhos.engine import Colour, Rules
@@ -49,6 +50,12 @@ class WorkerConfig:
     reopen_first: float = 0.5  # waits before reopening a failed source, doubling...
     reopen_longest: float = 10.0  # ...up to this
     flush_seconds: float = 10.0  # on a clean stop, how long to wait for the log to take the rest
+    spool: Path | None = None  # the outbox on disk: events the log has not taken yet
+
+
+class EventsHeld(RuntimeError):
+    """The worker stopped before the log took every event: they wait in the spool file (or,
+    without one, are lost), and the process must not end as if all were well."""
 
 
 class Worker:
@@ -73,8 +80,12 @@ class Worker:
         config = self.config
         reader = self.source.reader()
         delay = config.reopen_first
+        held = Outbox.held(config.spool)  # a run before this one stopped with these unsent
         while True:
             try:
+                for event in held:  # in order, first: the log stores a resent one once
+                    self.log.append(event)
+                held = []
                 history = self._history()
                 break
             except LogUnavailable as error:
@@ -87,7 +98,9 @@ class Worker:
                                                                         offline=config.offline))
         seen = tracker.restore(history)
         # Decisions logged after ``seen`` are the session's to apply, through the outbox's reads.
-        self.outbox = Outbox(self.log)
+        if config.spool is not None:
+            config.spool.unlink(missing_ok=True)  # delivered: the log has them all
+        self.outbox = Outbox(self.log, spool=config.spool)
         self.session = BoardSession(reader, tracker, self.outbox, seen=seen)
         if config.players and not any(isinstance(e.detail, SetPlayers) for e in history):
             first, second = config.players
@@ -114,9 +127,12 @@ class Worker:
         try:
             self._watch(after, stop)
         finally:
-            if not outbox.close(self.config.flush_seconds):
-                logger.error("board %s: %d event(s) not sent: the log stayed away",
-                             self.config.board, outbox.backlog)
+            delivered = outbox.close(self.config.flush_seconds)
+        if not delivered:
+            where = (f"wait in {self.config.spool}; the next run of this worker sends them"
+                     if self.config.spool is not None else "are lost")
+            raise EventsHeld(f"board {self.config.board}: {outbox.backlog} event(s) not sent, "
+                             f"the log stayed away: they {where}")
 
     def _started(self) -> tuple[BoardSession, Outbox]:
         if self.session is None or self.outbox is None:
@@ -139,7 +155,8 @@ class Worker:
                 try:
                     item = items.get(timeout=0.2)
                 except queue.Empty:
-                    if not lost and time.monotonic() - last_frame >= config.lost_after:
+                    if (self.source.watches_camera and not lost
+                            and time.monotonic() - last_frame >= config.lost_after):
                         self._camera(after, CameraStatus.LOST)
                         lost = True
                     continue
@@ -177,7 +194,7 @@ class Worker:
         session.camera_notice(at if math.isfinite(at) else time.time(), status)  # through the outbox
 
 
-def _pump(items: Iterator[Any], out: queue.Queue, stop: threading.Event) -> None:
+def _pump(items: Iterator[Any], out: queue.Queue[Any], stop: threading.Event) -> None:
     """Move the source's items to the worker; a source blocked in a read blocks only this thread."""
     try:
         for item in items:
@@ -189,7 +206,7 @@ def _pump(items: Iterator[Any], out: queue.Queue, stop: threading.Event) -> None
     _put(out, last, stop)
 
 
-def _put(out: queue.Queue, item: Any, stop: threading.Event) -> bool:
+def _put(out: queue.Queue[Any], item: Any, stop: threading.Event) -> bool:
     """Hand ``item`` on, waiting while the worker is behind; False once the worker stops."""
     while not stop.is_set():
         try:

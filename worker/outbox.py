@@ -5,13 +5,19 @@ while Redis restarts, and the events it makes meanwhile queue here. The sender s
 head of the queue until the log takes it, so the log receives them in the order they were
 made. An append whose reply was lost is sent again; the log stores it once
 (:class:`events.redis_log.RedisLog` keys each event by its content).
+
+With a ``spool`` file the queue is on disk too (JSON lines, rewritten as each event is
+taken): a worker that is killed, or stops while the log is away, loses nothing, and the
+next run of the same worker sends those events first (:meth:`Outbox.held`).
 """
 
 from __future__ import annotations
 
 import collections
 import logging
+import os
 import threading
+from pathlib import Path
 
 from makhos.events import EventLog, GameEvent, LogUnavailable
 
@@ -21,15 +27,25 @@ logger = logging.getLogger("makhos.worker")
 class Outbox:
     """An EventLog for a worker's session: appends queue, reads go to the log."""
 
-    def __init__(self, log: EventLog, retry_first: float = 0.05, retry_longest: float = 1.0) -> None:
+    def __init__(self, log: EventLog, retry_first: float = 0.05, retry_longest: float = 1.0,
+                 spool: Path | None = None) -> None:
         self._log = log
         self._retry = (retry_first, retry_longest)  # doubling waits while the log is away
-        self._pending: collections.deque[GameEvent] = collections.deque()
+        self.spool = spool
+        self._pending: collections.deque[GameEvent] = collections.deque(self.held(spool))
         self._changed = threading.Condition()
         self._closing = False
         self._failure: BaseException | None = None
         self._thread = threading.Thread(target=self._send, name="outbox", daemon=True)
         self._thread.start()
+
+    @staticmethod
+    def held(spool: Path | None) -> list[GameEvent]:
+        """The events a spool file still holds, oldest first (none without a file)."""
+        if spool is None or not spool.exists():
+            return []
+        lines = spool.read_text(encoding="utf-8").splitlines()
+        return [GameEvent.from_json(line) for line in lines if line.strip()]
 
     def append(self, event: GameEvent) -> GameEvent:
         """Queue the event; it has no seq yet (the log gives one when it takes it)."""
@@ -37,8 +53,22 @@ class Outbox:
             if self._failure is not None:
                 raise self._failure
             self._pending.append(event)
+            if self.spool is not None:
+                with self.spool.open("a", encoding="utf-8") as out:
+                    out.write(event.to_json() + "\n")
             self._changed.notify_all()
         return event
+
+    def _spool_rest(self) -> None:
+        """Rewrite the spool with what is still queued (called with the lock held)."""
+        if self.spool is None:
+            return
+        if not self._pending:
+            self.spool.unlink(missing_ok=True)
+            return
+        fresh = self.spool.with_suffix(".tmp")
+        fresh.write_text("".join(e.to_json() + "\n" for e in self._pending), encoding="utf-8")
+        os.replace(fresh, self.spool)
 
     def read(self, board: str | None = None, after: int = 0, limit: int = 1000) -> list[GameEvent]:
         """The log's events; nothing new while it is away (a poller simply asks again)."""
@@ -103,4 +133,5 @@ class Outbox:
             delay = self._retry[0]
             with self._changed:
                 self._pending.popleft()
+                self._spool_rest()
                 self._changed.notify_all()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypedDict, Unpack
 
 from makhos.engine import Position
 from makhos.engine.pdn import read_game
@@ -30,6 +30,16 @@ class Observation:
     reading: Reading | None
 
 
+class ReplaySettings(TypedDict, total=False):
+    """The settings of a :class:`ReplaySource` besides its boards (for ``from_pdn``)."""
+
+    seconds_per_ply: float
+    speed: float
+    readings: int
+    sleep: Callable[[float], None]
+    clock: Callable[[], float]
+
+
 @dataclass(frozen=True)
 class ReplaySource:
     """The boards of a game (the start, then one per ply) as timed observations."""
@@ -42,7 +52,7 @@ class ReplaySource:
     clock: Callable[[], float] = time.monotonic
 
     @classmethod
-    def from_pdn(cls, path: str | Path, **settings) -> "ReplaySource":
+    def from_pdn(cls, path: str | Path, **settings: Unpack[ReplaySettings]) -> "ReplaySource":
         game = read_game(Path(path).read_text(encoding="utf-8")).game
         return cls(tuple(game.positions()), **settings)
 

@@ -127,8 +127,10 @@ def random_piece_set(rng: np.random.Generator) -> PieceSet:
 
 
 def sample_camera(rng: np.random.Generator, size: tuple[int, int],
-                  elevation: tuple[float, float], margin: float) -> Camera:
-    """A camera that sees the whole playing area plus ``margin`` squares around it."""
+                  elevation: tuple[float, float], margin: float,
+                  azimuth: float | None = None) -> Camera:
+    """A camera that sees the whole playing area plus ``margin`` squares around it, from
+    any side of the table unless ``azimuth`` (radians, a few degrees drawn around it) pins it."""
     w, h = size
     fov = np.radians(rng.uniform(45, 75))
     f = (w / 2) / np.tan(fov / 2) * rng.uniform(0.97, 1.03)
@@ -137,7 +139,7 @@ def sample_camera(rng: np.random.Generator, size: tuple[int, int],
                   [0, 0, 1]])
     dist = np.array([rng.uniform(-0.25, 0.05), rng.uniform(0.0, 0.06), 0.0, 0.0, 0.0])
     elev = np.radians(rng.uniform(*elevation))
-    azimuth = rng.uniform(0, 2 * np.pi)
+    azimuth = rng.uniform(0, 2 * np.pi) if azimuth is None else azimuth + np.radians(rng.normal(0, 5))
     roll = np.radians(rng.normal(0, 4))
     target = np.array([4 + rng.uniform(-0.8, 0.8), 4 + rng.uniform(-0.8, 0.8), 0.0])
     fill = rng.uniform(0.55, 1.0)  # board diagonal as a fraction of the image height
@@ -161,7 +163,7 @@ def sample_scene(rng: np.random.Generator, *, held_out: bool | None = False,
                  random_colours: float = 0.0,
                  elevation: tuple[float, float] = (30.0, 90.0),
                  size: tuple[int, int] = (1280, 720),
-                 played: str | None = None) -> Scene:
+                 played: str | None = None, azimuth: float | None = None) -> Scene:
     """Sample a scene.
 
     Palettes come from the training split (``held_out=False``), the held-out split (True),
@@ -227,7 +229,7 @@ def sample_scene(rng: np.random.Generator, *, held_out: bool | None = False,
         jpeg_quality=int(rng.integers(35, 96)) if rng.random() < 0.7 else None,
     )
     margin = board.border_width + (1.0 if border == "outer" else 0.0)
-    camera = sample_camera(rng, size, elevation, margin)
+    camera = sample_camera(rng, size, elevation, margin, azimuth)
     return Scene(
         camera=camera, board=board, pieces=pieces, lighting=lighting, effects=effects,
         played=played or str(rng.choice(["dark", "light"], p=[0.7, 0.3])),

@@ -3,80 +3,52 @@
 The test split (``lab.training.dataset.TEST``) uses held-out board palettes and piece sets, seeds
 never used in training, elevations 35-90 degrees and the renderer's true corners (board
 localisation is measured elsewhere). ``python -m lab.training.evaluate`` prints the figures and
-writes them to ``models/evaluation.json``.
+writes them beside it (``evaluation.json``), counted with :class:`lab.tally.Tally`.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
 from lab.training.dataset import EMPTY, KING, TEST, TEST_SEEDS, build
-from makhos.vision.classifier import SquareClassifier
+from lab.tally import Tally
+from makhos.vision.classifier import LABELS, SquareClassifier, labels_of
 from makhos.vision.rectify import SquareCrops
 
 RESULT_PATH = Path(__file__).with_name("evaluation.json")
 
 
-@dataclass(frozen=True)
-class Figures:
-    """Error rates as fractions; ``board_accuracy`` is the share of frames read entirely right."""
-
-    frames: int
-    squares: int
-    square_error: float
-    man_king_error: float  # among squares holding a piece: man read as king or king as man
-    light_dark_error: float  # among squares holding a piece: wrong side
-    board_accuracy: float
-
-
-def true_classes(data: dict[str, np.ndarray]) -> np.ndarray:
-    """Index into ``vision.classifier.CLASSES`` of every crop's true label."""
+def true_labels(data: dict[str, np.ndarray]) -> np.ndarray:
+    """The label (``vision.classifier.LABELS``) of every crop's truth."""
     kind, light = data["cls"], data["light"].astype(bool)
-    return np.where(kind == EMPTY, 0, 1 + 2 * (kind == KING) + (~light))
+    return np.array(LABELS)[np.where(kind == EMPTY, 0, 1 + 2 * (kind == KING) + (~light))]
 
 
-def read_as_king(probabilities: np.ndarray) -> np.ndarray:
-    """Where 5-class probabilities (..., 5) put a king above a man, whatever the colour."""
-    p = np.asarray(probabilities)
-    return p[..., 3] + p[..., 4] > p[..., 1] + p[..., 2]
-
-
-def evaluate(classifier: SquareClassifier, data: dict[str, np.ndarray]) -> Figures:
+def evaluate(classifier: SquareClassifier, data: dict[str, np.ndarray]) -> Tally:
     """Classify every board of the split (32 crops each, in square order) and count errors."""
     boards = data["board"]
     starts = np.flatnonzero(np.r_[True, boards[1:] != boards[:-1]])
     if not np.all(np.diff(np.r_[starts, len(boards)]) == 32):
         raise ValueError("every test board must have all 32 squares (no hands in the test split)")
-    truth = true_classes(data)
+    truth = true_labels(data)
     crops, sight = data["crops"], data["sight"]
-    predicted = np.concatenate([classifier.classify(SquareCrops(crops[s:s + 32], sight[s:s + 32]))
-                                for s in starts])
-    guess = predicted.argmax(1)
-    piece = truth != 0
-    king_truth = truth >= 3
-    king_guess = read_as_king(predicted)
-    light_truth = np.isin(truth, (1, 3))
-    light_guess = predicted[:, 1] + predicted[:, 3] > predicted[:, 2] + predicted[:, 4]
-    wrong = guess != truth
-    return Figures(
-        frames=len(starts), squares=len(truth), square_error=float(wrong.mean()),
-        man_king_error=float((king_truth != king_guess)[piece].mean()),
-        light_dark_error=float((light_truth != light_guess)[piece].mean()),
-        board_accuracy=float(1 - wrong.reshape(-1, 32).any(1).mean()),
-    )
+    tally = Tally()
+    for s in starts:
+        read = labels_of(classifier.classify(SquareCrops(crops[s:s + 32], sight[s:s + 32])))
+        tally.add(truth[s:s + 32], np.array(list(read)), name=f"board {boards[s]}")
+    return tally
 
 
-def report(figures: Figures) -> str:
-    return (f"{figures.frames} frames, {figures.squares} squares: "
-            f"per-square error {100 * figures.square_error:.3f} %, "
-            f"man-vs-king error {100 * figures.man_king_error:.3f} %, "
-            f"light-vs-dark error {100 * figures.light_dark_error:.3f} %, "
-            f"whole-board accuracy {100 * figures.board_accuracy:.2f} %")
+def figures(tally: Tally) -> dict[str, float]:
+    """What ``models/evaluation.json`` keeps: the error rates as fractions."""
+    return {"boards": tally.boards, "squares": tally.squares, "square_error": tally.square_error,
+            "man_king_error": tally.kind_wrong / max(tally.kinds, 1),
+            "occupancy_side_error": (tally.occupancy_wrong + tally.side_wrong) / max(tally.squares, 1),
+            "board_accuracy": tally.board_accuracy}
 
 
 def load_or_render(path: Path, scenes: int) -> dict[str, np.ndarray]:
@@ -94,9 +66,9 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=RESULT_PATH)
     args = parser.parse_args()
     classifier = SquareClassifier(args.model) if args.model else SquareClassifier()
-    figures = evaluate(classifier, load_or_render(args.data, args.scenes))
-    print(report(figures))
-    args.out.write_text(json.dumps(asdict(figures), indent=1) + "\n")
+    tally = evaluate(classifier, load_or_render(args.data, args.scenes))
+    print(tally.line())
+    args.out.write_text(json.dumps(figures(tally), indent=1) + "\n")
 
 
 if __name__ == "__main__":

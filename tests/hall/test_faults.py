@@ -27,7 +27,8 @@ def makhos(*args: str) -> subprocess.Popen:
 
 
 def worker(pdn: Path, url: str, board: str = "1") -> subprocess.Popen:
-    return makhos("worker", "--source", f"replay:{pdn}", "--speed", SPEED, "--board", board, "--redis", url)
+    return makhos("worker", "--source", f"replay:{pdn}", "--speed", SPEED, "--board", board, "--redis", url,
+                  "--outbox", str(pdn.with_name(f"outbox-{board}.jsonl")))
 
 
 def wait_for(predicate, timeout: float = 30.0) -> None:

@@ -43,6 +43,7 @@ class StallingInput(ReplayInput):
     stall: float = 0.8
     missed: int = 5  # ply 2: its hand and its 4 readings
     live: bool = True
+    watches_camera: bool = True
 
     def items(self, after: float):
         for n, item in enumerate(super().items(after)):
@@ -109,3 +110,26 @@ def test_a_restarted_worker_applies_each_referee_decision_once(tmp_path):
     again.session.observe(100.0, Reading.certain(board, 100.0))
     assert len(tracker.game.plies) == 7
     again.outbox.close()
+
+
+@dataclass(frozen=True)
+class SlowReplay(ReplayInput):
+    """A replay whose plies come ``pause`` seconds apart, as one played at real time."""
+
+    pause: float = 0.5
+
+    def items(self, after: float):
+        for item in super().items(after):
+            time.sleep(self.pause / 10)
+            yield item
+
+
+def test_a_replay_silent_between_its_plies_reports_no_camera_lost(tmp_path):
+    game = random_game(seed=3, plies=4)
+    log = SQLiteLog(tmp_path / "events.db")
+    worker = Worker(WorkerConfig("1", lost_after=0.02), log,
+                    SlowReplay(ReplaySource(tuple(game.positions()), speed=400)))
+    worker.run(threading.Event())
+    notices = [e.detail.status.value for e in log.read("1") if e.kind is EventKind.CAMERA]
+    assert notices == ["ended"]
+    assert folded_pdn(log, "1") == write_game(game)

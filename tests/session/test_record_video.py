@@ -40,3 +40,43 @@ def test_record_refuses_a_missing_or_corrupt_video(tmp_path, capsys):
     corrupt.write_bytes(b"not a video at all")
     assert main(["record", str(corrupt)]) == 2
     assert "corrupt.mp4" in capsys.readouterr().err
+
+
+def test_a_killed_record_leaves_every_event_it_made_in_its_log(clip, tmp_path):
+    """The log is written as the game goes: killed mid-game, the file holds the events made
+    so far, each whole, the same as the uninterrupted run's first ones; ``--resume`` then
+    finishes the game from it."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    full = tmp_path / "full.jsonl"
+    assert main(["record", str(clip), "-o", str(tmp_path / "full.pdn"), "--events", str(full)]) == 0
+    expected = [json.loads(line) for line in full.read_text().splitlines()]
+    moves_at = [i for i, e in enumerate(expected) if e["kind"] == "move"]
+    assert len(moves_at) >= 4
+    killed = tmp_path / "killed.jsonl"
+    process = subprocess.Popen([sys.executable, "-m", "makhos.cli.main", "record", str(clip),
+                                "-o", str(tmp_path / "killed.pdn"), "--events", str(killed)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and process.poll() is None:
+        if killed.exists() and killed.read_text().count('"kind":"move"') >= 2:
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "the record ended before it could be killed"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    kept = [json.loads(line) for line in killed.read_text().splitlines()]
+    assert 2 <= sum(e["kind"] == "move" for e in kept) < len(moves_at)
+    assert kept == expected[:len(kept)]
+    assert not (tmp_path / "killed.pdn").exists()
+    last = kept[-1]["time"]
+    assert main(["record", str(clip), "-o", str(tmp_path / "resumed.pdn"), "--events", str(killed),
+                 "--resume", "--start", str(last)]) == 0
+    resumed = read_game((tmp_path / "resumed.pdn").read_text()).game
+    truth = read_game(clip.with_suffix(".pdn").read_text()).game
+    assert resumed.positions() == truth.positions()

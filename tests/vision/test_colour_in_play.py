@@ -41,7 +41,7 @@ def test_tall_men_leaning_over_the_other_colour(network, seed):
     # On these four boards the cheap cue alone (the squares' centres) picks the wrong colour.
     frame = tall_men_seen_from_low(seed)
     cheap = orient(frame.image, location_from_corners(frame.corners))
-    checked = colour_in_play(network.classify, frame.image, cheap)
+    checked = colour_in_play(network, frame.image, cheap)
     assert checked.played == frame.played
     labels = network.read(frame.image, checked.location.corners, checked.played).argmax(1)
     light, dark = np.isin(labels, (1, 3)), np.isin(labels, (2, 4))
@@ -54,4 +54,4 @@ def test_a_right_choice_is_kept(network):
     frame = tall_men_seen_from_low(0)
     cheap = orient(frame.image, location_from_corners(frame.corners))
     assert cheap.played == frame.played
-    assert colour_in_play(network.classify, frame.image, cheap) == cheap
+    assert colour_in_play(network, frame.image, cheap) == cheap

@@ -1,8 +1,12 @@
-"""The set-ups a game can start from, recognised on the board before the first move."""
+"""The set-ups a game can start from, recognised on the board before the first move.
+
+The camera looks for these boards to fix the board's numbering (``vision.pipeline``) and the
+tracker to start a game (``tracker.tracker``), so both look for the same ones."""
 
 from __future__ import annotations
 
-from makhos.engine import Position, Rules, Setup
+from .position import Position
+from .rules import Rules, Setup
 
 
 def start_rules(rules: Rules) -> list[Rules]:
@@ -20,3 +24,8 @@ def start_rules(rules: Rules) -> list[Rules]:
         if all(Position.start(variant) != Position.start(u) for u in unique):
             unique.append(variant)
     return unique
+
+
+def start_boards(rules: Rules) -> list[Position]:
+    """The start position of every variant of :func:`start_rules`, in that order."""
+    return [Position.start(variant) for variant in start_rules(rules)]

@@ -1,0 +1,23 @@
+"""The machine a figure was measured on, as bench/RESULTS.md records it."""
+
+from __future__ import annotations
+
+import os
+import platform
+from pathlib import Path
+
+
+def cpu_model() -> str:
+    """The processor's name (``/proc/cpuinfo``), or what the platform says where it is absent."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def describe() -> str:
+    """CPUs, processor and Python: the line each bench prints first."""
+    return f"{os.cpu_count()} CPUs ({cpu_model()}), Python {platform.python_version()}"

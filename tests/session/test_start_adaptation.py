@@ -1,0 +1,66 @@
+"""The start position teaches the reader the board: the session has the reader refit on the
+settled start, keeps the refit in the log, and a session taken up mid-game reads with it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from makhos.events import EventKind, SQLiteLog
+from makhos.events.details import ReaderAdapted
+from makhos.session import BoardSession
+from makhos.tracker import GameTracker
+from makhos.vision.classifier import SquareClassifier
+from makhos.vision.lens import Lens
+from makhos.vision.pipeline import BoardReader, StartAdapting
+from makhos.vision.rectify import CropGeometry, SquareCrops
+
+from lab.render import Renderer, sample_scene
+
+START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
+
+
+class LearningReader:
+    """The bundled network, with a record of what it was taught."""
+
+    def __init__(self) -> None:
+        self.network = SquareClassifier()
+        self.taught: list[str] = []
+        self.restored: list[str] = []
+
+    @property
+    def geometry(self) -> CropGeometry:
+        return self.network.geometry
+
+    def classify(self, crops: SquareCrops) -> np.ndarray:
+        return self.network.classify(crops)
+
+    def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
+              lens: Lens | None = None) -> str:
+        self.taught.append(labels)
+        return f'{{"labels": "{labels}"}}'
+
+    def restore(self, adaptation: str) -> None:
+        self.restored.append(adaptation)
+
+
+def test_the_settled_start_refits_the_reader_and_the_refit_is_kept_for_a_resume() -> None:
+    assert isinstance(LearningReader(), StartAdapting)
+    scene = sample_scene(np.random.default_rng(7), held_out=True, elevation=(60, 85), size=(640, 480))
+    renderer = Renderer(scene)
+    start = renderer.render(START, seed=1).image
+    log = SQLiteLog()
+    reader = LearningReader()
+    session = BoardSession(BoardReader(reader), GameTracker("1"), log)
+    for k in range(60):
+        session.feed(start, k / 30)
+    assert reader.taught == ["l" * 8 + "." * 16 + "d" * 8]
+    kept = [e for e in log.read("1") if e.kind is EventKind.READER_ADAPTED]
+    assert len(kept) == 1 and isinstance(kept[0].detail, ReaderAdapted)
+    assert kept[0].detail.adaptation == '{"labels": "' + reader.taught[0] + '"}'
+    assert any(e.kind is EventKind.GAME_STARTED for e in log.read("1"))
+
+    tracker = GameTracker("1")
+    seen = tracker.restore(log.read("1"))
+    again = LearningReader()
+    BoardSession(BoardReader(again), tracker, log, seen=seen)
+    assert again.restored == [kept[0].detail.adaptation] and again.taught == []
