@@ -255,8 +255,9 @@ class _Handler(gevent.pywsgi.WSGIHandler):  # type: ignore[misc]
                 self.socket.sendall(memoryview(data)[sent:])
         except OSError as error:
             self.status = f"socket error: {error}"
-            if self.code > 0:
-                self.code = -self.code
+            code = cast(int, getattr(self, "code", 0))  # as pywsgi's own _sendall does
+            if code > 0:
+                self.code = -code
             raise
         self.response_length += len(data)
 
