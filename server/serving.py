@@ -294,6 +294,7 @@ class Server:
     def serve_forever(self) -> None:
         """Serve in this thread until :meth:`close` (or for ever)."""
         hub = gevent.get_hub()
+        hub.NOT_ERROR = (*hub.NOT_ERROR, KeyboardInterrupt)  # Ctrl-C ends serving, quietly
         signals = _Signals(hub)
         hall: Hall = self.app.extensions["makhos"]
         hall.feed.listen(signals.tell)
