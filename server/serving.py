@@ -18,8 +18,9 @@ The feed tells the loop of each change (:meth:`server.feed.EventFeed.listen`, fr
 poller thread, through the loop's thread-safe callbacks); a stream waits for its board's
 signal, the hall's streams for any board's.
 
-Bounds on time: a request's body must arrive within :data:`BODY_SECONDS`, and a request not
-answered within :data:`ANSWER_SECONDS` is answered 503 (its thread finishes in its own time).
+Bounds on time: a request's body must arrive within :data:`BODY_SECONDS`, a request not
+answered within :data:`ANSWER_SECONDS` is answered 503 (its thread finishes in its own time),
+and a socket idle for :data:`IDLE_SECONDS` either way is closed.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ STREAM_PATH = re.compile(r"^/api/(?:board/[^/]+/events|hall/events|referee/[^/]+
 #: The referee's routes: their own threads.
 REFEREE_PATH = re.compile(r"^/(?:api/)?referee/")
 BODY_SECONDS = 10.0
+IDLE_SECONDS = 60.0
 ANSWER_SECONDS = 30.0
 #: Streams woken at once by a change; then the loop's other work gets its turn.
 WAKE_BATCH = 50
@@ -231,6 +233,35 @@ def _read_body(environ: Environ) -> bytes:
     return b""
 
 
+class _Handler(gevent.pywsgi.WSGIHandler):  # type: ignore[misc]
+    """pywsgi's handler, with a bound on idle sockets and one ``send`` per message.
+
+    A socket that neither sends nor takes anything for :data:`IDLE_SECONDS` is closed: a
+    client that opens a connection and says nothing (or half a request line), or a viewer
+    that stops reading its stream, holds no connection for ever. (A stream writes at least a
+    keepalive every ``keepalive_seconds``.) gevent's ``sendall`` asks the socket for its
+    buffer size before every write, a system call per message per viewer that a move sent
+    to thousands of streams pays thousands of times: one ``send`` does for a message that
+    fits the socket's buffer."""
+
+    def handle(self) -> None:
+        self.socket.settimeout(IDLE_SECONDS)
+        super().handle()
+
+    def _sendall(self, data: bytes) -> None:
+        try:
+            sent = self.socket.send(data)
+            if sent < len(data):
+                self.socket.sendall(memoryview(data)[sent:])
+        except OSError as error:
+            self.status = f"socket error: {error}"
+            code = cast(int, getattr(self, "code", 0))  # as pywsgi's own _sendall does
+            if code > 0:
+                self.code = -code
+            raise
+        self.response_length += len(data)
+
+
 class Server:
     """Serve a Flask app of :func:`server.create_app` on ``host:port`` (0: a free port).
 
@@ -263,6 +294,7 @@ class Server:
     def serve_forever(self) -> None:
         """Serve in this thread until :meth:`close` (or for ever)."""
         hub = gevent.get_hub()
+        hub.NOT_ERROR = (*hub.NOT_ERROR, KeyboardInterrupt)  # Ctrl-C ends serving, quietly
         signals = _Signals(hub)
         hall: Hall = self.app.extensions["makhos"]
         hall.feed.listen(signals.tell)
@@ -270,7 +302,7 @@ class Server:
         listener = gevent.socket.socket(fileno=self._socket.detach())
         server = gevent.pywsgi.WSGIServer(
             listener, _Dispatcher(self.app, GreenWaiting(signals), pool, referee_pool),
-            spawn=gevent.pool.Pool(MAX_CONNECTIONS), log=self.access_log)
+            spawn=gevent.pool.Pool(MAX_CONNECTIONS), log=self.access_log, handler_class=_Handler)
         server.start()
         self._served.set()
         try:

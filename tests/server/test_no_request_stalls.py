@@ -6,6 +6,7 @@ check, the Secure cookie behind a TLS proxy. Served for real where time or heade
 from __future__ import annotations
 
 import http.client
+import socket
 import threading
 import time
 
@@ -206,3 +207,36 @@ def test_the_cookie_is_secure_behind_a_trusted_tls_proxy(tmp_path, proxies, secu
     assert ("secure" in flags) is secure
     assert headers["Location"].startswith("https://" if secure else "http://") or \
         headers["Location"].startswith("/")
+
+
+# ------------------------------------------------------------ a body that never comes
+
+def test_a_body_that_never_arrives_is_a_408_in_bounded_time_and_stalls_no_one(live, monkeypatch):
+    from makhos.server import serving
+
+    monkeypatch.setattr(serving, "BODY_SECONDS", 0.5)
+    url, log = live
+    host, port = url.removeprefix("http://").split(":")
+    started = time.perf_counter()
+    with socket.create_connection((host, int(port)), timeout=10) as slow:
+        slow.sendall(b"POST /api/referee/1/action HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                     b"Content-Length: 100\r\nX-Referee-Token: " + TOKEN.encode() + b"\r\n\r\n{\"act")
+        assert request(url, "GET", "/api/hall")[0] == 200  # meanwhile others are served
+        answer = slow.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 408")
+    assert time.perf_counter() - started < 5
+    assert log.read(after=0) == []
+
+
+def test_a_connection_that_says_nothing_is_closed_in_bounded_time(live, monkeypatch):
+    from makhos.server import serving
+
+    monkeypatch.setattr(serving, "IDLE_SECONDS", 0.5)
+    url, _ = live
+    host, port = url.removeprefix("http://").split(":")
+    started = time.perf_counter()
+    with socket.create_connection((host, int(port)), timeout=10) as silent:
+        silent.sendall(b"GET /api/ha")  # half a request line, then nothing
+        assert silent.recv(4096) == b""  # closed by the server
+    assert time.perf_counter() - started < 5
+    assert request(url, "GET", "/api/hall")[0] == 200

@@ -69,3 +69,14 @@ def test_a_player_who_lost_ranks_before_players_who_have_not_played(make_app, lo
     standings = make_app(boards=BOARDS).test_client().get("/api/standings").get_json()["standings"]
     assert [(s["player"], s["rank"]) for s in standings] == \
         [("Somchai", 1), ("Malee", 2), ("Anan", 3), ("Dao", 3)]
+
+
+def test_the_thai_font_ships_with_the_pages_and_its_licence(client):
+    font = client.get("/static/waree.woff")
+    assert font.status_code == 200 and font.data[:4] == b"wOFF"
+    assert "woff" in font.mimetype
+    assert client.get("/static/waree-bold.woff").data[:4] == b"wOFF"
+    licence = client.get("/static/waree-LICENSE.txt").get_data(as_text=True)
+    assert "Permission is hereby granted" in licence
+    css = client.get("/static/style.css").get_data(as_text=True)
+    assert 'url("waree.woff")' in css and "U+0E00-0E7F" in css

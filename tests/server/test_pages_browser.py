@@ -112,3 +112,25 @@ def test_set_result_takes_a_second_click(site, page):
     form.locator("button").click()
     sync_api.expect(page.locator("#ref-status, .ref-status").first).to_contain_text("✓")
     assert log.read(after=0)[-1].detail.to_dict()["outcome"] == "draw"
+
+
+def test_thai_is_drawn_with_the_font_the_pages_ship(site, page):
+    """No CDN and no font of the machine needed: the Thai toggle and Thai pages load the
+    shipped Waree (static/waree.woff) for the Thai script."""
+    url, _ = site
+    page.goto(url + "/board/1?lang=th")
+    sync_api.expect(page.locator(".lang-toggle")).to_have_text("English")
+    loaded = page.evaluate("""async () => {
+        await document.fonts.ready;
+        return [...document.fonts].filter((f) => f.family.includes("Makhos Thai"))
+                                  .map((f) => f.status);
+    }""")
+    assert "loaded" in loaded, loaded
+    assert page.evaluate("document.fonts.check('16px \"Makhos Thai\"', 'ภาษาไทย')")
+    shot(page, "board-thai-font.png")
+    page.goto(url + "/board/1")  # English: the Thai toggle's own word needs the font too
+    sync_api.expect(page.locator(".lang-toggle")).to_have_text("ภาษาไทย")
+    assert "loaded" in page.evaluate("""async () => {
+        await document.fonts.ready;
+        return [...document.fonts].filter((f) => f.family.includes("Makhos Thai")).map((f) => f.status);
+    }""")
