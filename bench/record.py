@@ -111,7 +111,7 @@ def video_fps(path: Path) -> float:
     return float(json.loads(described.read_text())["fps"]) if described.exists() else 30.0
 
 
-def record(path: Path, model: Path) -> tuple[BoardSession, list[GameEvent], float, int]:
+def record(path: Path, model: Path | None) -> tuple[BoardSession, list[GameEvent], float, int]:
     """Record one video through the product's one camera loop (as ``makhos record`` does);
     the seconds of CPU it took, decoding included (a shared machine's wall clock says more
     about the neighbours than about us)."""
@@ -175,6 +175,9 @@ def table(title: str, rows: dict, order) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--set", choices=tuple(FIRST_SEED), default="calm")
+    parser.add_argument("--model", type=Path,
+                        help="read with this square classifier file (default: the piece reader, "
+                             "adapted on each game's start)")
     parser.add_argument("--videos", type=int, default=50)
     parser.add_argument("--plies", type=int, help="plies a game (default: 24 calm, 3 hostile)")
     parser.add_argument("--first-seed", type=int, help="default: the set's own")
@@ -193,7 +196,7 @@ def main() -> int:
     import cv2
 
     cv2.setNumThreads(1)
-    model = model_path()
+    model = model_path(args.model) if args.model is not None else None  # None: the piece reader
     totals = {"perfect": 0, "marked": 0, "false_moves": 0}
     reported: dict[str, list[bool]] = {}
     delays, report_delays, busy, frames = [], [], 0.0, 0

@@ -34,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
     from makhos.vision.classifier import LABELS, SquareClassifier, model_path
     from makhos.vision.locate import locate_board
     from makhos.vision.orientation import colour_in_play, orient
-    from makhos.vision.rectify import played_cells
+    from makhos.vision.pipeline import SquareReader
+    from makhos.vision.reader import AdaptingReader
+    from makhos.vision.rectify import crop_squares, played_cells
     from makhos.vision.sources import SourceError, read_image
 
     profile = None
@@ -42,24 +44,25 @@ def run(args: argparse.Namespace) -> int:
         from makhos.calibration.profile import BoardProfile
 
         profile = BoardProfile.load(args.profile)  # a bad profile stops before any work
+    model = model_path(args.model) if args.model is not None else None  # checked before any work
     try:
         image = read_image(args.image)
     except SourceError as error:
         raise ValueError(str(error)) from None
-    model = model_path(args.model)
     if profile is not None:
         from makhos.calibration.reader import read_photograph
 
-        location, probabilities = read_photograph(profile, args.profile, image, model)
+        location, probabilities = read_photograph(profile, args.profile, image, model_path(model))
         played = profile.played
     else:
         found = locate_board(image)
         if found is None:
             raise ValueError(f"no board found in {args.image}: is the whole board in view?")
-        classifier = SquareClassifier(model)
-        orientation = colour_in_play(classifier, image, orient(image, found))
+        # A lone photograph teaches nothing: the piece reader reads it zero-shot.
+        reader: SquareReader = SquareClassifier(model) if model is not None else AdaptingReader()
+        orientation = colour_in_play(reader, image, orient(image, found))
         location, played = orientation.location, orientation.played
-        probabilities = classifier.read(image, location.corners, played)
+        probabilities = reader.classify(crop_squares(image, location.corners, played, reader.geometry))
     labels = probabilities.argmax(axis=1)
     grid = [["."] * 8 for _ in range(8)]
     for (row, col), label in zip(played_cells(played), labels):

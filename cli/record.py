@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         raise FileNotFoundError(f"no video {args.video}")
     if args.resume and (args.events is None or not args.events.is_file()):
         raise FileNotFoundError("--resume takes up the game of an --events log: give one that exists")
-    model = model_path(args.model)
+    model = model_path(args.model) if args.model is not None else None  # checked before any work
     first = None if args.first_mover == "auto" else Colour(args.first_mover)
     log: EventLog = (JSONLinesLog(args.events, fresh=not args.resume) if args.events is not None
                      else SQLiteLog())

@@ -104,13 +104,16 @@ class CameraInput:
         from makhos.vision.classifier import SquareClassifier, model_path
         from makhos.vision.pipeline import BoardReader
 
-        model = model_path(self.model)
         if self.profile is not None:
             from makhos.calibration.profile import BoardProfile
             from makhos.calibration.reader import board_reader
 
-            return board_reader(BoardProfile.load(self.profile), self.profile, model)
-        return BoardReader(SquareClassifier(model))
+            return board_reader(BoardProfile.load(self.profile), self.profile, model_path(self.model))
+        if self.model is not None:  # a square classifier file given by hand
+            return BoardReader(SquareClassifier(model_path(self.model)))
+        from makhos.vision.reader import AdaptingReader
+
+        return BoardReader(AdaptingReader())  # zero-shot until the start teaches it the board
 
     def items(self, after: float) -> Iterator[Frame]:
         """The frames from ``start``; a recording is taken up where the log ends (``after``,
