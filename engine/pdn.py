@@ -127,7 +127,7 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
     header["Result"] = _RESULT_TEXT[result.outcome] if result else "*"
     if result and "Termination" not in tags:
         header["Termination"] = result.reason
-    if game.start != Position.start(Rules()):
+    if game.start.board != Position.start(Rules()).board or game.start != Position.start(game.rules):
         # Any start but the standard 8-man one, so that a reader that knows nothing of
         # the Rules tag (12 men, a set-up of kings) opens the game at its position.
         header["SetUp"] = "1"

@@ -48,6 +48,7 @@ class BoardSession:
         self.health = HealthWatch()
         history = self._history()
         self._seen = (history[-1].seq if history else 0) if seen is None else seen
+        self._kept: str | None = None  # the reader's refit last kept in the log
         self._polled = -np.inf
         if isinstance(reader, BoardReader) and game is not None and game.result() is None:
             self._keep_adaptation(reader, history)
@@ -59,16 +60,17 @@ class BoardSession:
                 if isinstance(e.detail, ReaderAdapted) and e.game == number]
         if kept and isinstance(reader.classifier, StartAdapting):
             reader.classifier.restore(kept[-1])
-            reader.adaptation = kept[-1]
+            reader.adaptation = self._kept = kept[-1]
 
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
         """Process one frame; returns the events it caused, already stored."""
-        adapting = isinstance(self.reader, BoardReader)
-        adaptation = self.reader.adaptation if adapting else None
         self.last = self.reader.process(image, time)
         events = self.observe(time, self.last.reading)
-        if adapting and self.reader.adaptation is not None and self.reader.adaptation != adaptation:
-            events.append(self._adapted(time, self.reader.adaptation))
+        if isinstance(self.reader, BoardReader) and self.reader.adaptation != self._kept:
+            if not isinstance(self.tracker.phase, NoGame):  # kept with the game it started
+                self._kept = self.reader.adaptation
+                if self._kept is not None:
+                    events.append(self._adapted(time, self._kept))
         if isinstance(self.reader, BoardReader) and not isinstance(self.tracker.phase, NoGame):
             self.reader.seeking_start = False  # a game is in play: its numbering stands
         status = self.health.update(self.last, isinstance(self.tracker.phase, Playing))

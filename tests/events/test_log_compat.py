@@ -83,14 +83,16 @@ def test_the_server_state_replays_the_old_log_as_the_old_server_showed_it(log, e
     assert typed_alerts(final.pop("alerts")) == typed_alerts(old.pop("alerts"))
     assert final == old
     # The same games and tags; the PDN now also carries the time control and move times,
-    # and for a game light starts, the numbering its squares follow (issue #21).
+    # for a game light starts, the numbering its squares follow (issue #21), and beside a
+    # FEN the SetUp tag (#33).
     for new, old_text in zip([state.pdn(r, "Fixture Open") for r in state.games], expected["pdn"],
                              strict=True):
         now, then = read_game(new), read_game(old_text)
         assert now.game.positions() == then.game.positions()
         assert now.game.result() == then.game.result()
         numbering = {"Numbering": "first mover"} if "first_mover=light" in then.tags.get("Rules", "") else {}
-        assert now.tags == {**then.tags, "TimeControl": "1/120", **numbering}
+        set_up = {"SetUp": "1"} if "FEN" in then.tags else {}  # a FEN says so for any reader (#33)
+        assert now.tags == {**then.tags, "TimeControl": "1/120", **numbering, **set_up}
         assert len(now.move_seconds) == len(now.game.plies)
 
 
