@@ -283,7 +283,7 @@ def summary(records: list[dict]) -> str:
     wins = sum(s == 1.0 for s in scores)
     draws = sum(s == 0.5 for s in scores)
     return (f"{n} games: +{wins} ={draws} -{n - wins - draws}, score {mean:.3f} ± {error:.3f}"
-            f" (95 %: {mean - 1.96 * error:.3f}-{mean + 1.96 * error:.3f})")
+            f" (95 %: {max(mean - 1.96 * error, 0.0):.3f}-{min(mean + 1.96 * error, 1.0):.3f})")
 
 
 # ---------------------------------------------------------------- tactics
