@@ -360,13 +360,21 @@ def reuse(args: argparse.Namespace) -> int:
           f" {sys.version.split()[0]}, {load()}", flush=True)
     began = time.process_time()
     games = long_games(args.games, args.game_nodes)
-    print(f"{len(games)} games of {', '.join(str(len(g.plies)) for g in games)} plies"
-          f" ({args.game_nodes:,} nodes a move), {time.process_time() - began:.0f} s cpu", flush=True)
+
     def searchable(at: GamePosition) -> bool:  # not drawn by the rules, not lost already
         return not at.drawn and bool(at.position.legal_moves())
 
-    spots = [(g, i) for g, game in enumerate(games) for i in range(args.from_ply, len(game.plies) + 1)
-             if searchable(GamePosition.of(game, i))]
+    # Distinct positions with their history: two openings may meet in one game.
+    distinct: dict[GamePosition, tuple[int, int]] = {}
+    for g, game in enumerate(games):
+        for i in range(args.from_ply, len(game.plies) + 1):
+            at = GamePosition.of(game, i)
+            if searchable(at):
+                distinct.setdefault(at, (g, i))
+    spots = sorted(distinct.values())
+    print(f"{len(games)} games of {', '.join(str(len(g.plies)) for g in games)} plies"
+          f" from ply {args.from_ply}: {len(spots)} distinct positions"
+          f" ({args.game_nodes:,} nodes a move), {time.process_time() - began:.0f} s cpu", flush=True)
     step = max(len(spots) / args.positions, 1.0)
     chosen = {spots[int(k * step)] for k in range(min(args.positions, len(spots)))}
     limits = engine.Limits(nodes=args.nodes)
@@ -491,7 +499,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--engine", default=None, help="a git revision's engine/search.py (default: this tree)")
     p.add_argument("--nodes", type=int, default=10_000, help="node budget of every search")
     p.add_argument("--positions", type=int, default=200)
-    p.add_argument("--games", type=int, default=4)
+    p.add_argument("--games", type=int, default=5)
     p.add_argument("--game-nodes", type=int, default=3_000, help="node budget of the self-play games")
     p.add_argument("--from-ply", type=int, default=20, help="compare positions from this ply on")
     p.set_defaults(func=reuse)
