@@ -8,7 +8,7 @@
     python3 -m bench.search tactics --set game --nodes 200000   # forced gains from game histories
     python3 -m bench.search exactness               # 200 positions vs minimax; the table vs its rules
     python3 -m bench.search reuse                   # one searcher through long games vs fresh ones (#35)
-    python3 -m bench.search reuse --engine main     # the same for the engine of a git revision
+    python3 -m bench.search reuse --engine ef002a7  # the same for the engine of a git revision
     python3 -m bench.search match --opponent previous --nodes 20000 --results out/m-prev.jsonl
     python3 -m bench.search match --opponent minimax --nodes 20000 --results out/m-minimax.jsonl
 
@@ -52,6 +52,9 @@ MIDDLEGAMES = ROOT / "bench" / "data" / "middlegames.fen"
 TACTICS = ROOT / "tests" / "engine" / "data" / "tactics.json"
 GAME_TACTICS = ROOT / "tests" / "engine" / "data" / "game_tactics.json"
 TABLES = ROOT / "data" / "endgames"
+#: The last commit before #35 (the search that kept its tables between positions): the
+#: previous engine of a match and of the reuse check. Not "main": main moves.
+BEFORE_35 = "ef002a7"
 #: Plies after which a match game is adjudicated (by the table if it covers the position, else a draw).
 MAX_PLIES = 200
 
@@ -480,7 +483,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--opponent", choices=("depth2", "tenth", "previous", "minimax"), required=True,
                    help="the same search limited to 2 plies, or given a tenth of the time/nodes; the"
                         " engine of --previous at the same limits; plain minimax to --minimax-depth")
-    p.add_argument("--previous", default="main", help="git revision of the previous engine (default main)")
+    p.add_argument("--previous", default=BEFORE_35,
+                   help=f"git revision of the previous engine (default {BEFORE_35}: the engine before #35)")
     p.add_argument("--minimax-depth", type=int, default=4)
     p.add_argument("--results", required=True, help="JSON lines file; the match resumes from it")
     p.add_argument("--games", type=int, default=400)
