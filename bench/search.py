@@ -8,7 +8,7 @@
     python3 -m bench.search tactics --set game --nodes 200000   # forced gains from game histories
     python3 -m bench.search exactness               # 200 positions vs minimax; the table vs its rules
     python3 -m bench.search reuse                   # one searcher through long games vs fresh ones (#35)
-    python3 -m bench.search reuse --engine main     # the same for the engine of a git revision
+    python3 -m bench.search reuse --engine ef002a7  # the same for the engine of a git revision
     python3 -m bench.search match --opponent previous --nodes 20000 --results out/m-prev.jsonl
     python3 -m bench.search match --opponent minimax --nodes 20000 --results out/m-minimax.jsonl
 
@@ -52,6 +52,9 @@ MIDDLEGAMES = ROOT / "bench" / "data" / "middlegames.fen"
 TACTICS = ROOT / "tests" / "engine" / "data" / "tactics.json"
 GAME_TACTICS = ROOT / "tests" / "engine" / "data" / "game_tactics.json"
 TABLES = ROOT / "data" / "endgames"
+#: The last commit before #35 (the search that kept its tables between positions): the
+#: previous engine of a match and of the reuse check. Not "main": main moves.
+BEFORE_35 = "ef002a7"
 #: Plies after which a match game is adjudicated (by the table if it covers the position, else a draw).
 MAX_PLIES = 200
 
@@ -283,7 +286,7 @@ def summary(records: list[dict]) -> str:
     wins = sum(s == 1.0 for s in scores)
     draws = sum(s == 0.5 for s in scores)
     return (f"{n} games: +{wins} ={draws} -{n - wins - draws}, score {mean:.3f} ± {error:.3f}"
-            f" (95 %: {mean - 1.96 * error:.3f}-{mean + 1.96 * error:.3f})")
+            f" (95 %: {max(mean - 1.96 * error, 0.0):.3f}-{min(mean + 1.96 * error, 1.0):.3f})")
 
 
 # ---------------------------------------------------------------- tactics
@@ -360,13 +363,21 @@ def reuse(args: argparse.Namespace) -> int:
           f" {sys.version.split()[0]}, {load()}", flush=True)
     began = time.process_time()
     games = long_games(args.games, args.game_nodes)
-    print(f"{len(games)} games of {', '.join(str(len(g.plies)) for g in games)} plies"
-          f" ({args.game_nodes:,} nodes a move), {time.process_time() - began:.0f} s cpu", flush=True)
+
     def searchable(at: GamePosition) -> bool:  # not drawn by the rules, not lost already
         return not at.drawn and bool(at.position.legal_moves())
 
-    spots = [(g, i) for g, game in enumerate(games) for i in range(args.from_ply, len(game.plies) + 1)
-             if searchable(GamePosition.of(game, i))]
+    # Distinct positions with their history: two openings may meet in one game.
+    distinct: dict[GamePosition, tuple[int, int]] = {}
+    for g, game in enumerate(games):
+        for i in range(args.from_ply, len(game.plies) + 1):
+            at = GamePosition.of(game, i)
+            if searchable(at):
+                distinct.setdefault(at, (g, i))
+    spots = sorted(distinct.values())
+    print(f"{len(games)} games of {', '.join(str(len(g.plies)) for g in games)} plies"
+          f" from ply {args.from_ply}: {len(spots)} distinct positions"
+          f" ({args.game_nodes:,} nodes a move), {time.process_time() - began:.0f} s cpu", flush=True)
     step = max(len(spots) / args.positions, 1.0)
     chosen = {spots[int(k * step)] for k in range(min(args.positions, len(spots)))}
     limits = engine.Limits(nodes=args.nodes)
@@ -472,7 +483,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--opponent", choices=("depth2", "tenth", "previous", "minimax"), required=True,
                    help="the same search limited to 2 plies, or given a tenth of the time/nodes; the"
                         " engine of --previous at the same limits; plain minimax to --minimax-depth")
-    p.add_argument("--previous", default="main", help="git revision of the previous engine (default main)")
+    p.add_argument("--previous", default=BEFORE_35,
+                   help=f"git revision of the previous engine (default {BEFORE_35}: the engine before #35)")
     p.add_argument("--minimax-depth", type=int, default=4)
     p.add_argument("--results", required=True, help="JSON lines file; the match resumes from it")
     p.add_argument("--games", type=int, default=400)
@@ -491,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--engine", default=None, help="a git revision's engine/search.py (default: this tree)")
     p.add_argument("--nodes", type=int, default=10_000, help="node budget of every search")
     p.add_argument("--positions", type=int, default=200)
-    p.add_argument("--games", type=int, default=4)
+    p.add_argument("--games", type=int, default=5)
     p.add_argument("--game-nodes", type=int, default=3_000, help="node budget of the self-play games")
     p.add_argument("--from-ply", type=int, default=20, help="compare positions from this ply on")
     p.set_defaults(func=reuse)

@@ -320,9 +320,8 @@ class Searcher:
     def _root(self, mine: int, theirs: int, kings: int, up: bool, depth: int,
               alpha: int, beta: int, quiet_left: int) -> int:
         path = self._run.path
-        size = len(path)
-        path.append((mine, theirs, kings, up))
-        self._run.repeated = _NO_REPEAT
+        size = len(path)  # the root goes on the path below it (in _pvs), once: a line back
+        self._run.repeated = _NO_REPEAT  # to it is its own cycle, not a debt to the history
         try:
             return self._pvs(mine, theirs, kings, up, depth, alpha, beta, 0, quiet_left)
         finally:

@@ -194,3 +194,25 @@ def test_a_game_position_is_the_same_whatever_game_led_to_it_after_a_man_move():
     assert GamePosition.of(kings, 2) != GamePosition(at.position, (), at.count_left, False)
     with pytest.raises(IndexError):
         GamePosition.of(kings, 3)
+
+
+GAME_TACTICS = Path(__file__).with_name("data") / "game_tactics.json"
+
+
+@pytest.mark.skipif(not GAME_TACTICS.exists(), reason="game_tactics.json not made yet")
+def test_game_tactics_are_found_at_their_depth():
+    """Forced gains of material from game histories (make_game_tactics.py), each searched
+    with its game's history at the depth the recipe recorded (deterministic)."""
+    from makhos.engine.search import GamePosition
+
+    cases = json.loads(GAME_TACTICS.read_text())
+    missed = []
+    for case in cases:
+        game = Game(Rules(), Position.from_fen(case["start"]))
+        for text in case["moves"]:
+            game.play_text(text)
+        at = GamePosition.of(game, len(game.plies))
+        assert at.position.fen() == case["fen"]
+        if str(Searcher().search_at(at, Limits(depth=case["depth"])).best) not in case["best"]:
+            missed.append(case["fen"])
+    assert not missed

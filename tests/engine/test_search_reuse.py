@@ -90,3 +90,20 @@ def test_excluding_the_best_move_gives_the_next_best():
     assert other.score.value < best.score.value
     everything = Searcher().search(position, Limits(depth=2), exclude=position.legal_moves())
     assert everything.best is None
+
+
+def test_a_draw_by_the_games_history_is_not_stored_as_the_positions_score():
+    """Dark shuttles a king back to where it stood: with the game's history, moving back
+    is a draw on this line only, so the root's table entry keeps its move but no score;
+    searched without that history, nothing above the root can recur and the entry holds."""
+    game = Game(Rules(), Position.from_fen("B:WK1:BK32,K28"))
+    for text in ("32-27", "1-5", "27-32", "5-1"):
+        game.play_text(text)
+    at = GamePosition.of(game, len(game.plies))
+    root = (at.position.dark, at.position.light, at.position.kings, True, 1 << 20)
+    with_history = Searcher()
+    with_history.search_at(at, Limits(depth=4))
+    assert with_history._tt[root][0] == -1 and with_history._tt[root][3] is not None
+    alone = Searcher()
+    alone.search(at.position, Limits(depth=4))
+    assert alone._tt[root][0] >= 1  # a score later visits of the position may cut on
