@@ -20,8 +20,8 @@ few milliseconds): this board, piece set, camera and light. That is what brings 
 to a fraction of one per cent of squares wrong. The start's pieces become the fixed
 reference. A start shows no kings, so its own men are stacked into kings
 (``stacked_kings``: each man's crop copied one man's height up its sightline) and the king
-head is refit on this game's men against those stacks: a king is a piece taller than this
-game's men. The adapted heads are a few kilobytes of numbers (``AdaptedState.to_json``),
+evidence is recalibrated on this game's men against those stacks, its bias capped so that
+every man of the start reads as a man: a king is a piece taller than this game's men. The adapted heads are a few kilobytes of numbers (``AdaptedState.to_json``),
 stored with the game so that a resume reads the same way.
 Without an adaptation (a lone photo) the generic heads read zero-shot.
 
@@ -58,8 +58,10 @@ PRIOR = 1.0
 #: game (the tracker's corners wander a little) and not only for this exact cut.
 JITTERED = 3
 JITTER = 0.04  # squares
-#: After adaptation, the start's men read as men at least at these odds (log): the king head
-#: keeps its generic weights, only its bias rises where this set's men look tall.
+#: After adaptation, every man of the start reads as a man at least at these odds (log): the
+#: king bias rises where this set's men look tall. Strict, because on real sets a man read as
+#: a king was the commonest error (issue #30) and the rules know when a man is crowned; looser
+#: caps (-3, 0) found more rendered kings but read real men as kings (lab/reader/README.md).
 MEN_KING_LOGIT = -7.0
 
 
@@ -268,10 +270,10 @@ def adapt_heads(generic: Heads, embeddings: np.ndarray, labels: str,
     (32 characters in square order, repeated for each of the K copies).
 
     Occupancy and light are refit (pulled toward the generic heads); the reference becomes
-    the mean embedding of the start's pieces. The king head is refit on this board's men
-    against ``kings`` (embeddings of the same men stacked two high, ``stacked_kings``) where
-    they are given; without them it keeps its weights and only raises its bias until this
-    set's men read as men.
+    the mean embedding of the start's pieces. The king head's evidence is rescaled (a scale
+    and an offset) on this board's men against ``kings`` (the same men stacked two high,
+    ``stacked_kings``) where they are given; then its bias is lowered, where needed, until
+    every man of the start reads as a man at ``MEN_KING_LOGIT``.
     """
     copies = len(embeddings) // 32
     lab = np.array(list(labels * copies))
