@@ -1,9 +1,9 @@
 """Fine-tune the reader on synthetic and real crops, leave-one-set-out and on all sets.
 
 Inputs are the crop files of ``lab.reader.realcrops`` and ``lab.reader.synthcrops`` (one
-JPEG mosaic per board). A batch is whole boards (32 squares each), half real and half
-synthetic, because the light head compares each piece with the mean of its own board's
-pieces. Augmentations are per board where they must keep the board's two sides in their
+JPEG mosaic per board). A batch is whole boards (32 squares each), real and synthetic
+(``--boards``, ``--synthetic-boards``), because the light head compares each piece with
+the mean of its own board's pieces. Augmentations are per board where they must keep the board's two sides in their
 order (light gains, contrast, grey) and per crop where geometry allows (mirror, a little
 scale, shift and turn; the crop's "up" is fixed by the camera, so no quarter turns). Real
 men are also stacked into kings (a copy of the crop moved up by a man's height along the
