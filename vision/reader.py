@@ -21,8 +21,9 @@ to a fraction of one per cent of squares wrong. The start's pieces become the fi
 reference. A start shows no kings, so its own men are stacked into kings
 (``stacked_kings``: each man's crop copied one man's height up its sightline) and the king
 evidence is recalibrated on this game's men against those stacks, its bias capped so that
-every man of the start reads as a man: a king is a piece taller than this game's men. The adapted heads are a few kilobytes of numbers (``AdaptedState.to_json``),
-stored with the game so that a resume reads the same way.
+every man of the start reads as a man: a king is a piece taller than this game's men.
+The adapted heads are a few kilobytes of numbers (``AdaptedState.to_json``), stored with
+the game so that a resume reads the same way.
 Without an adaptation (a lone photo) the generic heads read zero-shot.
 
 Probabilities, not labels, leave this module: a man/king doubt stays a doubt for the
@@ -85,7 +86,8 @@ COLOUR_SCALE = 0.5
 
 
 def colour_features(images: np.ndarray) -> np.ndarray:
-    """(N, COLOUR) plain colour of each crop where its piece shows: Lab means (times ``COLOUR_SCALE``) of a disc
+    """(N, COLOUR) plain colour of each crop where its piece shows: Lab means (times
+    ``COLOUR_SCALE``) of a disc
     at the square's centre and of one a quarter square up (a piece's top seen obliquely),
     and the centre's spread of lightness.
 

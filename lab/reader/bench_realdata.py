@@ -159,12 +159,15 @@ def speed_on(photo: RealPhoto, model: Path, heads: Path, reads: int) -> None:
     print(f"{photo.name} ({image.shape[1]}x{image.shape[0]}):")
     print(f"  board read, CPU time of this process (one thread; the machine's load does not "
           f"count): median {np.median(cpu_ms):.1f} ms, p95 {np.percentile(cpu_ms, 95):.1f} ms "
-          f"(median parts: crops {crop_ms:.1f}, network + colour {net_ms:.1f}, heads {head_ms:.1f})")
+          f"(median parts: crops {crop_ms:.1f}, network + colour {net_ms:.1f}, "
+          f"heads {head_ms:.1f})")
     print(f"  load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     ms = 1000 * np.array(times)
-    print(f"  board read, wall clock (crops + ONNX + heads): median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
+    print(f"  board read, wall clock (crops + ONNX + heads): median {np.median(ms):.1f} ms, "
+          f"p95 {np.percentile(ms, 95):.1f} ms")
     print(f"  adaptation (3 cuts of the start frame + refit), CPU time: median "
-          f"{1000 * np.median(adapt):.0f} ms; adapted state {len(state.to_json()) / 1e3:.1f} kB JSON")
+          f"{1000 * np.median(adapt):.0f} ms; adapted state "
+          f"{len(state.to_json()) / 1e3:.1f} kB JSON")
 
 
 def main() -> None:

@@ -3,9 +3,9 @@
 Inputs are the crop files of ``lab.reader.realcrops`` and ``lab.reader.synthcrops`` (one
 JPEG mosaic per board). A batch is whole boards (32 squares each), real and synthetic
 (``--boards``, ``--synthetic-boards``), because the light head compares each piece with
-the mean of its own board's pieces. Augmentations are per board where they must keep the board's two sides in their
-order (light gains, contrast, grey) and per crop where geometry allows (mirror, a little
-scale, shift and turn; the crop's "up" is fixed by the camera, so no quarter turns). Real
+the mean of its own board's pieces. Augmentations are per board where they must keep the
+board's two sides in their order (light gains, contrast, grey) and per crop where geometry
+allows (mirror, a little scale, shift and turn; the crop's "up" is fixed by the camera, so no quarter turns). Real
 men are also stacked into kings (a copy of the crop moved up by a man's height along the
 sightline, pasted inside the upper man's outline), as no shared set has stacked kings.
 
@@ -305,7 +305,8 @@ def main() -> None:
         if held in real:
             err, perfect = zero_shot_error(embedder, heads, real[held], device,
                                            held in SYMBOL_KINGS)
-            line += f"  held-out zero-shot {err:.2f} % squares wrong, {perfect:.0f} % boards perfect"
+            line += (f"  held-out zero-shot {err:.2f} % squares wrong, "
+                     f"{perfect:.0f} % boards perfect")
         print(line, flush=True)
 
 
