@@ -5,9 +5,10 @@ JPEG mosaic per board). A batch is whole boards (32 squares each), real and synt
 (``--boards``, ``--synthetic-boards``), because the light head compares each piece with
 the mean of its own board's pieces. Augmentations are per board where they must keep the
 board's two sides in their order (light gains, contrast, grey) and per crop where geometry
-allows (mirror, a little scale, shift and turn; the crop's "up" is fixed by the camera, so no quarter turns). Real
-men are also stacked into kings (a copy of the crop moved up by a man's height along the
-sightline, pasted inside the upper man's outline), as no shared set has stacked kings.
+allows (mirror, a little scale, shift and turn; the crop's "up" is fixed by the camera,
+so no quarter turns). Real men are also stacked into kings (a copy of the crop moved up by
+a man's height along the sightline, pasted inside the upper man's outline), as no shared
+set has stacked kings.
 
     python -m lab.reader.train --data DIR --weights LITE0.pth --out DIR \
         [--hold-out SET ...] [--steps 2000]
