@@ -10,17 +10,20 @@ everything after that is three linear heads in numpy:
 - ``light``: is the piece of the lighter set. It reads the square's features *minus a
   reference*, the mean features of the board's pieces, and then again minus the midpoint of
   the two sides as found on this board: a piece is compared with the others on the same
-  board, never named by an absolute colour;
+  board (an absolute term of the generic head decides only where one side stands alone;
+  zero-shot, two clear colour groups are the sides and the lighter group is light);
 - ``king``: is the piece a stacked king rather than a man, also beside the reference.
 
 At the start of a game every square is known, and ``PieceReader.adapt`` refits ``occupied``
 and ``light`` on that one frame (a logistic regression pulled toward the generic heads, in a
 few milliseconds): this board, piece set, camera and light. That is what brings real boards
 to a fraction of one per cent of squares wrong. The start's pieces become the fixed
-reference, and the king head keeps its weights (a start shows no kings) with its bias raised
-until every man of the start reads as a man by a wide margin: a king must look taller than
-this game's own men. The adapted heads are a few kilobytes of numbers
-(``AdaptedState.to_json``), stored with the game so that a resume reads the same way.
+reference. A start shows no kings, so its own men are stacked into kings
+(``stacked_kings``: each man's crop copied one man's height up its sightline) and the king
+evidence is recalibrated on this game's men against those stacks, its bias capped so that
+every man of the start reads as a man: a king is a piece taller than this game's men.
+The adapted heads are a few kilobytes of numbers (``AdaptedState.to_json``), stored with
+the game so that a resume reads the same way.
 Without an adaptation (a lone photo) the generic heads read zero-shot.
 
 Probabilities, not labels, leave this module: a man/king doubt stays a doubt for the
@@ -56,11 +59,21 @@ PRIOR = 1.0
 #: game (the tracker's corners wander a little) and not only for this exact cut.
 JITTERED = 3
 JITTER = 0.04  # squares
-#: After adaptation, the start's men read as men at least at these odds (log): the king head
-#: keeps its generic weights, only its bias rises where this set's men look tall.
+#: After adaptation, every man of the start reads as a man at least at these odds (log): the
+#: king bias rises where this set's men look tall. Strict, because on real sets a man read as
+#: a king was the commonest error (issue #30) and the rules know when a man is crowned; looser
+#: caps (-3, 0) found more rendered kings but read real men as kings (lab/reader/README.md).
 MEN_KING_LOGIT = -7.0
 
 
+#: A man's height in squares, for the kings stacked from the start's own men (two guesses:
+#: flat draughts and tall turned men; chosen on held-out rendered scenes,
+#: ``lab/reader/bench_kings.py``), and the least spill in crop pixels that shows a stack.
+STACK_THICKNESS = (0.2, 0.35)
+#: Prior log-odds of a king added after the king head is refit on men and stacked men (which
+#: it sees in equal numbers; a game has far fewer kings than men).
+ADAPTED_KING_PRIOR = -2.0
+MIN_STACK_PX = 3
 #: Colour features appended to the network's embedding (``colour_features``).
 COLOUR = 7
 #: Prior log-odds of a king, added to the generic king head: the synthetic training boards
@@ -73,7 +86,8 @@ COLOUR_SCALE = 0.5
 
 
 def colour_features(images: np.ndarray) -> np.ndarray:
-    """(N, COLOUR) plain colour of each crop where its piece shows: Lab means (times ``COLOUR_SCALE``) of a disc
+    """(N, COLOUR) plain colour of each crop where its piece shows: Lab means (times
+    ``COLOUR_SCALE``) of a disc
     at the square's centre and of one a quarter square up (a piece's top seen obliquely),
     and the centre's spread of lightness.
 
@@ -254,13 +268,15 @@ def _ridge_logistic(x: np.ndarray, y: np.ndarray, prior: np.ndarray, strength: f
 
 
 def adapt_heads(generic: Heads, embeddings: np.ndarray, labels: str,
-                prior: float = PRIOR) -> Heads:
+                prior: float = PRIOR, kings: np.ndarray | None = None) -> Heads:
     """Heads refit on embeddings (K * 32, D) of start frames whose squares are ``labels``
     (32 characters in square order, repeated for each of the K copies).
 
     Occupancy and light are refit (pulled toward the generic heads); the reference becomes
-    the mean embedding of the start's pieces; the king head keeps its weights and only raises
-    its bias where this set's men would read as kings.
+    the mean embedding of the start's pieces. The king head's evidence is rescaled (a scale
+    and an offset) on this board's men against ``kings`` (the same men stacked two high,
+    ``stacked_kings``) where they are given; then its bias is lowered, where needed, until
+    every man of the start reads as a man at ``MEN_KING_LOGIT``.
     """
     copies = len(embeddings) // 32
     lab = np.array(list(labels * copies))
@@ -281,10 +297,49 @@ def adapt_heads(generic: Heads, embeddings: np.ndarray, labels: str,
                                     offset=pieces @ generic.light_abs)
     men = pieces[np.isin(lab[occupied], ["l", "d"])]
     king = generic.king.copy()
+    if len(men) and kings is not None and len(kings):
+        # Only the scale and offset of the generic king evidence are refit (two numbers):
+        # a few dozen men and their stacks cannot carry a new direction in feature space
+        # (refit whole, the head learned the start frame and read later men as kings).
+        x = np.concatenate([men, kings])
+        generic_logit = np.concatenate([x, x - reference], 1) @ king[:-1] + king[-1]
+        y = np.r_[np.zeros(len(men)), np.ones(len(kings))]
+        scale, offset = _ridge_logistic(generic_logit[:, None], y, np.array([1.0, 0.0]), prior)
+        king = king * max(scale, 0.0)
+        king[-1] += offset + ADAPTED_KING_PRIOR
     if len(men):
         logits = np.concatenate([men, men - reference], 1) @ king[:-1] + king[-1]
         king[-1] += min(0.0, MEN_KING_LOGIT - float(logits.max()))
     return Heads(occ, light_rel, generic.light_abs, king, reference)
+
+
+def stacked_kings(crops: SquareCrops, men: np.ndarray,
+                  thickness: tuple[float, ...] = STACK_THICKNESS) -> SquareCrops:
+    """Crops of this board's own men made into kings: a copy of each man's crop moved up by
+    one man's height along the sightline (``thickness`` squares times the cotangent of the
+    angle the square is seen at, in crop pixels) and pasted inside the upper man's outline.
+
+    The crop is oriented with "up" away from the camera, so a stack spills straight up; a
+    man seen too steeply to show any height (under ``MIN_STACK_PX``) gives no king.
+    """
+    ys, xs = np.mgrid[0:GEOMETRY.height, 0:GEOMETRY.width].astype(np.float32)
+    cx, cy = GEOMETRY.centre
+    images, sight = [], []
+    for k in np.flatnonzero(men):
+        for t in thickness:
+            dy = int(round(t * GEOMETRY.pps * float(crops.sight[k, 0])))
+            if dy < MIN_STACK_PX or dy > GEOMETRY.height // 3:
+                continue
+            top, base = cy - 2 * dy, cy - dy
+            d = np.hypot(xs - cx, ys - np.clip(ys, top, base))
+            mask = np.clip((0.38 * GEOMETRY.pps - d) / 1.5, 0, 1)[..., None]
+            shifted = np.roll(crops.images[k], -dy, axis=0).astype(np.float32)
+            images.append((mask * shifted + (1 - mask) * crops.images[k]).astype(np.uint8))
+            sight.append(crops.sight[k])
+    if not images:
+        return SquareCrops(np.zeros((0, *crops.images.shape[1:]), np.uint8),
+                           np.zeros((0, 2), np.float32))
+    return SquareCrops(np.stack(images), np.stack(sight))
 
 
 class PieceReader:
@@ -347,11 +402,15 @@ class PieceReader:
         (ax, ay), (bx, by) = corners[1] - corners[0], corners[3] - corners[0]
         side = np.sqrt(abs(float(ax * by - ay * bx))) / 8
         rng = np.random.default_rng(seed)
-        shots = [self.embed(self.crops(start_frame, corners, played, lens))]
+        crops = self.crops(start_frame, corners, played, lens)
+        shots = [self.embed(crops)]
         for _ in range(JITTERED - 1):
             moved = corners + rng.normal(0, JITTER * side, corners.shape)
             shots.append(self.embed(self.crops(start_frame, moved, played, lens)))
-        heads = adapt_heads(self.generic, np.concatenate(shots), start_position, prior)
+        men = np.isin(np.array(list(start_position)), ["l", "d"])
+        stacks = stacked_kings(crops, men)
+        kings = self.embed(stacks) if len(stacks.images) else None
+        heads = adapt_heads(self.generic, np.concatenate(shots), start_position, prior, kings)
         return AdaptedState(heads, self.model)
 
 

@@ -34,11 +34,13 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from lab.reader.realcrops import photo_geometry
-from lab.realdata import SYMBOL_KINGS, RealPhoto, collections, true_crops
+from lab.realdata import (SYMBOL_KINGS, RealPhoto, TrueGeometry, board_parity, cells_of,
+                             collections, to_labelled, true_crops)
 from makhos.vision.reader import PRIOR, PieceReader, labels_of
 
 #: Held-out figures of the committed network from issue #30's table (#22, board found).
@@ -119,6 +121,73 @@ def bench_set(name: str, photos: list[RealPhoto], runs: Path, old: bool, prior: 
     return zero, adapted, old_t, how
 
 
+def found_geometry(photo: RealPhoto, image: np.ndarray, old: Any
+                   ) -> tuple[np.ndarray, str, TrueGeometry] | None:
+    """The board as ``makhos read`` finds it (no lens): corners and colour in play from the
+    board finder, the orientation cue and the committed classifier's colour check."""
+    from makhos.vision.locate import locate_board
+    from makhos.vision.orientation import colour_in_play, orient
+
+    location = locate_board(image)
+    if location is None:
+        return None
+    numbered = colour_in_play(old.classify, image, orient(image, location))
+    truth = TrueGeometry.of(photo, (image.shape[1], image.shape[0]))
+    return numbered.location.corners, numbered.played, truth
+
+
+def scored(photo: RealPhoto, image: np.ndarray, truth: TrueGeometry, read: np.ndarray
+           ) -> tuple[str, str]:
+    """(truth, reading) over the photo's squares in play, from (8, 8) labelled-frame cells."""
+    parity = photo.played_parity()
+    if parity is None:
+        parity = board_parity(image, truth)
+    cells = [(r, c) for r in range(8) for c in range(8) if (r + c) % 2 == parity]
+    return ("".join(photo.cells[r, c] for r, c in cells), "".join(read[r, c] for r, c in cells))
+
+
+def bench_found(name: str, photos: list[RealPhoto], runs: Path) -> tuple[Tally, Tally]:
+    """Zero-shot and adapted with the found board (a photo whose board is not found counts
+    every square wrong)."""
+    from makhos.vision.classifier import SquareClassifier
+
+    old = SquareClassifier()
+    reader = PieceReader(runs / f"{name}.onnx", runs / f"{name}.heads.json")
+    symbol = name in SYMBOL_KINGS
+    zero, adapted = Tally(), Tally()
+    chosen = adaptation_photos(photos)
+    states = {}
+    for setup, (i, _) in chosen.items():
+        image = photos[i].image()
+        found = found_geometry(photos[i], image, old)
+        if found is not None:
+            corners, played, truth = found
+            cells = cells_of(corners, played, truth)
+            start = "".join(photos[i].cells[r, c] for r, c in cells)
+            try:
+                states[setup] = reader.adapt(image, corners, played, start)
+            except ValueError:
+                pass
+    for i, photo in enumerate(photos):
+        image = photo.image()
+        found = found_geometry(photo, image, old)
+        if found is None:
+            zero.add("l" * 32, "x" * 32, symbol)
+            continue
+        corners, played, truth = found
+        e = reader.embed(reader.crops(image, corners, played))
+        for tally, heads in ((zero, reader.generic),
+                             (adapted, states[photo.setup].heads
+                              if photo.setup in states and chosen[photo.setup][0] != i
+                              else None)):
+            if heads is None:
+                continue
+            labels = labels_of(heads.probabilities(e))
+            tally.add(*scored(photo, image, truth,
+                              to_labelled(labels, corners, played, None, truth)), symbol)
+    return zero, adapted
+
+
 def speed(model: Path, heads: Path, reads: int = 60) -> None:
     """Time board reads and adaptation on real photos, in this process (one thread): a
     1280x960 webcam frame (julie) and a 1600x1600 phone photo (b3nny01)."""
@@ -159,12 +228,15 @@ def speed_on(photo: RealPhoto, model: Path, heads: Path, reads: int) -> None:
     print(f"{photo.name} ({image.shape[1]}x{image.shape[0]}):")
     print(f"  board read, CPU time of this process (one thread; the machine's load does not "
           f"count): median {np.median(cpu_ms):.1f} ms, p95 {np.percentile(cpu_ms, 95):.1f} ms "
-          f"(median parts: crops {crop_ms:.1f}, network + colour {net_ms:.1f}, heads {head_ms:.1f})")
+          f"(median parts: crops {crop_ms:.1f}, network + colour {net_ms:.1f}, "
+          f"heads {head_ms:.1f})")
     print(f"  load average now {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     ms = 1000 * np.array(times)
-    print(f"  board read, wall clock (crops + ONNX + heads): median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
+    print(f"  board read, wall clock (crops + ONNX + heads): median {np.median(ms):.1f} ms, "
+          f"p95 {np.percentile(ms, 95):.1f} ms")
     print(f"  adaptation (3 cuts of the start frame + refit), CPU time: median "
-          f"{1000 * np.median(adapt):.0f} ms; adapted state {len(state.to_json()) / 1e3:.1f} kB JSON")
+          f"{1000 * np.median(adapt):.0f} ms; adapted state "
+          f"{len(state.to_json()) / 1e3:.1f} kB JSON")
 
 
 def main() -> None:
@@ -177,6 +249,8 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=None,
                         help="model timed for speed (default: the committed one)")
     parser.add_argument("--speed-only", action="store_true")
+    parser.add_argument("--found", action="store_true",
+                        help="also read with the board as found (no true corners)")
     args = parser.parse_args()
     from makhos.vision.reader import DEFAULT_HEADS, DEFAULT_MODEL
 
@@ -206,6 +280,12 @@ def main() -> None:
         print(f"{name:40s} {str(adapted):>32s} | {str(zero):>19s} | {str(old):>19s} | "
               f"{OLD_HELD_OUT.get(name, float('nan')):18.2f} | {how}", flush=True)
     print(f"{'all':40s} {str(totals[0]):>32s} | {str(totals[1]):>19s} | {str(totals[2]):>19s} |")
+    if args.found:
+        print(f"\nboard found (locate_board, orientation, colour in play as `makhos read`; no lens)")
+        print(f"{'set (held out)':40s} {'adapted: %wrong %perfect boards':>32s} | {'zero-shot':>19s}")
+        for name in wanted:
+            zero, adapted = bench_found(name, sets[name], args.runs)
+            print(f"{name:40s} {str(adapted):>32s} | {str(zero):>19s}", flush=True)
     subprocess.run([sys.executable, "-m", "lab.reader.bench_realdata", "--runs", str(args.runs),
                     "--speed-only", *(["--model", str(args.model)] if args.model else [])],
                    check=True)

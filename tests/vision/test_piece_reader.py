@@ -148,3 +148,27 @@ def test_zero_shot_names_orange_and_blue_by_the_board(reader: PieceReader) -> No
     corners, lens, truth = photo_geometry(photo, image)
     read = labels_of(reader.read(image, corners, "dark", lens=lens))
     assert sum(t != r for t, r in zip(truth, read) if t != "?") <= 2
+
+
+def test_reading_does_not_depend_on_the_quarter_turn(reader: PieceReader) -> None:
+    """The same photo numbered from each of its four corners (a quarter turn swaps the
+    colour in play) reads the same cells: the crops are turned by the camera, not by the
+    numbering, so a camera beside a player or across the table changes nothing here."""
+    from lab.realdata import TrueGeometry, cells_of
+
+    sets, photo_geometry = _real()
+    photo = sets["alexkassil-playing-the-computer"][2]
+    image = photo.image()
+    corners, lens, _ = photo_geometry(photo, image)
+    truth = TrueGeometry.of(photo, (image.shape[1], image.shape[0]))
+    readings = []
+    for turn in range(4):
+        turned = np.roll(corners, -turn, axis=0)
+        played = "dark" if turn % 2 == 0 else "light"
+        labels = labels_of(reader.read(image, turned, played, lens=lens))
+        grid = np.full((8, 8), "-")
+        for (row, col), label in zip(cells_of(turned, played, truth), labels):
+            grid[row, col] = label
+        readings.append(grid)
+    for grid in readings[1:]:
+        assert np.array_equal(grid, readings[0])
