@@ -5,8 +5,9 @@
 Every labelled photo of ../shared/realdata whose board is a 12-man start (12 men a side on
 the three rows at each end) is turned 0, 1, 2 and 3 quarter turns, as a camera behind
 either player or at either side of the table would see it, and played to the pipeline as a
-still video (``vision.pipeline.BoardReader`` with the bundled reader, the board found by
-the pipeline itself, no corners given). Prints per photo and turn whether the numbering was
+still video (``vision.pipeline.BoardReader`` with the piece reader, refit on the start once
+it is found, or ``--model``'s square classifier; the board found by the pipeline itself, no
+corners given). Prints per photo and turn whether the numbering was
 fixed from the start (``found``) and whether the settled reading is the start (occupancy and
 side; man/king not scored), then the totals. Skips when ../shared is absent.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -24,6 +26,7 @@ from makhos.engine import Position, Rules
 from makhos.engine.starts import start_boards
 from makhos.vision.classifier import LABELS, SquareClassifier
 from makhos.vision.pipeline import BoardReader, SquareReader
+from makhos.vision.reader import AdaptingReader
 
 FPS = 15
 RULES = Rules(men_per_side=12)
@@ -52,21 +55,25 @@ def read_turned(reader: SquareReader, image: np.ndarray) -> tuple[bool, str | No
 
 
 def main() -> int:
-    argparse.ArgumentParser(description=__doc__.split("\n\n")[0]).parse_args()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", type=Path, help="read with this square classifier file instead")
+    args = parser.parse_args()
     if not ROOT.is_dir():
         print(f"skipped: {ROOT} is absent")
         return 0
     print(describe())
     start = Position.start(RULES)
     want = "".join("." if (p := start.piece_at(s)) is None else p.value for s in range(1, 33))
-    reader = SquareClassifier()
+    def reader() -> SquareReader:
+        return SquareClassifier(args.model) if args.model is not None else AdaptingReader()
+
     found = read = turns = 0
     for name, photos in collections().items():
         for photo in filter(is_start, photos):
             image = photo.image()
             marks = []
             for k in range(4):
-                numbered, labels = read_turned(reader, np.ascontiguousarray(np.rot90(image, k)))
+                numbered, labels = read_turned(reader(), np.ascontiguousarray(np.rot90(image, k)))
                 right = labels is not None and labels.lower() == want
                 found, read, turns = found + numbered, read + right, turns + 1
                 marks.append(("found" if numbered else "     ") + ("+read" if right else "     "))
