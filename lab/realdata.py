@@ -259,14 +259,20 @@ def cells_of(corners: np.ndarray, played: str, truth: TrueGeometry) -> np.ndarra
     return np.clip(np.floor(board[:, ::-1]), 0, 7).astype(int)
 
 
-def true_crops(photo: RealPhoto, image: np.ndarray) -> tuple[SquareCrops, str]:
-    """The 32 crops of a photo cut with its true corners and lens, numbered so that the
-    squares in play are those of ``played='dark'``, and their 32 true labels."""
+def photo_geometry(photo: RealPhoto, image: np.ndarray) -> tuple[np.ndarray, Lens | None, str]:
+    """A photo's true corners numbered so that its squares in play are those of
+    ``played='dark'``, its lens (or None), and the 32 true labels in square order."""
     truth = TrueGeometry.of(photo, (image.shape[1], image.shape[0]))
     parity = photo.played_parity()
     if parity is None:
         parity = board_parity(image, truth)
     corners = numbering_corners(truth.corners, parity)
     cells = cells_of(corners, "dark", truth)
-    return (crop_squares(image, corners, "dark", lens=truth.lens),
-            "".join(photo.cells[r, c] for r, c in cells))
+    return corners, truth.lens, "".join(photo.cells[r, c] for r, c in cells)
+
+
+def true_crops(photo: RealPhoto, image: np.ndarray) -> tuple[SquareCrops, str]:
+    """The 32 crops of a photo cut with its true corners and lens (:func:`photo_geometry`),
+    and their 32 true labels."""
+    corners, lens, labels = photo_geometry(photo, image)
+    return crop_squares(image, corners, "dark", lens=lens), labels

@@ -38,8 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from lab.reader.realcrops import photo_geometry
-from lab.realdata import (SYMBOL_KINGS, RealPhoto, TrueGeometry, board_parity, cells_of,
+from lab.realdata import (SYMBOL_KINGS, photo_geometry, RealPhoto, TrueGeometry, board_parity, cells_of,
                              collections, to_labelled, true_crops)
 from makhos.vision.reader import PRIOR, PieceReader, labels_of
 

@@ -15,24 +15,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from lab.realdata import (RealPhoto, TrueGeometry, board_parity, cells_of, collections,
-                             numbering_corners)
-from makhos.vision.lens import Lens
+from lab.realdata import RealPhoto, collections, photo_geometry
 from makhos.vision.reader import GEOMETRY
 from makhos.vision.rectify import SquareCrops, crop_squares
-
-
-def photo_geometry(photo: RealPhoto, image: np.ndarray) -> tuple[np.ndarray, Lens | None, str]:
-    """A photo's true corners numbered so that its squares in play are ``played='dark'``,
-    its lens (or None) and the 32 true labels in square order (as
-    ``models.realdata.true_crops``)."""
-    truth = TrueGeometry.of(photo, (image.shape[1], image.shape[0]))
-    parity = photo.played_parity()
-    if parity is None:
-        parity = board_parity(image, truth)
-    corners = numbering_corners(truth.corners, parity)
-    cells = cells_of(corners, "dark", truth)
-    return corners, truth.lens, "".join(photo.cells[r, c] for r, c in cells)
 
 
 def photo_crops(photo: RealPhoto, image: np.ndarray) -> tuple[SquareCrops, str]:

@@ -43,3 +43,12 @@ def app(make_app):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium for a module's browser tests (they skip without it)."""
+    from live_browser import chromium, require_browser
+
+    with chromium(require_browser()) as launched:
+        yield launched

@@ -22,7 +22,7 @@ from makhos.events.details import GameStarted
 from makhos.server import create_app
 from makhos.server.config import AnalysisSettings, BoardInfo, ServerConfig
 
-from live_browser import chromium, require_browser, served, shot
+from live_browser import require_browser, served, shot
 from server_sample import MOVES, game_events
 
 sync_api = require_browser()
@@ -57,12 +57,6 @@ def site(tmp_path_factory):
             log.append(replace(event, time=time.time()))  # played now: public in a minute
         yield url
     log.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(sync_api) as launched:
-        yield launched
 
 
 def open_page(browser, url: str, viewport: dict):

@@ -27,7 +27,7 @@ from makhos.server.camera import FolderFrames
 from makhos.server.config import BoardInfo, ServerConfig
 from makhos.vision.occlusion import GateState
 
-from live_browser import chromium, require_browser, served, shot
+from live_browser import require_browser, served, shot
 from server_sample import MOVES, game_events
 
 TOKEN = "browser-token"
@@ -84,12 +84,6 @@ def site(tmp_path_factory):
     with served(app) as url:
         yield url, log
     log.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(sync_api) as launched:
-        yield launched
 
 
 @pytest.fixture

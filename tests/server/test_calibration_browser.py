@@ -20,7 +20,7 @@ from makhos.server import create_app
 from makhos.server.config import BoardInfo, ServerConfig
 from makhos.vision.lens import Lens
 
-from live_browser import chromium, require_browser, served, shot
+from live_browser import require_browser, served, shot
 
 sync_api = require_browser()
 
@@ -56,12 +56,6 @@ def site(tmp_path, start_frame):
     with served(app) as url:
         yield url, path, desk
     log.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(sync_api) as launched:
-        yield launched
 
 
 def test_drag_a_corner_onto_the_board_and_save_the_profile(site, browser, start_frame):

@@ -114,7 +114,7 @@ def _real():
 
     if not ROOT.is_dir():
         pytest.skip("../shared/realdata is not here")
-    from lab.reader.realcrops import photo_geometry
+    from lab.realdata import photo_geometry
 
     return collections(), photo_geometry
 
