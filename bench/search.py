@@ -146,11 +146,13 @@ Player = Callable[[Game], Move]
 PlayerMaker = Callable[[], Player]
 
 
-def searcher_player(engine: ModuleType, limits: Limits, table: EndgameTable | None) -> PlayerMaker:
+def searcher_player(engine: ModuleType, limits: Limits, table: EndgameTable | None,
+                    keep_table: bool = False) -> PlayerMaker:
     """The search of ``engine`` (today's, or a revision's: :func:`engine_at`) at ``limits``,
     one searcher for the whole game, as the analyst and ``makhos analyse`` use it."""
     def make() -> Player:
-        searcher = engine.Searcher(Rules(), table=table)
+        searcher = (engine.Searcher(Rules(), table=table, keep_table=True) if keep_table
+                    else engine.Searcher(Rules(), table=table))
         engine_limits = engine.Limits(depth=limits.depth, seconds=limits.seconds, nodes=limits.nodes)
 
         def play(game: Game) -> Move:
@@ -242,7 +244,7 @@ def match(args: argparse.Namespace) -> int:
         theirs = Limits(nodes=max(args.nodes // 10, 1)) if args.nodes else Limits(seconds=args.seconds / 10)
         assert isinstance(theirs, Limits)
         opponent = searcher_player(current_search, theirs, table)
-    me = searcher_player(current_search, mine, table)
+    me = searcher_player(current_search, mine, table, keep_table=args.keep_table)
     starts = openings(args.games // 2)
     results = Path(args.results)
     results.parent.mkdir(parents=True, exist_ok=True)
@@ -265,7 +267,7 @@ def match(args: argparse.Namespace) -> int:
             score = 1.0 - score
         record = {"game": index, "opening": start, "engine_first": engine_first, "score": score,
                   "plies": plies, "end": reason, "seconds": round(time.perf_counter() - began, 1),
-                  "limits": str(mine), "opponent": str(theirs)}
+                  "limits": str(mine), "keep_table": args.keep_table, "opponent": str(theirs)}
         with results.open("a") as out:
             out.write(json.dumps(record) + "\n")
         done[index] = record
@@ -383,7 +385,7 @@ def reuse(args: argparse.Namespace) -> int:
     limits = engine.Limits(nodes=args.nodes)
     rows = []
     for g, game in enumerate(games):
-        reused = engine.Searcher(Rules())
+        reused = engine.Searcher(Rules(), keep_table=True) if args.keep_table else engine.Searcher(Rules())
         for index in range(len(game.plies) + 1):
             at = GamePosition.of(game, index)
             if not searchable(at):
@@ -486,6 +488,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--previous", default=BEFORE_35,
                    help=f"git revision of the previous engine (default {BEFORE_35}: the engine before #35)")
     p.add_argument("--minimax-depth", type=int, default=4)
+    p.add_argument("--keep-table", action="store_true",
+                   help="this engine keeps its transposition table between moves (Searcher(keep_table=True))")
     p.add_argument("--results", required=True, help="JSON lines file; the match resumes from it")
     p.add_argument("--games", type=int, default=400)
     p.add_argument("--chunk", type=int, default=0, help="play at most this many more games")
@@ -506,6 +510,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=5)
     p.add_argument("--game-nodes", type=int, default=3_000, help="node budget of the self-play games")
     p.add_argument("--from-ply", type=int, default=20, help="compare positions from this ply on")
+    p.add_argument("--keep-table", action="store_true", help="the reused searcher keeps its transposition table")
     p.set_defaults(func=reuse)
     p = sub.add_parser("exactness")
     p.add_argument("--positions", type=int, default=200)

@@ -186,6 +186,12 @@ class Searcher:
     and reductions), so they go as well: a warm start is worth about a ply at most, and an
     answer that depends on what was searched before cannot be cached, compared or
     reproduced (the server caches analyses by :class:`GamePosition`).
+
+    ``keep_table=True`` keeps the transposition table between calls (never the killers or
+    the history): its entries hold no score that rests on a repetition (see ``_pvs``), so
+    what it adds is what a deeper search of those positions found; answers then differ from
+    a fresh search's where that depth matters. At equal nodes that warm start is worth
+    strength in a game (docs/analysis.md, "Figures (#35)").
     """
 
     def __init__(
@@ -195,6 +201,7 @@ class Searcher:
         table: EndgameProbe | None = None,
         evaluation: Evaluation | None = None,
         table_entries: int = 2_000_000,
+        keep_table: bool = False,
     ) -> None:
         self.rules = rules or Rules()
         self.table = table
@@ -204,6 +211,7 @@ class Searcher:
         self._count_reset = NO_COUNT if self.rules.count_on_claim else 2 * self.rules.count_rule_moves
         self._tt: dict[Key, tuple[int, int, int, Effect | None]] = {}
         self._table_entries = table_entries
+        self._keep_table = keep_table
         self._killers: list[list[Effect | None]] = []
         self._history: tuple[dict[Effect, int], dict[Effect, int]] = ({}, {})
         self._clear()
@@ -296,8 +304,9 @@ class Searcher:
         return self._evaluate(mine, theirs, position.kings, up, mobility)
 
     def _clear(self) -> None:
-        """Forget every earlier search: transposition table, killers, history."""
-        self._tt.clear()
+        """Forget every earlier search: transposition table (unless kept), killers, history."""
+        if not self._keep_table or len(self._tt) > self._table_entries:
+            self._tt.clear()
         self._killers = [[None, None] for _ in range(MAX_PLY + 1)]
         self._history = ({}, {})
 
