@@ -46,18 +46,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-
 import numpy as np
 
+from lab.redis_server import RedisServer, free_port
+
+ROOT = Path(__file__).resolve().parents[1]
 ID_LINE = re.compile(rb"^id: (\d+)")
 TICKS = os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def cpu_seconds(pid: int) -> float:
@@ -166,26 +161,6 @@ class Sampler:
                 pass  # ended: its last sample stands
 
 
-def start_redis(folder: Path, fsync: str = "always") -> tuple[subprocess.Popen, str]:
-    import redis
-
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise SystemExit("bench/hall.py needs redis-server (apt-get install redis-server)")
-    port = free_port()
-    process = subprocess.Popen([binary, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(folder),
-                                "--save", "", "--appendonly", "yes", "--appendfsync", fsync],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    client = redis.Redis(port=port)
-    for _ in range(200):
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.05)
-    return process, f"redis://127.0.0.1:{port}/0"
-
-
 def wait_listening(port: int, timeout: float = 30) -> None:
     deadline = time.time() + timeout
     while time.time() < deadline:
@@ -207,7 +182,10 @@ async def run(args: argparse.Namespace) -> int:
     boards = [str(b) for b in range(1, args.boards + 1)]
     profile = workdir / "hall.json"  # the servers know the boards before their first event
     profile.write_text(json.dumps({"event": "bench", "boards": [{"id": b} for b in boards]}))
-    redis_process, url = start_redis(workdir, args.fsync)
+    redis_server = RedisServer(workdir, fsync=args.fsync)
+    redis_server.start()
+    assert redis_server.process is not None
+    redis_process, url = redis_server.process, redis_server.url
     ports = [free_port(), free_port()]
     servers = {f"server {i + 1}": subprocess.Popen(
         python("-m", "makhos.cli.main", "serve", "--redis", url, "--port", str(port),

@@ -3,7 +3,7 @@
     python -m bench.starts
 
 Every labelled photo of ../shared/realdata whose board is a 12-man start (12 men a side on
-the three rows at each end) is turned 0, 1, 2 and 3 quarter turns, as a camera behind
+the three rows at each end, no king) is turned 0, 1, 2 and 3 quarter turns, as a camera behind
 either player or at either side of the table would see it, and played to the pipeline as a
 still video (``vision.pipeline.BoardReader`` with the piece reader, refit on the start once
 it is found, or ``--model``'s square classifier; the board found by the pipeline itself, no
@@ -33,9 +33,11 @@ RULES = Rules(men_per_side=12)
 
 
 def is_start(photo: RealPhoto) -> bool:
+    """12 men a side on the three rows at each end, and no king (a photo of kings on the
+    back rows is a set-up of its own, not the start)."""
     cells = photo.cells
-    light, dark = np.isin(cells, list("lL")), np.isin(cells, list("dD"))
-    if light.sum() != 12 or dark.sum() != 12:
+    light, dark = cells == "l", cells == "d"
+    if light.sum() != 12 or dark.sum() != 12 or np.isin(cells, list("LD")).any():
         return False
     rows = np.arange(8)[:, None] * np.ones((1, 8), int)
     ends = {(int(rows[light].max()) <= 2, int(rows[dark].min()) >= 5),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from redis_server import BINARY, RedisServer
+from lab.redis_server import BINARY, RedisServer
 
 
 @pytest.fixture

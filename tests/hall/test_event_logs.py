@@ -76,7 +76,7 @@ def test_the_log_survives_a_redis_restart_and_says_when_it_is_unreachable(redis_
 
 
 def test_a_password_comes_from_the_url_or_from_the_token(tmp_path):
-    from redis_server import BINARY, RedisServer
+    from lab.redis_server import BINARY, RedisServer
 
     if BINARY is None:
         pytest.skip("redis-server is not installed")

@@ -16,7 +16,7 @@ from makhos.engine.pdn import read_game, write_game
 from makhos.events import EventKind, open_log
 
 from hall_sample import ROOT, folded_pdn, recorded
-from redis_server import free_port
+from lab.redis_server import free_port
 
 SPEED = "50"  # 10 s a ply in the game: 0.2 s here
 

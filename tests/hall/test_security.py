@@ -14,7 +14,7 @@ from makhos.engine.pdn import write_game
 from makhos.events import open_log
 
 from hall_sample import ROOT, folded_pdn, recorded
-from redis_server import BINARY, RedisServer
+from lab.redis_server import BINARY, RedisServer
 
 TOKEN = "hall-7f3a"
 

@@ -63,6 +63,39 @@ def test_a_worker_killed_mid_video_takes_it_up_where_the_log_ends(video: Path, t
     assert_the_true_game_once(db, video)
 
 
+def truth_moves(video: Path) -> list[tuple[float, str]]:
+    """The true plies of a rendered video: (seconds into the file, move), in order."""
+    import json
+
+    from lab.videos.script import FPS
+
+    lines = video.with_suffix(".truth.jsonl").read_text().splitlines()
+    return [(e["frame"] / FPS, e["move"]) for e in map(json.loads, lines) if e["kind"] == "move"]
+
+
+def test_a_live_camera_restarted_mid_game_takes_the_board_as_it_stands(video: Path, tmp_path: Path) -> None:
+    """The worker dies; while it is down two or more plies are played; the camera it comes
+    back to shows the board as it stands now (a source that starts mid-game). The plies
+    missed are found by the gap search, in order, and nothing is taken back."""
+    db = str(tmp_path / "events.db")
+    first = worker(video, db, tmp_path / "outbox.jsonl")
+    log = open_log(db)
+    wait_for(lambda: len(moves_logged(log)) >= 2, timeout=300)
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    seen = len(moves_logged(log))
+    plies = truth_moves(video)
+    back = seen + 2  # the camera comes back between ply `back` and the next one
+    assert back < len(plies), f"the first worker saw {seen} plies before it was killed"
+    comes_back = (plies[back - 1][0] + plies[back][0]) / 2
+    again = worker(video, db, tmp_path / "outbox.jsonl", "--start", f"{comes_back:.2f}")
+    _, errors = again.communicate(timeout=300)
+    assert again.returncode == 0, errors.decode()
+    assert_the_true_game_once(db, video)
+    moves = [e for e in log.read("1", limit=100_000) if e.kind is EventKind.MOVE]
+    assert [e.move for e in moves[seen:back] if e.detail.gap is not None] == [m for _, m in plies[seen:back]]
+
+
 def test_redis_away_when_the_video_ends_keeps_the_events_on_disk_for_the_next_run(
         video: Path, tmp_path: Path, redis_server) -> None:
     outbox = tmp_path / "outbox.jsonl"
@@ -105,7 +138,7 @@ def run_worker(tmp_path: Path, url: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_port_that_is_not_redis_is_named_at_once(tmp_path: Path) -> None:
-    from redis_server import free_port
+    from lab.redis_server import free_port
 
     port = free_port()
     http = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
@@ -119,7 +152,7 @@ def test_a_port_that_is_not_redis_is_named_at_once(tmp_path: Path) -> None:
 
 
 def test_no_token_and_a_refused_token_are_told_apart(tmp_path: Path) -> None:
-    from redis_server import BINARY, RedisServer
+    from lab.redis_server import BINARY, RedisServer
 
     if BINARY is None:
         pytest.skip("redis-server is not installed")

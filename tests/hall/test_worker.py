@@ -73,7 +73,7 @@ def test_a_stalled_camera_is_reported_lost_then_back_and_the_plies_it_missed_are
 
 def test_a_worker_started_before_redis_waits_for_it(tmp_path):
     from makhos.events import open_log
-    from redis_server import BINARY, RedisServer
+    from lab.redis_server import BINARY, RedisServer
 
     if BINARY is None:
         pytest.skip("redis-server is not installed")

@@ -1,7 +1,8 @@
-"""A real redis-server on loopback, started and stopped by the tests (so they can restart it).
+"""A real redis-server on loopback, started and stopped by the hall tests and benches (so
+they can restart it, on the same port and append-only file).
 
-Append-only file with fsync on every write, as a hall should run it: a restart (even a
-SIGKILL) keeps every event whose append was answered.
+Append-only file with fsync on every write by default, as a hall should run it: a restart
+(even a SIGKILL) keeps every event whose append was answered.
 """
 
 from __future__ import annotations
@@ -24,10 +25,13 @@ def free_port() -> int:
 
 
 class RedisServer:
-    def __init__(self, folder: Path, password: str | None = None) -> None:
+    def __init__(self, folder: Path, password: str | None = None, fsync: str = "always") -> None:
+        if BINARY is None:
+            raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
         self.folder = folder
         self.port = free_port()
         self.password = password
+        self.fsync = fsync
         self.process: subprocess.Popen | None = None
 
     @property
@@ -37,7 +41,7 @@ class RedisServer:
 
     def start(self) -> None:
         args = [BINARY, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder),
-                "--save", "", "--appendonly", "yes", "--appendfsync", "always"]
+                "--save", "", "--appendonly", "yes", "--appendfsync", self.fsync]
         if self.password:
             args += ["--requirepass", self.password]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
