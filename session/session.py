@@ -49,6 +49,9 @@ class BoardSession:
         history = self._history()
         self._seen = (history[-1].seq if history else 0) if seen is None else seen
         self._kept: str | None = None  # the reader's refit last kept in the log
+        # A game taken up from its log: frames up to its last event only warm the vision
+        # (the follower's and gate's views), as the log holds what they show already.
+        self._history_until = tracker.resumed
         self._polled = -np.inf
         if isinstance(reader, BoardReader) and game is not None and game.result() is None:
             self._keep_adaptation(reader, history)
@@ -65,6 +68,8 @@ class BoardSession:
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
         """Process one frame; returns the events it caused, already stored."""
         self.last = self.reader.process(image, time)
+        if self._history_until is not None and time <= self._history_until:
+            return []
         events = self.observe(time, self.last.reading)
         if isinstance(self.reader, BoardReader) and self.reader.adaptation != self._kept:
             if not isinstance(self.tracker.phase, NoGame):  # kept with the game it started

@@ -24,6 +24,8 @@ if TYPE_CHECKING:  # imported when used: a replay needs neither OpenCV nor onnxr
     from makhos.vision.sources import Frame
 
 REPLAY_PREFIX = "replay:"
+#: Seconds of a recording played to the vision before the point where its log ends.
+WARM_UP = 5.0
 
 
 class Input(Protocol):
@@ -118,16 +120,20 @@ class CameraInput:
     def items(self, after: float) -> Iterator[Frame]:
         """The frames from ``start``; a recording is taken up where the log ends (``after``,
         in its own seconds), so a restarted worker never plays the game again from its
-        first frame (which would read as plies taken back)."""
+        first frame (which would read as plies taken back). It starts :data:`WARM_UP`
+        seconds before that point: the session only warms its vision on frames the log
+        has seen (a board just found waits longer for its first still view, and a hand
+        may be on its way by the resume point)."""
         from makhos.vision.sources import ImageFolder, VideoFile, open_source, paced
 
         source = open_source(self.spec, start=self.start)
         resume = math.isfinite(after) and after > self.start
+        begin = max(self.start, after - WARM_UP)
         if resume and isinstance(source, VideoFile):
-            source = VideoFile(source.path, start=after)
+            source = VideoFile(source.path, start=begin)
         frames: Iterator[Frame] = iter(source)
         if resume and isinstance(source, ImageFolder):
-            frames = (frame for frame in frames if frame.timestamp >= after)
+            frames = (frame for frame in frames if frame.timestamp >= begin)
         return paced(frames) if self.realtime else frames
 
     def time_of(self, item: Frame) -> float:
