@@ -16,7 +16,9 @@ of the bench's own (append-only, fsync always), each video as its own board:
 
 Per video it prints the true plies, the runs, and what the served game (the log folded as
 the server shows it) has: plies lost, plies doubled, takebacks logged (nobody took one back:
-each is false) and whether it is the true game, then the totals. Goal: every served game
+each is false) and whether it is the true game, then the totals. A control tells reading
+from faults: the same worker command, never stopped, on a board of its own
+(``N-whole``): whether it serves the true game, and whether the faulted run serves the same. Goal: every served game
 is the true game, 0 lost, 0 doubled, 0 false takebacks.
 """
 
@@ -52,6 +54,8 @@ class Outcome:
     doubled: int
     takebacks: int
     true_game: bool
+    whole_true: bool  # the same worker never stopped serves the true game (reading, not faults)
+    as_whole: bool  # the faulted run serves what the never-stopped run serves
 
 
 def render(folder: Path, seed: int, plies: int) -> Path:
@@ -110,6 +114,9 @@ class RedisBounce(threading.Thread):
 def one_video(video: Path, board: str, redis: RedisServer, folder: Path,
               rng: np.random.Generator, bounce_redis: bool) -> Outcome:
     truth = read_game(video.with_suffix(".pdn").read_text()).game
+    whole = f"{board}-whole"  # the control: the same command, never stopped
+    control = worker(video, whole, redis.url, folder / f"outbox-{whole}.jsonl")
+    control.communicate(timeout=900)
     outbox = folder / f"outbox-{board}.jsonl"
     kill_at = int(rng.integers(1, len(truth.plies)))
     first = worker(video, board, redis.url, outbox)
@@ -138,8 +145,9 @@ def one_video(video: Path, board: str, redis: RedisServer, folder: Path,
     got = moves_logged(log, board)
     matched = sum(block.size for block in difflib.SequenceMatcher(a=want, b=got, autojunk=False).get_matching_blocks())
     takebacks = sum(e.kind is EventKind.TAKEBACK for e in log.read(board, limit=100_000))
+    served, true = served_pdn(log, board), write_game(truth)
     return Outcome(len(want), runs, redis_killed_mid_run, len(want) - matched, len(got) - matched, takebacks,
-                   served_pdn(log, board) == write_game(truth))
+                   served == true, served_pdn(log, whole) == true, served == served_pdn(log, whole))
 
 
 def main() -> int:
@@ -166,7 +174,9 @@ def main() -> int:
                 outcomes.append(outcome)
                 print(f"  video {seed} (board {board}{', Redis killed mid-run' if outcome.redis_killed else ''}): {outcome.plies} plies, "
                       f"{outcome.runs} runs, lost {outcome.lost}, doubled {outcome.doubled}, "
-                      f"takebacks {outcome.takebacks}, {'the true game' if outcome.true_game else 'NOT the true game'}",
+                      f"takebacks {outcome.takebacks}, {'the true game' if outcome.true_game else 'NOT the true game'}"
+                      f"; never stopped: {'the true game' if outcome.whole_true else 'NOT the true game'}"
+                      f"{'' if outcome.as_whole else ', faults changed the game'}",
                       flush=True)
         finally:
             redis.kill()
@@ -176,6 +186,8 @@ def main() -> int:
     print(f"served games equal to the true game: {true}/{len(outcomes)}; plies lost "
           f"{sum(o.lost for o in outcomes)}, doubled {sum(o.doubled for o in outcomes)}, false takebacks "
           f"{sum(o.takebacks for o in outcomes)}, of {sum(o.plies for o in outcomes)} plies")
+    print(f"the same workers never stopped: {sum(o.whole_true for o in outcomes)}/{len(outcomes)} the true game; "
+          f"faulted runs serving what the never-stopped run serves: {sum(o.as_whole for o in outcomes)}/{len(outcomes)}")
     return 0 if true == len(outcomes) else 1
 
 
