@@ -48,15 +48,22 @@ def assert_the_true_game_once(log_target: str, video: Path) -> None:
     assert folded_pdn(log, "1") == write_game(truth)
 
 
-def test_a_worker_killed_mid_video_takes_it_up_where_the_log_ends(video: Path, tmp_path: Path) -> None:
-    db = str(tmp_path / "events.db")
-    first = worker(video, db, tmp_path / "outbox.jsonl")
+def killed_after(video: Path, db: str, outbox: Path, moves: int) -> int:
+    """Run a worker on the video until its log holds ``moves`` moves, SIGKILL it; the moves
+    logged by then."""
+    first = worker(video, db, outbox)
     log = open_log(db)
-    wait_for(lambda: len(moves_logged(log)) >= 3, timeout=300)
+    wait_for(lambda: len(moves_logged(log)) >= moves, timeout=300)
     first.send_signal(signal.SIGKILL)
     first.wait()
+    return len(moves_logged(log))
+
+
+def test_a_worker_killed_mid_video_takes_it_up_where_the_log_ends(video: Path, tmp_path: Path) -> None:
+    db = str(tmp_path / "events.db")
+    seen = killed_after(video, db, tmp_path / "outbox.jsonl", 3)
     truth = read_game(video.with_suffix(".pdn").read_text()).game
-    assert len(moves_logged(log)) < len(truth.plies)
+    assert seen < len(truth.plies)
     again = worker(video, db, tmp_path / "outbox.jsonl")
     _, errors = again.communicate(timeout=300)
     assert again.returncode == 0, errors.decode()
@@ -78,12 +85,7 @@ def test_a_live_camera_restarted_mid_game_takes_the_board_as_it_stands(video: Pa
     back to shows the board as it stands now (a source that starts mid-game). The plies
     missed are found by the gap search, in order, and nothing is taken back."""
     db = str(tmp_path / "events.db")
-    first = worker(video, db, tmp_path / "outbox.jsonl")
-    log = open_log(db)
-    wait_for(lambda: len(moves_logged(log)) >= 2, timeout=300)
-    first.send_signal(signal.SIGKILL)
-    first.wait()
-    seen = len(moves_logged(log))
+    seen = killed_after(video, db, tmp_path / "outbox.jsonl", 2)
     plies = truth_moves(video)
     back = seen + 2  # the camera comes back between ply `back` and the next one
     assert back < len(plies), f"the first worker saw {seen} plies before it was killed"
@@ -92,7 +94,7 @@ def test_a_live_camera_restarted_mid_game_takes_the_board_as_it_stands(video: Pa
     _, errors = again.communicate(timeout=300)
     assert again.returncode == 0, errors.decode()
     assert_the_true_game_once(db, video)
-    moves = [e for e in log.read("1", limit=100_000) if e.kind is EventKind.MOVE]
+    moves = [e for e in open_log(db).read("1", limit=100_000) if e.kind is EventKind.MOVE]
     assert [e.move for e in moves[seen:back] if e.detail.gap is not None] == [m for _, m in plies[seen:back]]
 
 
