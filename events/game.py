@@ -192,6 +192,7 @@ class GameRecord:
     rules: Rules
     game: Game
     set_up: bool = False  # begun by a game_started event (a set-up seen or confirmed)
+    started: float | None = None  # the time of the event that began it, or of its first ply
     moves: list[MoveEntry] = field(default_factory=list)
     extra_used: dict[Colour, list[int]] = field(
         default_factory=lambda: {Colour.DARK: [], Colour.LIGHT: []})
@@ -416,7 +417,7 @@ class LoggedGame:
             # A game with no move and no result is no game: announced twice (the referee,
             # then the tracker seeing the set-up) it is one game, and never counts in the match.
             self.games.pop()
-        self.games.append(GameRecord(number, rules, Game(rules, start), set_up=set_up))
+        self.games.append(GameRecord(number, rules, Game(rules, start), set_up=set_up, started=time))
         self.alerts.clear()
         self.crowning_pending = None
         self.clock = Clock(side=start.turn, started=time)
@@ -455,6 +456,8 @@ class LoggedGame:
         was played is not known)."""
         ply = record.game.plies[-1]
         captured = list(before.taken_by(ply.after))
+        if record.started is None:  # a log that begins with moves: the game began with them
+            record.started = time
         record.moves.append(MoveEntry(
             ply=len(record.game.plies), side=ply.mover,
             move=str(ply.move) if ply.move else None, fen=ply.after.fen(), captured=captured,
