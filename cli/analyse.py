@@ -119,8 +119,8 @@ def _line(item: PlyReview) -> str:
     move = "--" if item.played is None else str(item.played)
     text = f"{_number(item.index):>6} {move + item.mark:<14} {str(item.after):>12}"
     if item.irregular:
-        return text + "  (irregular: not judged)"
+        text += "  (irregular: not judged)"
     best = item.before.best
     if item.mark and best is not None:
         text += f"  best {best} {item.before.score}, line {' '.join(map(str, item.before.pv[:6]))}"
-    return text
+    return text + (f"  ({item.note})" if item.note else "")

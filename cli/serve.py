@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--delay", type=float, default=0.0,
                         help="broadcast delay in seconds for public pages and API (default 0)")
     parser.add_argument("--boards", type=Path,
-                        help="hall profile JSON: {\"event\": NAME, \"scoring\": [2,1,0], "
+                        help="hall profile JSON: {\"event\": NAME, \"site\": PLACE, \"scoring\": [2,1,0], "
                              "\"analysis\": {\"seconds\": 1}, "
                              "\"boards\": [{\"id\": \"1\", \"label\": \"Table 1\"}]}")
     parser.add_argument("--frames", type=Path,
@@ -78,6 +78,8 @@ def load_profile(path: Path | None) -> dict[str, Any]:
     try:
         if "event" in data:
             settings["event_name"] = str(data["event"])
+        if "site" in data:
+            settings["site"] = str(data["site"])
         if "scoring" in data:
             settings["scoring"] = Scoring(*map(int, data["scoring"]))
         if "analysis" in data:

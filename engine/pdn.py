@@ -16,10 +16,10 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .game import Game, IllegalMove, Outcome, Ply, Result
-from .move import MoveText
+from .move import Move, MoveText
 from .position import Position
 from .rules import Colour, Rules
 
@@ -127,9 +127,10 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
     header["Result"] = _RESULT_TEXT[result.outcome] if result else "*"
     if result and "Termination" not in tags:
         header["Termination"] = result.reason
-    if game.start.board != Position.start(Rules()).board or game.start != Position.start(game.rules):
-        # Any start but the standard 8-man one, so that a reader that knows nothing of
-        # the Rules tag (12 men, a set-up of kings) opens the game at its position.
+    if game.start != Position.start(Rules()):
+        # Any start but the standard 8-man one with dark to move, so that a reader that knows
+        # nothing of the Rules tag (12 men, a set-up of kings, light moving first) opens the
+        # game at its position with the right side to move.
         header["SetUp"] = "1"
         header["FEN"] = written(game.start.fen())
     if game.rules != Rules():
@@ -246,6 +247,20 @@ def read_game(text: str) -> PdnGame:
     return games[0]
 
 
+def _described(parsed: MoveText, game: Game, after: Position) -> Move:
+    """The move an irregular ply's text names: the legal move it names where that move
+    leaves the board the comment gives, else its path as written, with the pieces the change
+    took (one a landing) and a crowning where a man ended its path as a king."""
+    before = game.position
+    for move in before.legal_moves(game.rules):
+        if parsed.matches(move) and before.play(move).board == after.board:
+            return move
+    path = parsed.path(before.taken_by(after))
+    moved, landed = before.piece_at(path.start), after.piece_at(path.path[-1])
+    crowned = moved is not None and not moved.is_king and landed is not None and landed.is_king
+    return replace(path, crowns=crowned)
+
+
 class _Reader:
     def __init__(self, text: str) -> None:
         self.text = text
@@ -335,12 +350,7 @@ class _Reader:
             self._next()
             try:
                 after = Position.from_fen(self._read(irregular.group("fen")))
-                move = None
-                if text != "--":
-                    parsed = MoveText.parse(text)
-                    move = next((m for m in game.position.legal_moves(game.rules)
-                                 if parsed.matches(m)), None)
-                    move = move or parsed.path(game.position.taken_by(after))
+                move = None if text == "--" else _described(MoveText.parse(text), game, after)
             except ValueError as error:
                 assert comment is not None
                 raise self._error(str(error), comment.start()) from None

@@ -19,8 +19,11 @@ Actions (fields; effect):
   recorded as seen after the gap, and the alert closes.
 - ``take_back`` (plies >= 1): the last ``plies`` plies are undone.
 - ``set_result`` (outcome: "dark wins", "light wins" or "draw"; reason): the game ends.
-- ``new_game`` (rules: ``Rules.to_dict()`` form, partial allowed): the next game of the match
-  starts; the event's ``game`` is its number.
+- ``new_game`` (rules: ``Rules.to_dict()`` form, partial allowed; fen, optional: a start
+  position as PDN FEN, naming the side to move, in the log's squares): the next game of the
+  match starts, from that position when one is given (an adjourned game resumed, a
+  simultaneous board, a composed problem; no forced opening then); the event's ``game`` is
+  its number.
 - ``set_players`` (first, second, round, games): the match; ``first`` moves first in game 1,
   then the first move alternates.
 - ``grant_extra_time`` (side: "dark" or "light"; minutes: 5 or 10): the side's per-move
@@ -34,13 +37,14 @@ import unicodedata
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Mapping
 
-from makhos.engine import Colour, MoveText, Rules
+from makhos.engine import Colour, MoveText, Position, Rules
 from makhos.engine.game import Outcome
 
 from .details import Detail, EventKind, json_value
 from .event import GameEvent
 
 MAX_TEXT = 80  # a name or a reason longer than this is a mistake, not a name
+MAX_FEN = 200  # 24 pieces, kings marked, ranges or not: under 120 characters
 # Bidirectional embeddings and overrides: they would make a name display as another.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
@@ -116,6 +120,7 @@ class SetResult(RefereeAction):
 class NewGame(RefereeAction):
     name: ClassVar[str] = "new_game"
     rules: dict[str, Any]
+    fen: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,13 +232,20 @@ def _check(action: RefereeAction) -> None:
             _count(plies, "plies", 1, 1000)
         case SetResult(reason=reason):
             _text(reason, "reason")
-        case NewGame(rules=rules):
+        case NewGame(rules=rules, fen=fen):
             if not isinstance(rules, dict):
                 raise ActionError("rules must be a JSON object of rule settings")
             try:
                 Rules.from_dict(rules)
             except (ValueError, TypeError) as error:
                 raise ActionError(f"rules: {error}") from None
+            if fen is not None:
+                if not isinstance(fen, str) or len(fen) > MAX_FEN:
+                    raise ActionError(f"fen must be a PDN FEN of at most {MAX_FEN} characters")
+                try:
+                    Position.from_fen(fen)
+                except ValueError as error:
+                    raise ActionError(f"fen: {error}") from None
         case SetPlayers(first=first, second=second, round=round_, games=games):
             _text(first, "first")
             _text(second, "second")

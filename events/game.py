@@ -192,6 +192,8 @@ class GameRecord:
     rules: Rules
     game: Game
     set_up: bool = False  # begun by a game_started event (a set-up seen or confirmed)
+    started: float | None = None  # the time of the event that began it, or of its first ply
+    turn_named: bool = False  # begun from a position that names the side to move (a FEN)
     moves: list[MoveEntry] = field(default_factory=list)
     extra_used: dict[Colour, list[int]] = field(
         default_factory=lambda: {Colour.DARK: [], Colour.LIGHT: []})
@@ -229,7 +231,7 @@ class GameRecord:
             self.game = Game(self.rules, self.game.start.with_turn(side))
 
     def _makes_first_mover(self, side: Colour) -> bool:
-        return not self.game.plies and side is not self.game.position.turn
+        return not self.turn_named and not self.game.plies and side is not self.game.position.turn
 
     def correction(self, text: str, replace_last: bool) -> Move | None:
         """The one legal move ``text`` names, if any: in the position before the last ply
@@ -411,12 +413,13 @@ class LoggedGame:
         self._start_game(event.game, rules, start, event.time, set_up=True)
 
     def _start_game(self, number: int, rules: Rules, start: Position, time: float,
-                    set_up: bool) -> None:
+                    set_up: bool, turn_named: bool = False) -> None:
         if not self.current.moves and self.current.result is None:
             # A game with no move and no result is no game: announced twice (the referee,
             # then the tracker seeing the set-up) it is one game, and never counts in the match.
             self.games.pop()
-        self.games.append(GameRecord(number, rules, Game(rules, start), set_up=set_up))
+        self.games.append(GameRecord(number, rules, Game(rules, start), set_up=set_up, started=time,
+                                     turn_named=turn_named))
         self.alerts.clear()
         self.crowning_pending = None
         self.clock = Clock(side=start.turn, started=time)
@@ -455,6 +458,8 @@ class LoggedGame:
         was played is not known)."""
         ply = record.game.plies[-1]
         captured = list(before.taken_by(ply.after))
+        if record.started is None:  # a log that begins with moves: the game began with them
+            record.started = time
         record.moves.append(MoveEntry(
             ply=len(record.game.plies), side=ply.mover,
             move=str(ply.move) if ply.move else None, fen=ply.after.fen(), captured=captured,
@@ -526,13 +531,17 @@ class LoggedGame:
                 self._take_back(plies, event.time)
             case SetResult(outcome=outcome, reason=reason):
                 self._game_over(Result(outcome, reason), event.time)
-            case NewGame(rules=rules):
+            case NewGame(rules=rules, fen=fen):
                 try:
-                    self.rules = Rules.from_dict({**self.rules.to_dict(), **rules})
+                    new_rules = Rules.from_dict({**self.rules.to_dict(), **rules})
+                    start = Position.from_fen(fen) if fen else Position.start(new_rules)
                 except ValueError:
                     return  # settings that do not go with the board's: no new game
-                self._start_game(event.game, self.rules, Position.start(self.rules), event.time,
-                                 set_up=False)
+                self.rules = new_rules
+                # From a position the game has no opening to force, and its side to move is
+                # named: a first ply by the other side is irregular, not a new first mover.
+                self._start_game(event.game, new_rules.with_(forced_opening=()) if fen else new_rules,
+                                 start, event.time, set_up=False, turn_named=fen is not None)
             case SetPlayers(first=first, second=second, round=round_, games=games):
                 self._name_players(Match(first.strip(), second.strip(), round_.strip(), games))
             case GrantExtraTime(side=side, minutes=minutes):

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from makhos.engine import Rules
+from makhos.engine import Position, Rules
 from makhos.engine.game import Game
+from makhos.engine.sanity import game_over, impossibility
 from makhos.events import decisions as ra
 
 #: RULES.md: the same position for the 3rd time by default; a hall may ask for 2 to 5.
@@ -32,8 +33,30 @@ def check(action: ra.RefereeAction, rules_now: Rules) -> None:
         case ra.GrantExtraTime(minutes=minutes):
             if type(minutes) is not int:  # 5.0 is not a number of minutes on a clock
                 raise InvalidAction("minutes must be 5 or 10, a whole number")
-        case ra.NewGame(rules=changes):
-            new_rules(rules_now, changes)
+        case ra.NewGame(rules=changes, fen=fen):
+            rules = new_rules(rules_now, changes)
+            if fen is not None:
+                check_start(fen, rules)
+
+
+def check_start(fen: str, rules: Rules) -> None:
+    """Refuse a start position no game reaches, or one where the game would be over before
+    it began.
+
+    >>> check_start("W:W29:B14", Rules())
+    Traceback (most recent call last):
+    ...
+    makhos.server.actions.InvalidAction: fen: no game reaches W:W29:B14: a light man on 29, the row where it would have been crowned
+    """
+    position = Position.from_fen(fen)  # its form was checked with the action's
+    why = impossibility(position, rules)
+    if why is not None:
+        raise InvalidAction(f"fen: no game reaches {fen}: {why}")
+    over = game_over(position)
+    if over is None and not position.legal_moves(rules):
+        over = f"{position.turn.value} has no move: the game would be over before it began"
+    if over is not None:
+        raise InvalidAction(f"fen: {over}")
 
 
 def new_rules(rules_now: Rules, changes: dict[str, Any]) -> Rules:

@@ -63,8 +63,8 @@ def _pdn_response(text: str, filename: str) -> Response:
 def board_pdn(board: str) -> Response:
     """The current game of the board."""
     board_or_404(board)
-    name = hall().config.event_name
-    text = hall().with_state(board, PUBLIC, lambda s: s.pdn(s.current, name))
+    tags = hall().config.pdn_tags
+    text = hall().with_state(board, PUBLIC, lambda s: s.pdn(s.current, tags))
     return _pdn_response(text, f"board-{board}.pdn")
 
 
@@ -86,24 +86,27 @@ def game_record(board: str, number: int) -> dict[str, Any]:
 @bp.get("/board/<board>/game/<int:number>/pdn")
 def game_pdn(board: str, number: int) -> Response:
     board_or_404(board)
-    name = hall().config.event_name
+    tags = hall().config.pdn_tags
 
     def pdn(state: BoardState) -> str:
         record = state.game(number)
         if record is None:
             abort(404, description=f"board {board} has no game {number}")
-        return state.pdn(record, name)
+        return state.pdn(record, tags)
 
     return _pdn_response(hall().with_state(board, PUBLIC, pdn), f"board-{board}-game-{number}.pdn")
 
 
 @bp.get("/pdn")
 def event_pdn() -> Response:
-    """Every game of every board, board by board, as the event's PDN file."""
+    """Every game of every board, board by board, as the event's PDN file: every game that
+    began (a set-up, a new game, a first ply), with a move or not, and none on a board where
+    nothing happened yet."""
     the_hall = hall()
-    name = the_hall.config.event_name
+    tags = the_hall.config.pdn_tags
     texts = [the_hall.with_state(info.id, PUBLIC,
-                                 lambda s: "\n".join(s.pdn(r, name) for r in s.games if r.moves or r.result))
+                                 lambda s: "\n".join(s.pdn(r, tags) for r in s.games
+                                                     if r.started is not None or r.result))
              for info in the_hall.infos()]
     return _pdn_response("\n".join(t for t in texts if t), "event.pdn")
 

@@ -138,6 +138,7 @@ class ServerConfig:
     broadcast_delay: float = 0.0
     boards: tuple[BoardInfo, ...] = ()
     event_name: str = "Mak-hos"
+    site: str = "?"  # where the event is played, as PDN's Site tag says it ("Bangkok, Thailand")
     scoring: Scoring = field(default_factory=Scoring)
     camera: FrameProvider | None = None
     calibration: CalibrationDesk | None = None  # the calibration page (needs a board profile)
@@ -147,6 +148,11 @@ class ServerConfig:
     trusted_proxies: int = 0
     analysis: AnalysisSettings | None = None  # the commentators' analysis; None: off
     clock: Callable[[], float] = time.time  # wall time (the broadcast delay counts on it)
+
+    @property
+    def pdn_tags(self) -> dict[str, str]:
+        """The tags every game of the event carries in PDN (the board adds its own)."""
+        return {"Event": self.event_name, "Site": self.site}
 
     def __post_init__(self) -> None:
         if self.broadcast_delay < 0:

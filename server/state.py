@@ -9,13 +9,14 @@ restarted server shows what it showed before.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from makhos.engine import Colour
 from makhos.engine.game import Outcome
 from makhos.events import decisions as ra
 from makhos.events.details import Irregularity
-from makhos.events.game import MOVE_SECONDS, Alert, LoggedGame, GameRecord, Match, MoveEntry
+from makhos.events.game import MOVE_SECONDS, WALL_CLOCK, Alert, LoggedGame, GameRecord, Match, MoveEntry
 
 from .config import Scoring
 
@@ -175,10 +176,14 @@ class BoardState(LoggedGame):
                       "round": self.match.round, "score": self.score()},
         }
 
-    def pdn(self, record: GameRecord, event_name: str) -> str:
-        """The PDN of one game of this board, with the match's tags."""
+    def pdn(self, record: GameRecord, event_tags: dict[str, str]) -> str:
+        """The PDN of one game of this board: the event's tags (Event, Site), the match's
+        (Round, the players) and the day the game began, by the hall's clock (a video's
+        frame times name no day: then ``????.??.??``)."""
         players = self.players_of(record)
-        tags = {"Event": event_name, "Round": self.match_of(record).round or "?",
+        began = record.started
+        day = time.strftime("%Y.%m.%d", time.localtime(began)) if began and began > WALL_CLOCK else "????.??.??"
+        tags = {**event_tags, "Date": day, "Round": self.match_of(record).round or "?",
                 "White": players["light"] or "?", "Black": players["dark"] or "?",
                 "Board": self.board, "Game": str(record.number),
                 "TimeControl": f"1/{MOVE_SECONDS}"}  # PGN's form: one move in 120 seconds

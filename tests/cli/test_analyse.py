@@ -57,3 +57,21 @@ def test_impossible_positions_are_refused_naming_what_is_impossible(tmp_path, ca
         assert says in capsys.readouterr().err
     assert main(["analyse", "no-such-game.pdn"]) == 2
     assert "neither a PDN file nor a FEN" in capsys.readouterr().err
+
+
+def test_an_irregular_ply_to_an_impossible_board_does_not_stop_the_analysis(tmp_path, capsys):
+    """With the endgame tables built, a man left uncrowned on its crowning row by an
+    irregular ply (a board the tables hold no value for) aborted the whole run."""
+    from makhos.engine.endgame_build import build
+    from makhos.engine.rules import CapturedRemoval
+
+    build(3, [CapturedRemoval.END_OF_TURN])[CapturedRemoval.END_OF_TURN].save(tmp_path)
+    pdn = tmp_path / "irregular.pdn"
+    pdn.write_text('[GameType "31"]\n[SetUp "1"]\n[FEN "B:W5:B10"]\n\n'
+                   "1. 10-3 {irregular: dark man moved more than one square (10-3); FEN W:W5:B3} 5-9 *\n")
+    assert main(["analyse", str(pdn), "--depth", "4", "--tables", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    irregular = next(line for line in printed.splitlines() if "10-3" in line)
+    assert "a dark man on 3, the row where it would have been crowned" in irregular
+    assert "without the endgame tables" in irregular
+    assert any(line.split()[:2] == ["1...", "5-9"] for line in printed.splitlines())  # judged on

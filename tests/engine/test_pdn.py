@@ -163,6 +163,14 @@ def test_every_start_but_the_standard_one_carries_its_position_for_any_reader():
         assert '[SetUp "1"]' in text and f'[FEN "{game.start.fen()}"]' in text
         assert read_game(text).game.start == game.start
     assert "SetUp" not in write_game(Game()) and "FEN" not in write_game(Game())
+    # Light moving first: the standard men, but the other side to move (found by the round
+    # trip of lab/pdn_check.py: a reader without the Rules tag gave dark the first move).
+    game = Game(Rules(first_mover=Colour.LIGHT))
+    for numbering, fen in ((Numbering.COLOUR, "W:W1,2,3,4,5,6,7,8:B25,26,27,28,29,30,31,32"),
+                           (Numbering.FIRST_MOVER, "W:W32,31,30,29,28,27,26,25:B8,7,6,5,4,3,2,1")):
+        text = write_game(game, numbering=numbering)
+        assert '[SetUp "1"]' in text and f'[FEN "{fen}"]' in text
+        assert read_game(text).game.start == game.start
 
 
 def test_the_colour_bound_numbering_is_a_setting_and_reads_back_too():

@@ -11,6 +11,7 @@ commit 86177c8.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -84,15 +85,20 @@ def test_the_server_state_replays_the_old_log_as_the_old_server_showed_it(log, e
     assert final == old
     # The same games and tags; the PDN now also carries the time control and move times,
     # for a game light starts, the numbering its squares follow (issue #21), and beside a
-    # FEN the SetUp tag (#33).
-    for new, old_text in zip([state.pdn(r, "Fixture Open") for r in state.games], expected["pdn"],
+    # FEN the SetUp tag, a FEN where light moves first, and the day the game began (#33).
+    for new, old_text in zip([state.pdn(r, {"Event": "Fixture Open"}) for r in state.games], expected["pdn"],
                              strict=True):
         now, then = read_game(new), read_game(old_text)
         assert now.game.positions() == then.game.positions()
         assert now.game.result() == then.game.result()
-        numbering = {"Numbering": "first mover"} if "first_mover=light" in then.tags.get("Rules", "") else {}
+        light_first = "first_mover=light" in then.tags.get("Rules", "")
+        numbering = {"Numbering": "first mover"} if light_first else {}
         set_up = {"SetUp": "1"} if "FEN" in then.tags else {}  # a FEN says so for any reader (#33)
-        assert now.tags == {**then.tags, "TimeControl": "1/120", **numbering, **set_up}
+        if light_first and "FEN" not in then.tags:  # and light to move at the start (#33)
+            set_up = {"SetUp": "1", "FEN": "W:W32,31,30,29,28,27,26,25:B8,7,6,5,4,3,2,1"}
+        assert re.fullmatch(r"\d{4}\.\d\d\.\d\d|\?{4}\.\?\?\.\?\?", now.tags["Date"])
+        day = {"Date": now.tags["Date"]}
+        assert now.tags == {**then.tags, "TimeControl": "1/120", **numbering, **set_up, **day}
         assert len(now.move_seconds) == len(now.game.plies)
 
 

@@ -101,7 +101,7 @@ def test_a_move_in_another_time_base_has_no_time_spent():
 
 def test_the_pdn_carries_the_time_control_and_each_move_time():
     state = fold(game_events(moves=MOVES[:4]))
-    text = state.pdn(state.current, "PEA Open")
+    text = state.pdn(state.current, {"Event": "PEA Open"})
     assert '[TimeControl "1/120"]' in text
     assert read_game(text).move_seconds == [10.0, 10.0, 10.0, 10.0]
     assert "{[%emt 0:00:10]}" in text

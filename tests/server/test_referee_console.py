@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from makhos.engine import Colour
 from makhos.events import EventKind, GameEvent
 from makhos.events.decisions import TakeBack
 from makhos.events.details import Irregularity, IrregularityKind
@@ -137,6 +138,48 @@ def test_new_game_takes_the_next_number_once_a_game_is_played(log, client):
     assert response.get_json()["game"] == 2
     state = client.get("/api/referee/1", headers=AUTH).get_json()
     assert state["game"]["number"] == 2 and state["game"]["rules"]["men_per_side"] == 12
+
+
+def test_a_game_starts_from_any_position_the_referee_names(app, log, client):
+    """An adjourned game resumed, a simultaneous board, a composed problem: a new game from a
+    FEN with the side to move; the record opens at it, and the log replays to it."""
+    from makhos.engine.pdn import read_game
+    from makhos.events.game import replay
+
+    fill(log, game_events("1", MOVES[:2]))
+    fen = "W:W10,11,K27:B14,19,K31"  # light to move
+    body = {"action": "new_game", "rules": {"forced_opening": ["26-22"]}, "fen": fen}
+    response = client.post("/api/referee/1/action", headers=AUTH, json=body)
+    assert response.status_code == 201 and response.get_json()["detail"]["fen"] == fen
+    state = client.get("/api/referee/1", headers=AUTH).get_json()
+    assert state["game"]["number"] == 2 and state["game"]["start_fen"] == state["game"]["fen"] == fen
+    assert state["game"]["rules"]["forced_opening"] == []  # no opening from a position
+    assert replay(log.read("1")).current.game.start.fen() == fen
+    pdn = read_game(client.get("/api/board/1/game/2/pdn").get_data(as_text=True))
+    assert pdn.tags["SetUp"] == "1" and pdn.tags["FEN"] == fen and pdn.game.start.fen() == fen
+    # The side it names moves: a first ply by the other side is irregular, not a new first mover.
+    move = GameEvent("1", EventKind.MOVE, T0 + 900, game=2, ply=1, move="19-15", side=Colour.DARK,
+                     fen="B:W10,11,K27:B14,15,K31")
+    log.append(move)
+    [ply] = replay(log.read("1")).current.game.plies
+    assert ply.is_irregular and ply.before.fen() == fen
+
+
+@pytest.mark.parametrize("fen, says", [
+    ("W:W10,11:B14,19,", None),  # a trailing comma is still a FEN
+    ("X:W10:B14", "fen"), ("W:W10,10:B14", "given twice"), ("W:W40:B14", "no square 40"),
+    ("W:W1,2,3,4,5,6,7,8,9:B30", "light has 9 pieces"),
+    ("W:W29:B14", "a light man on 29, the row where it would have been crowned"),
+    ("W:W:B14", "light has no pieces"), ("B:W22,25:B29", "dark has no move"),
+])
+def test_a_new_game_from_a_malformed_or_impossible_fen_is_400(log, client, fen, says):
+    body = {"action": "new_game", "rules": {}, "fen": fen}
+    response = client.post("/api/referee/1/action", headers=AUTH, json=body)
+    if says is None:
+        assert response.status_code == 201
+        return
+    assert response.status_code == 400 and says in response.get_json()["message"]
+    assert [e for e in log.read("1") if e.kind is EventKind.REFEREE] == []  # nothing stored
 
 
 def test_no_camera_is_404(client):

@@ -19,10 +19,11 @@ def test_binds_loopback_unless_told_otherwise():
 
 def test_profile_names_boards_event_and_scoring(tmp_path):
     path = tmp_path / "hall.json"
-    path.write_text(json.dumps({"event": "PEA Open", "scoring": [3, 1, 0],
+    path.write_text(json.dumps({"event": "PEA Open", "site": "Bangkok, Thailand", "scoring": [3, 1, 0],
                                 "boards": [{"id": "1", "label": "โต๊ะ 1"}, {"id": "2"}]}))
     settings = load_profile(path)
     assert settings["event_name"] == "PEA Open" and settings["scoring"] == Scoring(3, 1, 0)
+    assert settings["site"] == "Bangkok, Thailand"
     assert settings["boards"] == (BoardInfo("1", "โต๊ะ 1"), BoardInfo("2", ""))
 
 

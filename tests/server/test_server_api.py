@@ -167,3 +167,41 @@ def test_a_restarted_server_shows_the_same_and_streams_resume(tmp_path):
     finally:
         second.extensions["makhos"].close()
         second_log.close()
+
+
+def test_pdn_headers_come_from_the_hall(make_app, log):
+    """Event and Site from the hall profile, Round from the board's match, Date from the day
+    the game started (the hall's clock); no question marks where the hall knows."""
+    import time
+
+    from makhos.events.decisions import NewGame
+
+    client = make_app(event_name="PEA Open", site="Bangkok, Thailand").test_client()
+    log.append(SetPlayers("Somchai", "Malee", "3", 4).to_event("1", 1, T0))
+    fill(log, game_events("1", MOVES[:4]))
+    log.append(NewGame({}).to_event("1", 2, T0 + 86_400))
+    fill(log, game_events("1", MOVES[:2], game=2, t0=T0 + 86_400))
+    games = read_games(client.get("/api/pdn").get_data(as_text=True))
+    for game, started in zip(games, (T0, T0 + 86_400), strict=True):
+        assert game.tags["Event"] == "PEA Open" and game.tags["Site"] == "Bangkok, Thailand"
+        assert game.tags["Round"] == "3"
+        assert game.tags["Date"] == time.strftime("%Y.%m.%d", time.localtime(started))
+    one = read_game(client.get("/api/board/1/game/1/pdn").get_data(as_text=True))
+    assert one.tags["Date"] == games[0].tags["Date"] and one.tags["Site"] == "Bangkok, Thailand"
+
+
+def test_a_game_seen_on_a_video_has_no_date_to_give(log, client):
+    """A video's frame times are no day: the Date stays unknown rather than 1970.01.01."""
+    fill(log, game_events("1", MOVES[:2], t0=0.0))
+    assert read_game(client.get("/api/board/1/pdn").get_data(as_text=True)).tags["Date"] == "????.??.??"
+
+
+def test_event_pdn_holds_every_game_even_those_without_a_move(log, client):
+    from makhos.events.decisions import NewGame
+
+    fill(log, game_events("1", MOVES[:4]))
+    fill(log, game_events("2", ()))  # set up, not a move yet
+    log.append(NewGame({}).to_event("1", 2, T0 + 500))  # board 1's game 2: no move yet
+    games = read_games(client.get("/api/pdn").get_data(as_text=True))
+    assert [(g.tags["Board"], g.tags["Game"], len(g.game.plies)) for g in games] == [
+        ("1", "1", 4), ("1", "2", 0), ("2", "1", 0)]

@@ -208,7 +208,7 @@ def test_result_event_ends_the_game():
 
 def test_pdn_of_a_game_reads_back_with_the_same_moves():
     state = fold([referee(ra.SetPlayers("A", "B", "2"))] + game_events())
-    text = state.pdn(state.current, "Test Open")
+    text = state.pdn(state.current, {"Event": "Test Open"})
     back = read_game(text)
     assert back.tags["Black"] == "A" and back.tags["Round"] == "2"
     assert [str(p.move) for p in back.game.plies] == list(MOVES)
