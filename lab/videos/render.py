@@ -168,6 +168,11 @@ class _PyAVWriter:
         self._container.close()
 
 
+def video_writer(path: Path, nuisances: Nuisances) -> _Writer:
+    """The writer of ``nuisances``' codec: OpenCV's for the calm ``mp4v``, PyAV otherwise."""
+    return _OpenCVWriter(path, nuisances) if nuisances.codec == "mp4v" else _PyAVWriter(path, nuisances)
+
+
 def write_video(script: GameScript, scene: Scene, path: Path, seed: int = 0,
                 noise_level: float = 2.0, nuisances: Nuisances | None = None) -> Path:
     """Write ``path`` (MP4) and beside it the true PDN (``.pdn``) and events (``.truth.jsonl``,
@@ -179,7 +184,7 @@ def write_video(script: GameScript, scene: Scene, path: Path, seed: int = 0,
     nz = nuisances or Nuisances.calm(size, FPS, noise_level)
     if tuple(nz.size) != size:
         raise ValueError(f"nuisances for {nz.size}, scene camera {size}")
-    writer: _Writer = _OpenCVWriter(path, nz) if nz.codec == "mp4v" else _PyAVWriter(path, nz)
+    writer = video_writer(path, nz)
     try:
         source = frames(script, scene, seed, noise_level) if nuisances is None else camera_frames(
             script, scene, nz, seed)
