@@ -211,6 +211,31 @@ def test_two_plies_at_once_are_recorded_and_the_referee_told():
     assert pdn_moves(feed) == "1. 25-21 5-9 *"
 
 
+#: Issue #33: 19x10 with 19x10x1 due, then light's reply 6x15, as a real camera reads it.
+STOP = ("B:W3,6,15:B19,32", "W:W3,6:B10,32", "B:W3,15:B32")
+STOP_AND_REPLY = {
+    "no pause": lambda feed: feed.board(STOP[1], 2),  # settled board after board
+    "a hand between": lambda feed: (feed.board(STOP[1], 8), feed.hand()),
+    "a second's pause": lambda feed: (feed.wait(1.0, STOP[1]), feed.hand()),
+    "rested past patience": lambda feed: (feed.wait(2.5, STOP[1]), feed.hand()),
+}
+
+
+@pytest.mark.parametrize("readings", STOP_AND_REPLY, ids=list(STOP_AND_REPLY))
+def test_a_chain_stopped_early_and_the_reply_are_two_plies(readings: str) -> None:
+    feed = started(STOP[0])
+    STOP_AND_REPLY[readings](feed)
+    feed.board(STOP[2], 8)
+    said = [(e.kind.value, e.move, e.fen, _said(e.detail)) for e in feed.events]
+    assert said == [
+        ("irregularity", "19x10", STOP[1], IrregularityKind.PARTIAL_CHAIN),
+        ("move", "19x10", STOP[1], None),
+        ("alert_closed", None, None, AlertEnding.STOOD),
+        ("move", "6x15", STOP[2], None)]
+    reason = "dark capture chain not finished: 19x10 must go on (19x10x1)"
+    assert pdn_moves(feed) == f"1. 19x10 {{irregular: {reason}; FEN {STOP[1]}}} 6x15 *"
+
+
 def test_a_crowning_not_stacked_before_the_next_move_is_named_and_the_game_goes_on():
     feed = started("B:W20,9:B6,30")
     assert [e[0] for e in shown(feed, "W:W20,9:B2,30")] == ["move", "crowning_pending"]
@@ -232,8 +257,9 @@ def test_the_referee_can_undo_a_board_no_move_explained_after_it_stood():
 
 
 def test_every_name_the_engine_gives_is_a_kind_the_events_carry():
-    names = {f.value for f in Fault} | {v.value for v in Verdict} - {"unchanged", "move",
-                                                                   "ambiguous", "takeback"}
+    # A chain stopped, then the reply: the chain is the irregularity (a partial chain).
+    names = {f.value for f in Fault} | {v.value for v in Verdict} - {
+        "unchanged", "move", "ambiguous", "takeback", Verdict.STOPPED_AND_REPLIED.value}
     assert names <= {k.value for k in IrregularityKind}
     assert {c.rule for c in CASES} == {IrregularityKind(n) for n in names} - {
         IrregularityKind.TWO_PLIES, IrregularityKind.ILLEGAL}
