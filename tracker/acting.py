@@ -305,9 +305,12 @@ class Acts:
         return events + self._record_pending(pending, time) + self._result_events(time)
 
     def _close_alert(self, time: float, how: AlertEnding) -> GameEvent:
+        """The open alert ends; corrected on the board, it names the attempt taken back
+        (its path and reason), which the score keeps before the next ply."""
         alert = self.alert
+        attempt = alert.move if alert is not None and how is AlertEnding.CORRECTED else None
         return self._emit(EventKind.ALERT_CLOSED, time, reason=alert.reason if alert else None,
-                          detail=AlertClosed(how))
+                          move=attempt, detail=AlertClosed(how))
 
     def _result_events(self, time: float) -> list[GameEvent]:
         game = self.record.current.game

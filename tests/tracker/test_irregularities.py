@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pytest
 
 from makhos.engine import Position
-from makhos.engine.pdn import read_game, write_game
+from makhos.engine.pdn import read_game
 from makhos.engine.changes import Fault, Verdict
 from makhos.events.details import AlertEnding, IrregularityKind
 from makhos.events.game import replay
@@ -121,10 +121,13 @@ def raise_it(case: Case) -> tuple[Feed, int]:
 
 
 def pdn_moves(feed: Feed) -> str:
-    """The move text of the tracker's game as PDN; it must read back to the same game."""
-    game = feed.tracker.game
-    text = write_game(game)
-    assert read_game(text).game.positions() == game.positions()
+    """The move text of the tracker's record as PDN; it must read back to the same game and
+    the same corrections."""
+    record = feed.tracker.record.current
+    text = record.pdn(times=False)
+    back = read_game(text)
+    assert back.game.positions() == record.game.positions()
+    assert back.corrections == record.corrections
     return " ".join(text.split("\n\n", 1)[1].split())
 
 
@@ -155,9 +158,13 @@ def play(case: Case, ending: str) -> tuple[Feed, list[str]]:
             feed.hand()
             back = shown(feed, case.prelude[-1][1] if case.prelude else case.start)
             assert back == ([("board_matched", None, back[0][2], None)] if case.opens_mismatch
-                            else [("alert_closed", None, None, AlertEnding.CORRECTED)])
+                            else [("alert_closed", case.move, None, AlertEnding.CORRECTED)])
             feed.hand()
             assert shown(feed, case.righted) == [("move", case.right, case.righted, None)]
+            if not case.opens_mismatch:  # the attempt stands in the score before the move
+                reason = case.reason.replace(";", ",")
+                return feed, case.pdn_before + [f"{{corrected: {case.move} taken back; {reason}}} "
+                                                f"{case.right}"]
         return feed, case.pdn_before + [case.right]
     if ending == "played on":
         feed.hand()
