@@ -243,6 +243,15 @@ def test_a_chain_stopped_early_and_the_reply_are_two_plies(readings: str) -> Non
     assert pdn_moves(feed) == f"1. 19x10 {{irregular: {reason}; FEN {STOP[1]}}} 6x15 *"
 
 
+def test_of_two_chains_stopped_and_answered_to_one_board_the_one_seen_is_recorded():
+    # 9x18 then 22x15x6, or 10x17 then 22x13x6: the same board; the camera saw 10x17 rest.
+    feed = started("W:W2,4,7,8,9,10,16:B14,22,24,28,29,32")
+    feed.board("B:W2,4,7,8,9,16,17:B22,24,28,29,32", 3)
+    feed.hand()
+    feed.board("W:W2,4,7,8,16:B6,24,28,29,32", 8)
+    assert [str(p.move) for p in feed.tracker.game.plies] == ["10x17", "22x13x6"]
+
+
 def test_a_crowning_not_stacked_before_the_next_move_is_named_and_the_game_goes_on():
     feed = started("B:W20,9:B6,30")
     assert [e[0] for e in shown(feed, "W:W20,9:B2,30")] == ["move", "crowning_pending"]
