@@ -23,7 +23,7 @@ from makhos.events.details import (AlertClosed, AlertEnding, BoardMatched, Board
 from makhos.events.game import Alert, AlertKind, LoggedGame, line_moves
 
 from .config import TrackerConfig
-from .stories import Story, StoryKind
+from .stories import Story, StoryKind, settled
 
 
 @dataclass(frozen=True)
@@ -259,13 +259,13 @@ class Acts:
         added, removed, shifted) is a board that does not match, which either side may
         play on from."""
         position = game.position
-        change = describe_change(position, Position(*story.board, turn=position.turn), game.start)
+        seen = Position(*settled(story.board, position, self.overlay), turn=position.turn)
+        change = describe_change(position, seen, game.start)
         rule = IrregularityKind(change.fault.value)
         if change.side is not None:
-            board = Position(*story.board, turn=change.side.opponent)
+            board = seen.with_turn(change.side.opponent)
             return [self._alert(time, change.reason, rule, change.side, fen=board.fen(),
                                 move=change.move)]
-        seen = Position(*story.board, turn=position.turn)
         differing = tuple(s for s in range(1, 33) if seen.piece_at(s) != position.piece_at(s))
         return [self._emit(EventKind.BOARD_MISMATCH, time, fen=seen.fen(), side=position.turn,
                            reason=change.reason, detail=BoardMismatch(differing, rule))]

@@ -127,3 +127,14 @@ def with_overlay(board: Board, position: Position, overlay: Mapping[int, Piece])
         if all((a & bit) == (b & bit) for a, b in zip(board, position.board)):
             shown = place(shown, square, piece)
     return shown
+
+
+def settled(board: Board, position: Position, overlay: Mapping[int, Piece]) -> Board:
+    """A board read with the known pending differences done where it still shows them (a
+    king not stacked yet is the game's king, a captured man not lifted yet is gone): the
+    board an attempt made meanwhile is told from, and stands as."""
+    read, done = Position(*board, turn=position.turn), board
+    for square, piece in overlay.items():
+        if read.piece_at(square) == piece:
+            done = place(done, square, position.piece_at(square))
+    return done

@@ -26,7 +26,7 @@ from .choice import Candidates, best_story
 from .config import TrackerConfig
 from .gaps import GapLines, gap_lines_seen, most_plies, sight
 from makhos.engine.starts import start_rules
-from .stories import OpenBoard, Story, StoryKind, game_stories, start_stories
+from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories
 
 __all__ = ["GameTracker", "NoGame", "Over", "Playing", "TRACKER_KINDS", "TrackerConfig"]
 
@@ -235,7 +235,7 @@ class GameTracker:
             return self.config.confirm_readings
         game = self.game
         if game is not None and self.alert is None:
-            seen = Position(*story.board, turn=game.position.turn)
+            seen = Position(*settled(story.board, game.position, self.overlay), turn=game.position.turn)
             if describe_change(game.position, seen, game.start).side is not None:
                 return self.config.confirm_readings
         return self.config.confirm_mismatch

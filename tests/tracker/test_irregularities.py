@@ -252,6 +252,22 @@ def test_of_two_chains_stopped_and_answered_to_one_board_the_one_seen_is_recorde
     assert [str(p.move) for p in feed.tracker.game.plies] == ["10x17", "22x13x6"]
 
 
+def test_an_attempt_while_a_king_waits_to_be_stacked_is_named_and_its_correction_kept():
+    # Dark's man reached 2, not stacked yet; light moves 9-5 backwards, takes it back, plays 20-24.
+    feed = started("B:W20,9:B6,30")
+    feed.board("W:W20,9:B2,30")
+    feed.hand()
+    attempt = [(e.kind.value, e.move, e.reason) for e in feed.board("B:W20,5:B2,30")]
+    assert attempt == [("irregularity", "9-5", "light man moved backwards (9-5)")]
+    assert feed.events[-1].fen == "B:W5,20:BK2,30"  # it would stand with the king that is due
+    feed.hand()
+    assert shown(feed, "W:W20,9:B2,30") == [("alert_closed", "9-5", None, AlertEnding.CORRECTED)]
+    feed.hand()
+    feed.board("B:W24,9:B2,30")
+    assert pdn_moves(feed) == ("1. 6-2 {corrected: 9-5 taken back; light man moved backwards (9-5)} "
+                               "20-24 *")
+
+
 def test_a_crowning_not_stacked_before_the_next_move_is_named_and_the_game_goes_on():
     feed = started("B:W20,9:B6,30")
     assert [e[0] for e in shown(feed, "W:W20,9:B2,30")] == ["move", "crowning_pending"]
