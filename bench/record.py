@@ -190,7 +190,8 @@ def compare(path: Path, session: BoardSession, events: list) -> dict:
             **corrections_written(truth, truth_game, session.tracker.record.current)}
 
 
-def corrections_written(truth: list[dict], truth_game: Game, record: GameRecord) -> dict[str, list[bool]]:
+def corrections_written(truth: list[dict], truth_game: Game,
+                        record: GameRecord) -> dict[str, list[bool]]:
     """Each attempt taken back and each chain stopped then answered, written right or not:
     the attempt read back from the recorded PDN before the ply that followed it; the stopped
     chain as an irregular ply to the true board, then the reply. ``extra``: corrections
@@ -232,7 +233,8 @@ def feed_readings(script: GameScript) -> GameRecord:
             if board is not None:
                 key = frozenset(board.items())
                 if key not in readings:
-                    readings[key] = Position.from_pieces({s: Piece(p) for s, p in board.items()}, Colour.DARK)
+                    pieces = {s: Piece(p) for s, p in board.items()}
+                    readings[key] = Position.from_pieces(pieces, Colour.DARK)
                 reading = Reading.certain(readings[key], frame / FPS)
             for event in tracker.observe(frame / FPS, reading):
                 seq += 1

@@ -37,9 +37,9 @@ from makhos.engine.pdn import Correction, Numbering, write_game
 
 from .decisions import (AcceptMove, Acknowledge, ChooseLine, CorrectMove, Dismiss, GrantExtraTime,
                         NewGame, RefereeAction, SetPlayers, SetResult, TakeBack)
-from .details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch, CameraNotice, CameraStatus,
-                      ClockLevel, ClockSignal, Crowned, CrowningPending, Detail, GameOver, GameStarted,
-                      Irregularity, IrregularityKind, MovePlayed, Takeback)
+from .details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch, CameraNotice,
+                      CameraStatus, ClockLevel, ClockSignal, Crowned, CrowningPending, Detail,
+                      GameOver, GameStarted, Irregularity, IrregularityKind, MovePlayed, Takeback)
 from .event import GameEvent
 
 #: RULES.md: 2 minutes per move, yellow warnings at 1:30 and 1:50.
@@ -385,7 +385,8 @@ class LoggedGame:
                 self._raise(event, AlertKind.IRREGULARITY if opens else AlertKind.NOTICE)
             case AlertClosed(alert=seq, how=how):
                 if how is AlertEnding.CORRECTED and event.move:
-                    self.current.attempts.append(Correction(event.move, event.reason or "irregular move"))
+                    reason = event.reason or _DEFAULT_REASON[AlertKind.IRREGULARITY]
+                    self.current.attempts.append(Correction(event.move, reason))
                 if seq is None:
                     self._close(AlertKind.IRREGULARITY)
                 else:

@@ -66,7 +66,7 @@ class GameTracker:
         self._gap_from: float | None = None  # when the board was last seen before a gap
         self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
         self._gap_cache: tuple[tuple[object, ...], GapLines | None] | None = None
-        self._stop: tuple[int, Move, int] | None = None  # plies, chain, landing: a chain seen stopped
+        self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
 
     # ------------------------------------------------------------ what it knows
 
@@ -191,7 +191,8 @@ class GameTracker:
             if isinstance(phase, Playing):
                 board = None if alert is None or alert.fen is None else OpenBoard(
                     Position.from_fen(alert.fen), either_side=alert.kind is AlertKind.BOARD_MISMATCH)
-                stories = game_stories(phase.game, fixed, self.overlay, board, self._seen_stop(phase.game))
+                stories = game_stories(phase.game, fixed, self.overlay, board,
+                                       self._seen_stop(phase.game))
             else:
                 variants = [self.acts.configured(rules) for rules in start_rules(self.rules)]
                 stories = start_stories(variants, fixed)
@@ -201,7 +202,8 @@ class GameTracker:
     def _saw_stop(self, story: Story) -> None:
         """Remember a chain seen resting on an inner landing, for the reply that may follow."""
         h, game = story.hypothesis, self.game
-        if h is not None and h.verdict is Verdict.PARTIAL_CHAIN and h.landed_on is not None and game:
+        if (h is not None and h.verdict is Verdict.PARTIAL_CHAIN and h.landed_on is not None
+                and game is not None):
             self._stop = (len(game.plies), h.moves[0], h.landed_on)
 
     def _seen_stop(self, game: Game) -> tuple[Move, int] | None:

@@ -276,7 +276,8 @@ class _Scripter:
             after = dict(self.board)
             after[chain.path[1]] = after.pop(chain.start)
             after.pop(chain.captured[0])
-            stopped = Position.from_pieces({s: Piece(p) for s, p in after.items()}, position.turn.opponent)
+            pieces = {s: Piece(p) for s, p in after.items()}
+            stopped = Position.from_pieces(pieces, position.turn.opponent)
             options += [(chain, after, stopped, r) for r in stopped.legal_moves(self.game.rules)
                         if not r.crowns]
         if not options:
