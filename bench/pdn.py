@@ -5,11 +5,11 @@
 
 The games (``lab.pdn_check.random_games``) start from every start the rules name and from
 random legal positions, light moving first in some, with random legal plies and about one
-irregular ply in twelve; they are written as one event's PDN, then read back by the
+irregular ply in twelve, and attempts taken back before some plies; they are written as one event's PDN, then read back by the
 project's reader (``engine.pdn``) and by ``lab.pdn_check.GrammarReader`` (PDN's published
 grammar and the board's geometry, no rules engine). Prints the games, plies and irregular
 plies written, and every game where either reader gives back other moves, positions,
-irregular plies, result or tags.
+irregular plies, corrections, result or tags.
 """
 
 from __future__ import annotations
@@ -36,8 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     plies = [p for g in games for p in g.game.plies]
     found = disagreements(games)
     set_ups = sum(g.game.start != Position.start(Rules()) for g in games)
+    corrections = sum(len(c) for g in games for c in g.corrections.values())
     print(f"{len(games):,} games ({set_ups:,} from a set-up or a position), {len(plies):,} plies, "
-          f"{sum(p.is_irregular for p in plies):,} irregular; written, read back by both readers: "
+          f"{sum(p.is_irregular for p in plies):,} irregular, {corrections:,} corrections; written, "
+          f"read back by both readers: "
           f"{len(games) - len({d.split(' (')[0] for d in found}):,} of {len(games):,} the same "
           f"({time.process_time() - started:.1f} s CPU)")
     for line in found:

@@ -6,13 +6,17 @@
     python -m bench.record --set stress --videos 60 --render-only             # render, no record
     python -m bench.record --set irregular --videos 50 --plies 12 --folder /work/cache/i21
     python -m bench.record --set quarter --videos 16 --plies 10   # any side of the table
+    python -m bench.record --set corrections --videos 12 --plies 16 --folder /work/cache/corrections
+    python -m bench.record --set corrections --videos 200 --plies 16 --readings  # rules alone
 
 Each video is rendered once into ``--folder`` (with its true PDN, events and, for the
 hostile sets, the camera's nuisances beside it), then decoded and recorded through the real
 pipeline (BoardReader -> GameTracker) on one core. Prints: games recorded move-perfect,
 injected irregularities reported with the right kind, moves recorded that were not played,
 the delay from the hand leaving to the move event, and speed as a multiple of real time
-(decoding included).
+(decoding included). For scripts with attempts taken back and chains stopped then answered,
+also how many were written right in the recorded PDN. ``--readings`` feeds the same scripts
+to the tracker as certain readings (no rendering, no vision): the rules side alone.
 
 Sets: ``calm`` (seeds 10000..: a camera bolted down, 30 fps, OpenCV's writer), ``steady``
 (seeds 40000..: the calm camera on games without irregularities, for ``bench/gaps.py``),
@@ -22,7 +26,10 @@ kings), ``tuning``
 (seeds 30000..: every nuisance of :mod:`lab.videos.nuisances` drawn at random; the set
 looked at while developing), ``quarter`` (seeds 50000..: the camera behind either player or
 at either side of the table, a quarter turn by seed mod 4, elevation 35-70 degrees, 12 men a
-side in every other group of four) and ``stress`` (seeds 20000..: never looked at while tuning).
+side in every other group of four), ``corrections`` (seeds 60100..: calm camera, three
+irregularities a game, each either an attempt of the catalogue taken back (``{corrected:
+...}`` in the score) or a capture chain stopped early and answered at once, with no pause,
+a glance's or a second's) and ``stress`` (seeds 20000..: never looked at while tuning).
 In the stress set the camera wobble cycles through the table's levels (0, 1, 2, 3 and
 5 px at 720p, by seed mod 5), the frame rate through 15, 25, 30 and 60 fps (by seed div 5)
 and the codec alternates (MPEG-4 Part 2, H.264, by seed mod 2), so that 50 videos give ten
@@ -37,22 +44,28 @@ import resource
 import sys
 import threading
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 
 from makhos.engine import Rules, Setup
+from makhos.engine import Colour, Piece, Position
+from makhos.engine.game import Game
 from makhos.engine.pdn import read_game
 from makhos.events import EventKind
 from makhos.events.details import MovePlayed
+from makhos.events.game import GameRecord
 from lab.render import sample_scene
-from lab.videos import script_game
+from lab.videos import GameScript, script_game
+from lab.videos.script import CORRECTIONS, FPS
 from lab.videos.nuisances import CODECS, FRAME_RATES, WOBBLE_LEVELS, sample_nuisances
 from lab.videos.render import shot_starts, write_video
 from makhos.events import GameEvent, SQLiteLog
 from makhos.session import BoardSession
-from makhos.tracker import TrackerConfig
+from makhos.tracker import GameTracker, TrackerConfig
 from makhos.vision.classifier import model_path
+from makhos.vision.reading import Reading
 from makhos.worker.inputs import CameraInput
 from makhos.worker.loop import Worker, WorkerConfig
 
@@ -61,7 +74,15 @@ from makhos.worker.loop import Worker, WorkerConfig
 PATIENCE_S = TrackerConfig().chain_patience
 WINDOW_S = 4.0  # seconds after the truth within which the report must come
 FIRST_SEED = {"calm": 10_000, "stress": 20_000, "tuning": 30_000, "steady": 40_000,
-              "irregular": 40_000, "quarter": 50_000}
+              "irregular": 40_000, "quarter": 50_000, "corrections": 60_100}
+#: The corrections set draws a chain stopped and answered as often as the seven attempts
+#: together: chains of two jumps are rare in a random game, and the stop is waited for.
+CORRECTION_KINDS = CORRECTIONS + ("stop and reply",) * 6
+
+
+def corrections_script(seed: int, plies: int) -> GameScript:
+    """A game of the corrections set: three irregularities, every attempt taken back."""
+    return script_game(seed, plies=plies, irregularities=3, kinds=CORRECTION_KINDS, corrected=1.0)
 
 
 def make_video(seed: int, folder: Path, plies: int, kind: str = "calm") -> Path:
@@ -76,6 +97,10 @@ def make_video(seed: int, folder: Path, plies: int, kind: str = "calm") -> Path:
         script = script_game(seed, rules, plies=plies, irregularities=1 + seed // 3 % 3)
         scene = sample_scene(np.random.default_rng(seed), held_out=True, elevation=(35.0, 90.0))
         write_video(script, scene, path, seed=seed)
+        return path
+    if kind == "corrections":
+        scene = sample_scene(np.random.default_rng(seed), held_out=True, elevation=(35.0, 90.0))
+        write_video(corrections_script(seed, plies), scene, path, seed=seed)
         return path
     if kind == "quarter":
         # The camera behind either player or at either side of the table (a quarter turn
@@ -161,7 +186,84 @@ def compare(path: Path, session: BoardSession, events: list) -> dict:
             delays.append((frame_of[id(match)] - t["frame"]) / fps)
     return {"perfect": perfect, "marked": perfect and marked, "reported": reported,
             "false_moves": len(moves) - len(used), "delays": delays,
-            "report_delays": report_delays, "fps": fps}
+            "report_delays": report_delays, "fps": fps,
+            **corrections_written(truth, truth_game, session.tracker.record.current)}
+
+
+def corrections_written(truth: list[dict], truth_game: Game,
+                        record: GameRecord) -> dict[str, list[bool]]:
+    """Each attempt taken back and each chain stopped then answered, written right or not:
+    the attempt read back from the recorded PDN before the ply that followed it; the stopped
+    chain as an irregular ply to the true board, then the reply. ``extra``: corrections
+    written that nobody made."""
+    written = read_game(record.pdn(times=False))
+    game = written.game
+    attempts = [(index, c.move) for index, cs in written.corrections.items() for c in cs]
+    out: dict[str, list[bool]] = {"corrections": [], "stop_and_reply": []}
+    plies = 0
+    for t in truth:
+        if t["kind"] == "corrected" and t["move"]:
+            out["corrections"].append((plies, t["move"]) in attempts)
+            if (plies, t["move"]) in attempts:
+                attempts.remove((plies, t["move"]))
+        elif t["kind"] == "stood" and t["rule"] == "partial chain":
+            truth_plies = truth_game.plies
+            out["stop_and_reply"].append(
+                len(game.plies) > plies + 1 and game.plies[plies].is_irregular
+                and str(game.plies[plies].move) == t["move"]
+                and game.plies[plies].after == truth_plies[plies].after
+                and game.plies[plies + 1].move == truth_plies[plies + 1].move)
+        plies += {"move": 1, "stood": 1, "takeback": -1}.get(t["kind"], 0)
+    return {**out, "extra": [True] * len(attempts)}
+
+
+def feed_readings(script: GameScript) -> GameRecord:
+    """The script's boards to a tracker as certain readings at the script's frame rate (a
+    hand shot: its board for the first fifth, nothing while the hand is over the board, the
+    board after for the last fifth), each event numbered and read back as a log does."""
+    tracker = GameTracker("bench", config=TrackerConfig())
+    readings: dict[frozenset, Position] = {}
+    seq, frame = 0, 0
+    for shot in script.shots:
+        for k in range(shot.frames):
+            frame += 1
+            board = shot.board if not shot.path or k < shot.frames / 5 else (
+                shot.after if k >= 4 * shot.frames / 5 else None)
+            reading = None
+            if board is not None:
+                key = frozenset(board.items())
+                if key not in readings:
+                    pieces = {s: Piece(p) for s, p in board.items()}
+                    readings[key] = Position.from_pieces(pieces, Colour.DARK)
+                reading = Reading.certain(readings[key], frame / FPS)
+            for event in tracker.observe(frame / FPS, reading):
+                seq += 1
+                tracker.logged(event.with_seq(seq))
+    return tracker.record.current
+
+
+def readings_run(first: int, count: int, plies: int) -> int:
+    """``--readings``: the corrections set's scripts as certain readings."""
+    right: dict[str, list[bool]] = {"corrections": [], "stop_and_reply": [], "extra": []}
+    perfect = 0
+    for seed in range(first, first + count):
+        script = corrections_script(seed, plies)
+        assert script.game is not None
+        record = feed_readings(script)
+        perfect += record.game.positions() == script.game.positions()
+        for key, said in corrections_written([asdict(e) for e in script.events], script.game,
+                                             record).items():
+            right[key] += said
+    print(f"scripts as certain readings (no vision), seeds {first}-{first + count - 1}: "
+          f"move-perfect {perfect}/{count}")
+    print_corrections(right)
+    return 0
+
+
+def print_corrections(right: dict[str, list[bool]]) -> None:
+    print(f"attempts taken back written right: {sum(right['corrections'])}/{len(right['corrections'])}; "
+          f"chains stopped then answered written right: {sum(right['stop_and_reply'])}/"
+          f"{len(right['stop_and_reply'])}; corrections written that nobody made: {len(right['extra'])}")
 
 
 def table(title: str, rows: dict, order) -> None:
@@ -183,12 +285,18 @@ def main() -> int:
     parser.add_argument("--first-seed", type=int, help="default: the set's own")
     parser.add_argument("--folder", type=Path, default=Path("data") / "videos")
     parser.add_argument("--render-only", action="store_true", help="render the videos, record none")
+    parser.add_argument("--readings", action="store_true",
+                        help="corrections set: feed the scripts as certain readings, render nothing")
     parser.add_argument("--minutes", type=float,
                         help="start no new video after this many minutes (a shared machine); "
                         "the figures then cover the videos done, and say how many")
     args = parser.parse_args()
     plies = args.plies or (24 if args.set in ("calm", "steady") else 3)
     first = FIRST_SEED[args.set] if args.first_seed is None else args.first_seed
+    if args.readings:
+        if args.set != "corrections":
+            parser.error("--readings goes with --set corrections")
+        return readings_run(first, args.videos, plies)
     if args.render_only:
         for k in range(args.videos):
             print(make_video(first + k, args.folder, plies, args.set), flush=True)
@@ -199,6 +307,7 @@ def main() -> int:
     model = model_path(args.model) if args.model is not None else None  # None: the piece reader
     totals = {"perfect": 0, "marked": 0, "false_moves": 0}
     reported: dict[str, list[bool]] = {}
+    written: dict[str, list[bool]] = {"corrections": [], "stop_and_reply": [], "extra": []}
     delays, report_delays, busy, frames = [], [], 0.0, 0
     by_wobble: dict = {}
     by_codec: dict = {}
@@ -223,6 +332,8 @@ def main() -> int:
             totals[key] += int(result[key])
         for rule, said in result["reported"].items():
             reported.setdefault(rule, []).extend(said)
+        for key in written:
+            written[key] += result[key]
         described = path.with_suffix(".nuisances.json")
         nz = json.loads(described.read_text()) if described.exists() else None
         if nz is not None:
@@ -236,7 +347,9 @@ def main() -> int:
                                      f"{nz['codec']} wobble {nz['wobble_px']:.1f} px]")
         said = [f"{rule} {sum(v)}/{len(v)}" for rule, v in result["reported"].items()]
         print(f"{path.name}: perfect={result['perfect']} irregular plies marked={result['marked']} "
-              f"irregularities [{', '.join(said)}] false moves {result['false_moves']}{tag}", flush=True)
+              f"irregularities [{', '.join(said)}] false moves {result['false_moves']} corrections "
+              f"{sum(result['corrections'])}/{len(result['corrections'])} stopped chains "
+              f"{sum(result['stop_and_reply'])}/{len(result['stop_and_reply'])}{tag}", flush=True)
     print(f"games move-perfect: {totals['perfect']}/{n} ({100 * totals['perfect'] / n:.1f} %)")
     print(f"games recorded to their end with every irregular ply marked: {totals['marked']}/{n}")
     right = sum(sum(v) for v in reported.values())
@@ -250,6 +363,8 @@ def main() -> int:
               f"p95 {np.percentile(frames_30, 95):.1f} frames at 30 fps (a partial chain counted "
               f"from the end of its {PATIENCE_S:.0f} s patience)")
     print(f"moves recorded that were not played: {totals['false_moves']}")
+    if any(written.values()):
+        print_corrections(written)
     if delays:
         ms = 1000 * np.asarray(delays)
         print(f"delay hand-leaves -> move event: median {np.median(ms):.0f} ms, p95 "

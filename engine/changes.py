@@ -3,8 +3,9 @@
 :func:`explain` compares the position before a turn with the board as observed (only the
 pieces count; the observed side to move is ignored) and says what happened: a legal move,
 a capture chain still in progress or stopped early, a plain move made while a capture was
-compulsory, two plies at once, a takeback, a crowning not yet done, a move by the wrong
-side, or an illegal change with a reason a referee understands.
+compulsory, two plies at once, a capture chain stopped early and the reply played on from
+it, a takeback, a crowning not yet done, a move by the wrong side, or an illegal change
+with a reason a referee understands.
 
 Tolerances model what players really do over the board: the captured men are lifted
 after the capturing piece lands, and the opponent stacks the crowning man a few seconds
@@ -15,7 +16,7 @@ match, reported with what is still pending.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Sequence
 
 from .move import Move
@@ -31,6 +32,8 @@ class Verdict(enum.Enum):
     PARTIAL_CHAIN = "partial chain"  # the capturing piece stands on an inner landing
     MISSED_CAPTURE = "missed capture"  # a plain move while a capture was compulsory
     TWO_PLIES = "two plies"  # a move and the reply, seen at once
+    STOPPED_AND_REPLIED = "chain stopped, then the reply"  # a chain stopped early, then the
+    # opponent's reply from where it stopped (``landed_on``: where it stopped)
     TAKEBACK = "takeback"  # the board is back at an earlier position
     WRONG_SIDE = "wrong side"  # a legal move of the side not to move
     ILLEGAL = "illegal"  # nothing legal explains it
@@ -95,13 +98,13 @@ class Hypothesis:
 
     @property
     def shown(self) -> Move | None:
-        """The last move as far as the board shows it: a chain stopped early up to where
-        its piece stands."""
+        """The last move as far as the board shows it, or the chain stopped early (the first
+        move) up to where its piece stood."""
         if not self.moves:
             return None
-        move = self.moves[-1]
         if self.landed_on is None:
-            return move
+            return self.moves[-1]
+        move = self.moves[0]
         jumps = move.path.index(self.landed_on)
         return Move(move.path[: jumps + 1], move.captured[:jumps])
 
@@ -124,7 +127,8 @@ def hypotheses(before: Position, rules: Rules | None = None,
 
     Order of precedence: the board unchanged, a legal move done (then with steps still
     pending), a takeback, a chain in progress, a plain move that missed a capture, two
-    plies, a move by the wrong side. Illegal changes are what remains.
+    plies, a chain stopped early and the reply to it, a move by the wrong side. Illegal
+    changes are what remains.
     """
     rules = rules or Rules()
     legal = before.legal_moves(rules)
@@ -140,6 +144,7 @@ def hypotheses(before: Position, rules: Rules | None = None,
         middle = before.play(first)
         for reply in middle.legal_moves(rules):
             out += _with_pending(Verdict.TWO_PLIES, before, (first, reply), removals=False)
+    out += _stopped_and_replied(before, legal, rules)
     other = before.with_turn(before.turn.opponent)
     out += [h for m in other.legal_moves(rules) for h in _with_pending(Verdict.WRONG_SIDE, other, (m,))]
     return out
@@ -199,6 +204,11 @@ def describe(before: Position, found: list[Hypothesis], earlier: Sequence[Positi
                            f"({', '.join(map(str, missed))})", candidates, first.pending, missed)
     if verdict is Verdict.TWO_PLIES:
         return Explanation(verdict, f"two plies at once: {listed}", candidates, first.pending)
+    if verdict is Verdict.STOPPED_AND_REPLIED:
+        chain, reply = first.moves
+        return Explanation(verdict, f"{side} capture chain stopped at {first.shown} ({chain} was "
+                           f"due), then {before.turn.opponent.value} played {reply}", candidates,
+                           first.pending, landed_on=first.landed_on)
     moved_last = bool(earlier) and earlier[-1].turn is before.turn.opponent
     verb = "moved twice" if moved_last else "moved out of turn"
     return Explanation(Verdict.WRONG_SIDE, f"{before.turn.opponent.value} {verb} ({listed})",
@@ -247,17 +257,45 @@ def _overlay(position: Position, restored: dict[int, Piece | None],
     return board
 
 
+def _stopped(before: Position, move: Move, jumps: int) -> Position:
+    """The capturing piece on the inner landing after ``jumps`` jumps of ``move``, the men it
+    jumped lifted; the same side still to move."""
+    pieces = before.pieces()
+    piece = pieces.pop(move.start)
+    for square in move.captured[:jumps]:
+        pieces.pop(square)
+    pieces[move.path[jumps]] = piece
+    return Position.from_pieces(pieces, before.turn)
+
+
+def stopped_chain(before: Position, h: Hypothesis) -> Hypothesis:
+    """The chain stopped early of a STOPPED_AND_REPLIED hypothesis, as the partial chain the
+    board showed before the reply (its men lifted)."""
+    assert h.landed_on is not None
+    chain = h.moves[0]
+    board = _stopped(before, chain, chain.path.index(h.landed_on)).board
+    return Hypothesis(Verdict.PARTIAL_CHAIN, (chain,), board, landed_on=h.landed_on)
+
+
+def _stopped_and_replied(before: Position, legal: list[Move], rules: Rules) -> list[Hypothesis]:
+    """A chain stopped on an inner landing, its men lifted, then each reply of the opponent
+    from there: two changes in a row that the camera may see as one (no pause between)."""
+    out = []
+    for move in legal:
+        for jumps in range(1, len(move.path) - 1):
+            stopped = _stopped(before, move, jumps).with_turn(before.turn.opponent)
+            for reply in stopped.legal_moves(rules):
+                out += [replace(h, moves=(move, reply), landed_on=move.path[jumps]) for h in
+                        _with_pending(Verdict.STOPPED_AND_REPLIED, stopped, (reply,))]
+    return out
+
+
 def _chain_prefixes(before: Position, legal: list[Move]) -> list[Hypothesis]:
     """The capturing piece on an inner landing of a legal chain (shown one jump at a time)."""
     out = []
     for move in legal:
         for j in range(1, len(move.path) - 1):
-            pieces = before.pieces()
-            piece = pieces.pop(move.start)
-            for square in move.captured[:j]:
-                pieces.pop(square)
-            pieces[move.path[j]] = piece
-            inner = Position.from_pieces(pieces, before.turn)
+            inner = _stopped(before, move, j)
             taken = move.captured[:j]
             variants = [()] if len(taken) > _MAX_REMOVAL_SUBSETS else [
                 tuple(s for k, s in enumerate(taken) if mask >> k & 1) for mask in range(1 << len(taken))]

@@ -7,6 +7,11 @@ the board after it, so a game with an irregularity round-trips::
 
     3. 18-22 {irregular: man moved backwards (18-22); FEN W:W1,2:B22,30}
 
+An attempt the player took back (a man moved backwards, put back, then a legal move) is
+written as a comment before the move that followed, in the record's numbering::
+
+    3. 18-22 {corrected: 6-1 taken back; light man moved backwards (6-1)} 6-10
+
 The time a player spent on a ply, when known, follows it as an elapsed-move-time comment in
 the style PGN tools read (ChessBase, Lichess): ``12. 10x19 {[%emt 0:01:05]}``.
 """
@@ -15,7 +20,7 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from .game import Game, IllegalMove, Outcome, Ply, Result
@@ -28,6 +33,7 @@ _RESULTS = {"2-0": Outcome.LIGHT_WINS, "1-0": Outcome.LIGHT_WINS, "0-2": Outcome
             "0-1": Outcome.DARK_WINS, "1-1": Outcome.DRAW, "1/2-1/2": Outcome.DRAW}
 _RESULT_TEXT = {Outcome.LIGHT_WINS: "2-0", Outcome.DARK_WINS: "0-2", Outcome.DRAW: "1-1"}
 _IRREGULAR = re.compile(r"^\s*irregular:\s*(?P<reason>.*?);\s*FEN\s+(?P<fen>\S+)\s*$", re.DOTALL)
+_CORRECTED = re.compile(r"^\s*corrected:\s*(?P<move>\S+)\s+taken back;\s*(?P<reason>.*?)\s*$", re.DOTALL)
 _MOVE_TIME = re.compile(r"\[%emt\s+(?P<h>\d+):(?P<m>[0-5]\d):(?P<s>[0-5]\d(?:\.\d+)?)\]")
 
 
@@ -96,6 +102,19 @@ class PdnError(ValueError):
         self.column = column
 
 
+@dataclass(frozen=True)
+class Correction:
+    """An attempt taken back before a ply: its path (``6-1``, in the engine's squares) and
+    the rule it broke, in a referee's words."""
+
+    move: str
+    reason: str
+
+    def comment(self, written: Callable[[str], str]) -> str:
+        reason = in_words(written, _comment_text(self.reason))
+        return f"{{corrected: {written(self.move)} taken back; {reason}}}"
+
+
 @dataclass
 class PdnGame:
     """A game with its PDN tags (Event, White, Black, Round, ...)."""
@@ -103,6 +122,9 @@ class PdnGame:
     game: Game
     tags: dict[str, str] = field(default_factory=dict)
     move_seconds: list[float | None] = field(default_factory=list)  # per ply, from %emt
+    #: The attempts taken back before each ply, by the ply's index (the game's length:
+    #: after the last ply, before the result).
+    corrections: dict[int, list[Correction]] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------- writing
@@ -111,13 +133,16 @@ class PdnGame:
 def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = False,
                move_seconds: Sequence[float | None] = (),
                notes: dict[int, tuple[str, str]] | None = None,
-               numbering: Numbering = Numbering.FIRST_MOVER) -> str:
+               numbering: Numbering = Numbering.FIRST_MOVER,
+               corrections: Mapping[int, Sequence[Correction]] | None = None) -> str:
     """The PDN text of one game. ``short`` writes captures in the Thai short form, except
     where two legal chains share their ends (then the full path, as the Thai rules say).
     ``move_seconds[i]``, when given and not None, is the time spent on ply ``i + 1``.
     ``notes`` maps a ply's index to a mark written after its move (``?``, ``??``, ``!`` or
     ``""``) and a comment written after it (an analysis: ``{-1.20, best 22-18}``).
-    ``numbering``: the squares written; a game light starts says which in a tag."""
+    ``numbering``: the squares written; a game light starts says which in a tag.
+    ``corrections[i]``: the attempts taken back before ply ``i + 1`` (``len(plies)``: after
+    the last), each written as a ``{corrected: ...}`` comment."""
     written = renumbering(game.rules, numbering)
     tags = dict(tags or {})
     result = game.result()
@@ -139,9 +164,11 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
         header["Numbering"] = numbering.value
     lines = [f'[{name} "{_escape(value)}"]' for name, value in header.items()]
     tokens = []
+    corrections = corrections or {}
     for index, ply in enumerate(game.plies):
         if index % 2 == 0:
             tokens.append(f"{index // 2 + 1}.")
+        tokens += [c.comment(written) for c in corrections.get(index, ())]
         if ply.move is None:
             tokens.append("--")
         elif short and not ply.is_irregular and _short_is_unambiguous(ply, game.rules):
@@ -151,15 +178,21 @@ def write_game(game: Game, tags: dict[str, str] | None = None, short: bool = Fal
         mark, comment = (notes or {}).get(index, ("", ""))
         tokens[-1] += mark
         if ply.irregularity is not None:
-            reason = in_words(written, ply.irregularity.replace("{", "(").replace("}", ")").replace(";", ","))
+            reason = in_words(written, _comment_text(ply.irregularity))
             tokens.append(f"{{irregular: {reason}; FEN {written(ply.after.fen())}}}")
         seconds = move_seconds[index] if index < len(move_seconds) else None
         if seconds is not None:
             tokens.append(f"{{[%emt {_clock_text(seconds)}]}}")
         if comment:
             tokens.append("{" + comment.replace("{", "(").replace("}", ")") + "}")
+    tokens += [c.comment(written) for c in corrections.get(len(game.plies), ())]
     tokens.append(header["Result"])
     return "\n".join(lines) + "\n\n" + _wrap(tokens) + "\n"
+
+
+def _comment_text(reason: str) -> str:
+    """A reason as the text of a comment that a ``;`` splits: no braces, no semicolons."""
+    return reason.replace("{", "(").replace("}", ")").replace(";", ",")
 
 
 def _clock_text(seconds: float) -> str:
@@ -314,12 +347,17 @@ class _Reader:
             raise self._error(str(error), start_offset) from None
         game = Game(rules, start)
         seconds: list[float | None] = []
+        corrections: dict[int, list[Correction]] = {}
         while True:
             token = self._next()
             if token is None:
                 break
             kind = token.lastgroup
-            if kind == "comment" and game.plies:
+            corrected = _CORRECTED.match(token.group()[1:-1]) if kind == "comment" else None
+            if corrected:
+                corrections.setdefault(len(game.plies), []).append(Correction(
+                    self._read(corrected["move"]), in_words(self._read, corrected["reason"])))
+            elif kind == "comment" and game.plies:
                 spent = _MOVE_TIME.search(token.group())
                 if spent:
                     seconds += [None] * (len(game.plies) - len(seconds))
@@ -338,7 +376,7 @@ class _Reader:
                 raise self._error("')' without '('", token.start())
         if seconds:
             seconds += [None] * (len(game.plies) - len(seconds))
-        return PdnGame(game, tags, seconds)
+        return PdnGame(game, tags, seconds, corrections)
 
     def _play(self, game: Game, token: re.Match[str]) -> None:
         text = self._read(token.group("move"))

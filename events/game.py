@@ -11,6 +11,9 @@ The rules of the replay:
 - The first move decides the first mover: before the first ply either side may move
   (unless the first mover is fixed), and a first ply by the side not to move makes that
   side the first mover (RULES.md: who moves first is a setting; tournaments toss for it).
+- An attempt taken back stands before the next ply: an alert closed as corrected that
+  names the change (``alert_closed`` with ``move``) is a correction of the ply that
+  follows, written in the score as ``{corrected: ...}`` (logs before #33 name none).
 - The board is the truth: a move whose FEN the engine does not reach from the game's
   position stands as an irregular ply at that FEN (RULES.md, "Irregularities and the
   referee").
@@ -30,13 +33,13 @@ from typing import Iterable
 
 from makhos.engine import Colour, Move, MoveText, Position, Rules
 from makhos.engine.game import Game, Result
-from makhos.engine.pdn import Numbering, write_game
+from makhos.engine.pdn import Correction, Numbering, write_game
 
 from .decisions import (AcceptMove, Acknowledge, ChooseLine, CorrectMove, Dismiss, GrantExtraTime,
                         NewGame, RefereeAction, SetPlayers, SetResult, TakeBack)
-from .details import (AlertClosed, BoardMatched, BoardMismatch, CameraNotice, CameraStatus,
-                      ClockLevel, ClockSignal, Crowned, CrowningPending, Detail, GameOver, GameStarted,
-                      Irregularity, IrregularityKind, MovePlayed, Takeback)
+from .details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch, CameraNotice,
+                      CameraStatus, ClockLevel, ClockSignal, Crowned, CrowningPending, Detail,
+                      GameOver, GameStarted, Irregularity, IrregularityKind, MovePlayed, Takeback)
 from .event import GameEvent
 
 #: RULES.md: 2 minutes per move, yellow warnings at 1:30 and 1:50.
@@ -116,6 +119,7 @@ class MoveEntry:
     spent: float | None = None  # seconds on the mover's clock; None when not measured
     gap: float | None = None  # seen only after the board was unseen this many seconds
     unconfirmed: bool = False  # the likeliest of several lines through a gap, not decided
+    corrections: tuple[Correction, ...] = ()  # attempts taken back before it
 
     @property
     def number(self) -> int:
@@ -197,6 +201,7 @@ class GameRecord:
     moves: list[MoveEntry] = field(default_factory=list)
     extra_used: dict[Colour, list[int]] = field(
         default_factory=lambda: {Colour.DARK: [], Colour.LIGHT: []})
+    attempts: list[Correction] = field(default_factory=list)  # taken back since the last ply
 
     @property
     def result(self) -> Result | None:
@@ -208,7 +213,16 @@ class GameRecord:
         after a gap marked so (``{after a gap of 12 s}``), numbered by ``numbering``."""
         notes = {index: ("", m.note) for index, m in enumerate(self.moves) if m.note}
         return write_game(self.game, tags, move_seconds=[m.spent for m in self.moves] if times else (),
-                          notes=notes, numbering=numbering)
+                          notes=notes, numbering=numbering, corrections=self.corrections)
+
+    @property
+    def corrections(self) -> dict[int, list[Correction]]:
+        """The attempts taken back, by the index of the ply that followed them (the game's
+        length for those no ply has followed yet)."""
+        out = {index: list(m.corrections) for index, m in enumerate(self.moves) if m.corrections}
+        if self.attempts:
+            out[len(self.moves)] = list(self.attempts)
+        return out
 
     # The first move decides the first mover: these three are the whole rule.
 
@@ -369,7 +383,10 @@ class LoggedGame:
                 self._move(event, detail)
             case Irregularity(open=opens):
                 self._raise(event, AlertKind.IRREGULARITY if opens else AlertKind.NOTICE)
-            case AlertClosed(alert=seq):
+            case AlertClosed(alert=seq, how=how):
+                if how is AlertEnding.CORRECTED and event.move:
+                    reason = event.reason or _DEFAULT_REASON[AlertKind.IRREGULARITY]
+                    self.current.attempts.append(Correction(event.move, reason))
                 if seq is None:
                     self._close(AlertKind.IRREGULARITY)
                 else:
@@ -465,7 +482,8 @@ class LoggedGame:
             move=str(ply.move) if ply.move else None, fen=ply.after.fen(), captured=captured,
             irregular=ply.irregularity, time=time,
             spent=None if gap is not None else self.clock.spent(time), gap=gap,
-            unconfirmed=unconfirmed))
+            unconfirmed=unconfirmed, corrections=tuple(record.attempts)))
+        record.attempts.clear()
         self._restart_clock(record, time)
         self.crowning_pending = None
         self._close(AlertKind.CLOCK, AlertKind.NOTICE)  # a ply answers the clock, ends a notice

@@ -8,15 +8,16 @@ FEN as PDN defines it (``B:W18,24,K10:B12,16-20``, the side to move first). It h
 engine: it places the pieces of a move by the board's geometry (the path's first square to
 its last; a capture written square by square removes the one piece each leg passes over; a
 man that ends its move on the far row in the direction it went is crowned), and after an
-irregular ply's ``{irregular: ...; FEN ...}`` comment (engine/pdn.py's one convention) the
-board is that FEN. So where the two readers agree on every position of a game, the moves
+irregular ply's ``{irregular: ...; FEN ...}`` comment (engine/pdn.py's convention) the
+board is that FEN; a ``{corrected: 6-1 taken back; ...}`` comment (the other) is kept with
+the ply it comes before. So where the two readers agree on every position of a game, the moves
 the project writes mean on any 8x8 board what the engine played.
 
 ``random_games`` makes the games such a check writes: random legal plies from every start
 the rules name (8 and 12 men, the special events' kings, the golden boards, light moving
 first, a random legal position), some irregular plies (a piece moved anywhere, a piece
 taken away, a plain move while a capture was due) described as the tracker describes them,
-declared results, move times, tags with Thai names.
+attempts taken back before some plies, declared results, move times, tags with Thai names.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from makhos.engine import Colour, Position, Rules
 from makhos.engine.changes import describe_change
 from makhos.engine.game import Game, Outcome, Result
 from makhos.engine.move import MoveText
-from makhos.engine.pdn import Numbering, read_games, renumbering, write_game
+from makhos.engine.pdn import Correction, Numbering, read_games, renumbering, write_game
 from makhos.engine.position import Piece
 from makhos.engine.rules import Setup
 
@@ -59,6 +60,7 @@ class ReadGame:
     moves: list[str] = field(default_factory=list)
     boards: list[tuple[str, Board]] = field(default_factory=list)
     result: str = "*"
+    corrections: list[tuple[int, str]] = field(default_factory=list)  # (ply index, attempt)
 
 
 def read_fen(text: str) -> tuple[str, Board]:
@@ -161,7 +163,10 @@ class GrammarReader:
                 game.boards.append(("W" if turn == "B" else "B", after))
             elif kind == "comment":
                 irregular = re.match(r"\s*irregular:.*;\s*FEN\s+(\S+)\s*$", token["comment"], re.S)
-                if irregular and game.moves:
+                corrected = re.match(r"\s*corrected:\s*(\S+)\s+taken back;", token["comment"])
+                if corrected:
+                    game.corrections.append((len(game.moves), corrected[1]))
+                elif irregular and game.moves:
                     game.boards[-1] = read_fen(irregular[1])
                     unplayable = None
             elif kind == "result":
@@ -188,9 +193,11 @@ class RandomGame:
     tags: dict[str, str]
     numbering: Numbering
     seconds: list[float | None]
+    corrections: dict[int, list[Correction]] = field(default_factory=dict)
 
     def pdn(self) -> str:
-        return write_game(self.game, self.tags, move_seconds=self.seconds, numbering=self.numbering)
+        return write_game(self.game, self.tags, move_seconds=self.seconds, numbering=self.numbering,
+                          corrections=self.corrections)
 
 
 _NAMES = ["Somchai", "Malee", "Anan", "Dao", "สมชาย", "มาลี", 'Lek "the wall"', "O'Neil, Pat"]
@@ -213,6 +220,18 @@ def random_position(rng: random.Random) -> Position:
         position = Position.from_pieces(pieces, rng.choice(list(Colour)))
         if position.legal_moves():
             return position
+
+
+def _attempt(game: Game, rng: random.Random) -> Correction | None:
+    """A man or king of the side to move put on an empty square against the rules and taken
+    back, as the tracker names it; None when the change is no step of one piece."""
+    before = game.position
+    pieces = before.pieces()
+    start = rng.choice([s for s, p in pieces.items() if p.colour is before.turn])
+    moved = dict(pieces)
+    moved[rng.choice([s for s in range(1, 33) if s not in pieces])] = moved.pop(start)
+    change = describe_change(before, Position.from_pieces(moved, before.turn.opponent), game.start)
+    return Correction(change.move, change.reason) if change.move else None
 
 
 def _irregular(game: Game, rng: random.Random) -> bool:
@@ -256,9 +275,12 @@ def random_game(rng: random.Random) -> RandomGame:
         game = Game(Rules(), random_position(rng))
     else:
         game = Game(Rules() if draw < 0.6 else rng.choice(_STARTS[1:]))
+    corrections: dict[int, list[Correction]] = {}
     for _ in range(rng.randint(0, 80)):
         if game.result() is not None:
             break
+        if rng.random() < 0.05 and (attempt := _attempt(game, rng)) is not None:
+            corrections.setdefault(len(game.plies), []).append(attempt)
         if rng.random() < 0.08 and _irregular(game, rng):
             continue
         moves = game.legal_moves()
@@ -271,7 +293,7 @@ def random_game(rng: random.Random) -> RandomGame:
     tags = {"Event": "PEA Open", "Site": "Bangkok, Thailand", "Date": f"2026.{rng.randint(1, 12):02d}.07",
             "Round": str(rng.randint(1, 9)), "White": white, "Black": black}
     seconds = [rng.choice([None, rng.uniform(0, 200)]) for _ in game.plies]
-    return RandomGame(game, tags, rng.choice(list(Numbering)), seconds)
+    return RandomGame(game, tags, rng.choice(list(Numbering)), seconds, corrections)
 
 
 # ---------------------------------------------------------------- the check
@@ -301,6 +323,8 @@ def disagreements(games: list[RandomGame]) -> list[str]:
             found.append(f"{where}: the project's reader gives other irregular plies")
         if mine.game.result() != game.result():
             found.append(f"{where}: the project's reader gives another result")
+        if mine.corrections != made.corrections:
+            found.append(f"{where}: the project's reader gives other corrections")
         # The grammar reader: the moves as written, every board, the tags.
         if other.moves != [written(str(p.move)) if p.move else "--" for p in game.plies]:
             found.append(f"{where}: the grammar reader gives other moves")
@@ -308,6 +332,9 @@ def disagreements(games: list[RandomGame]) -> list[str]:
             if written_board(position, written) != board:
                 found.append(f"{where}: the grammar reader's board after ply {index} differs")
                 break
+        attempts = [(index, written(c.move)) for index, cs in sorted(made.corrections.items()) for c in cs]
+        if other.corrections != attempts:
+            found.append(f"{where}: the grammar reader gives other corrections")
         if len(other.boards) != len(game.plies) + 1:
             found.append(f"{where}: the grammar reader has {len(other.boards)} boards")
         if other.result != mine.tags["Result"]:

@@ -14,7 +14,8 @@ from typing import Any
 
 from makhos.engine import Colour, Move, Piece, Position, Rules
 from makhos.engine.game import Game
-from makhos.engine.changes import Hypothesis, Pending, Verdict, describe, describe_change
+from makhos.engine.changes import (Hypothesis, Pending, Verdict, describe, describe_change,
+                                   stopped_chain)
 from makhos.events import EventKind, GameEvent
 from makhos.events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
                             Crowned, CrowningPending, GameOver, GameStarted, Irregularity,
@@ -22,7 +23,7 @@ from makhos.events.details import (AlertClosed, AlertEnding, BoardMatched, Board
 from makhos.events.game import Alert, AlertKind, LoggedGame, line_moves
 
 from .config import TrackerConfig
-from .stories import Story, StoryKind
+from .stories import Story, StoryKind, settled
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,11 @@ class Acts:
                                         detail=Takeback(h.plies_back))]
         if h.verdict is Verdict.PARTIAL_CHAIN:
             return events  # the chain may go on: the tracker raises the alert if it rests
+        if h.verdict is Verdict.STOPPED_AND_REPLIED:
+            # Two changes in a row: the chain's alert as if it had rested, then the reply
+            # played on from it, so the log reads as when the camera saw the chain rest.
+            events += self.irregular(phase.game, stopped_chain(phase.game.position, h), time)
+            return events + self._stood(h.moves[1], story.mover.opponent, time, h.pending)
         return events + self.irregular(phase.game, h, time)
 
     def start(self, rules: Rules, position: Position | None, time: float) -> list[GameEvent]:
@@ -253,13 +259,13 @@ class Acts:
         added, removed, shifted) is a board that does not match, which either side may
         play on from."""
         position = game.position
-        change = describe_change(position, Position(*story.board, turn=position.turn), game.start)
+        seen = Position(*settled(story.board, position, self.overlay), turn=position.turn)
+        change = describe_change(position, seen, game.start)
         rule = IrregularityKind(change.fault.value)
         if change.side is not None:
-            board = Position(*story.board, turn=change.side.opponent)
+            board = seen.with_turn(change.side.opponent)
             return [self._alert(time, change.reason, rule, change.side, fen=board.fen(),
                                 move=change.move)]
-        seen = Position(*story.board, turn=position.turn)
         differing = tuple(s for s in range(1, 33) if seen.piece_at(s) != position.piece_at(s))
         return [self._emit(EventKind.BOARD_MISMATCH, time, fen=seen.fen(), side=position.turn,
                            reason=change.reason, detail=BoardMismatch(differing, rule))]
@@ -270,11 +276,12 @@ class Acts:
         return [self._emit(EventKind.BOARD_MATCHED, time, fen=game.position.fen(),
                            detail=BoardMatched())]
 
-    def _stood(self, reply: Move, side: Colour, time: float) -> list[GameEvent]:
+    def _stood(self, reply: Move, side: Colour, time: float,
+               pending: Pending = Pending()) -> list[GameEvent]:
         """``side`` played on from the open alert's board: the change stands as an irregular
-        ply, then the move is played (RULES.md: the game goes on from the board). Several
-        lines through a gap that no referee chose between stand as the likeliest,
-        unconfirmed (its board is the one played on)."""
+        ply, then the move is played (RULES.md: the game goes on from the board), perhaps
+        with steps still ``pending``. Several lines through a gap that no referee chose
+        between stand as the likeliest, unconfirmed (its board is the one played on)."""
         alert = self.alert
         assert alert is not None and alert.fen is not None
         record = self.record.current
@@ -295,12 +302,15 @@ class Acts:
         events += self._matched(self.record.current.game, time)  # the board is the game's now
         events.append(self._emit(EventKind.MOVE, time, move=str(reply), fen=board.play(reply).fen(),
                                  side=side, detail=MovePlayed(reply.captured)))
-        return events + self._result_events(time)
+        return events + self._record_pending(pending, time) + self._result_events(time)
 
     def _close_alert(self, time: float, how: AlertEnding) -> GameEvent:
+        """The open alert ends; corrected on the board, it names the attempt taken back
+        (its path and reason), which the score keeps before the next ply."""
         alert = self.alert
+        attempt = alert.move if alert is not None and how is AlertEnding.CORRECTED else None
         return self._emit(EventKind.ALERT_CLOSED, time, reason=alert.reason if alert else None,
-                          detail=AlertClosed(how))
+                          move=attempt, detail=AlertClosed(how))
 
     def _result_events(self, time: float) -> list[GameEvent]:
         game = self.record.current.game

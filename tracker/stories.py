@@ -85,13 +85,18 @@ def start_stories(variants: list[Rules], fixed_first_mover: bool) -> list[Story]
 
 
 def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piece],
-                 alert: OpenBoard | None) -> list[Story]:
+                 alert: OpenBoard | None, stop: tuple[Move, int] | None = None) -> list[Story]:
     """Every story from the game's position, the alert's board standing, and play going
     on from it. A misread does not become the record this way: play goes on from a board
     only when the next board read is that board with a legal move made, confirmed like
-    any move; a misread that passes leaves the game's own stories to explain the move."""
+    any move; a misread that passes leaves the game's own stories to explain the move.
+    ``stop``: the chain and landing the camera saw a chain stop on; two chains stopped
+    and answered may leave the same board, and the one seen is the story told."""
     position = game.position
     found = [(h, position.turn) for h in hypotheses(position, game.rules, game.positions()[:-1])]
+    if stop is not None:
+        found.sort(key=lambda hm: not (hm[0].verdict is Verdict.STOPPED_AND_REPLIED
+                                       and (hm[0].moves[0], hm[0].landed_on) == stop))
     for side in movers(game, fixed_first_mover):
         if side is not position.turn:
             # Either side's first move is a move, not a move out of turn.
@@ -122,3 +127,14 @@ def with_overlay(board: Board, position: Position, overlay: Mapping[int, Piece])
         if all((a & bit) == (b & bit) for a, b in zip(board, position.board)):
             shown = place(shown, square, piece)
     return shown
+
+
+def settled(board: Board, position: Position, overlay: Mapping[int, Piece]) -> Board:
+    """A board read with the known pending differences done where it still shows them (a
+    king not stacked yet is the game's king, a captured man not lifted yet is gone): the
+    board an attempt made meanwhile is told from, and stands as."""
+    read, done = Position(*board, turn=position.turn), board
+    for square, piece in overlay.items():
+        if read.piece_at(square) == piece:
+            done = place(done, square, position.piece_at(square))
+    return done

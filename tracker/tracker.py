@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable
 
-from makhos.engine import Piece, Position, Rules
+from makhos.engine import Move, Piece, Position, Rules
 from makhos.engine.game import Game
 from makhos.engine.changes import Verdict, describe_change
 from makhos.events import EventKind, GameEvent
@@ -26,7 +26,7 @@ from .choice import Candidates, best_story
 from .config import TrackerConfig
 from .gaps import GapLines, gap_lines_seen, most_plies, sight
 from makhos.engine.starts import start_rules
-from .stories import OpenBoard, Story, StoryKind, game_stories, start_stories
+from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories
 
 __all__ = ["GameTracker", "NoGame", "Over", "Playing", "TRACKER_KINDS", "TrackerConfig"]
 
@@ -66,6 +66,7 @@ class GameTracker:
         self._gap_from: float | None = None  # when the board was last seen before a gap
         self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
         self._gap_cache: tuple[tuple[object, ...], GapLines | None] | None = None
+        self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
 
     # ------------------------------------------------------------ what it knows
 
@@ -131,6 +132,7 @@ class GameTracker:
         streak = self._streak
         if not streak.acted and streak.count >= self._needed(story, streak.count):
             streak.acted = True
+            self._saw_stop(story)
             events += self.acts.act(story, time)
             if story.kind in (StoryKind.GAME, StoryKind.STOOD, StoryKind.GAP, StoryKind.START):
                 self._gap_from, self._blind = None, False  # the board is explained: the gap is over
@@ -181,7 +183,7 @@ class GameTracker:
             game = phase.game
             key: tuple[object, ...] = (
                 id(record.current), id(game), len(game.plies), game.position,
-                tuple(sorted(self.overlay.items())), id(alert), record.mismatch)
+                tuple(sorted(self.overlay.items())), id(alert), record.mismatch, self._seen_stop(game))
         else:
             key = (type(phase), self.rules)
         if self._cache is None or self._cache[0] != key:
@@ -189,12 +191,26 @@ class GameTracker:
             if isinstance(phase, Playing):
                 board = None if alert is None or alert.fen is None else OpenBoard(
                     Position.from_fen(alert.fen), either_side=alert.kind is AlertKind.BOARD_MISMATCH)
-                stories = game_stories(phase.game, fixed, self.overlay, board)
+                stories = game_stories(phase.game, fixed, self.overlay, board,
+                                       self._seen_stop(phase.game))
             else:
                 variants = [self.acts.configured(rules) for rules in start_rules(self.rules)]
                 stories = start_stories(variants, fixed)
             self._cache = (key, Candidates.of(stories))
         return self._cache[1]
+
+    def _saw_stop(self, story: Story) -> None:
+        """Remember a chain seen resting on an inner landing, for the reply that may follow."""
+        h, game = story.hypothesis, self.game
+        if (h is not None and h.verdict is Verdict.PARTIAL_CHAIN and h.landed_on is not None
+                and game is not None):
+            self._stop = (len(game.plies), h.moves[0], h.landed_on)
+
+    def _seen_stop(self, game: Game) -> tuple[Move, int] | None:
+        """The chain seen stopped in the game's position, if the game is still there."""
+        if self._stop is None or self._stop[0] != len(game.plies):
+            return None
+        return self._stop[1], self._stop[2]
 
     def _gap_story(self, reading: Reading, time: float) -> Story | None:
         """After a gap, the plies that lead from the game to a board no story fits."""
@@ -221,7 +237,7 @@ class GameTracker:
             return self.config.confirm_readings
         game = self.game
         if game is not None and self.alert is None:
-            seen = Position(*story.board, turn=game.position.turn)
+            seen = Position(*settled(story.board, game.position, self.overlay), turn=game.position.turn)
             if describe_change(game.position, seen, game.start).side is not None:
                 return self.config.confirm_readings
         return self.config.confirm_mismatch

@@ -46,7 +46,8 @@ class TruthEvent:
     """What the tracker should report, from ``frame`` on (the frame the hand has left)."""
 
     frame: int
-    kind: str  # "start", "move", "irregularity", "stood" (played on), "takeback"
+    kind: str  # "start", "move", "irregularity", "stood" (played on), "corrected" (taken
+    # back: ``move`` the attempt), "takeback"
     rule: str | None = None  # an irregularity's kind, as the tracker names it
     move: str | None = None
 
@@ -73,8 +74,9 @@ def _centre(square: int) -> tuple[float, float]:
 
 
 class _Scripter:
-    def __init__(self, rng: random.Random, rules: Rules) -> None:
+    def __init__(self, rng: random.Random, rules: Rules, corrected: float = 0.5) -> None:
         self.rng = rng
+        self.corrected = corrected  # the chance that an irregularity is taken back
         self.script = GameScript(rules)
         self.game = Game(rules)
         self.board: Board = board_of(self.game.position)
@@ -159,12 +161,13 @@ class _Scripter:
         side = self.rng.choice(plays_on)
         irregular = Position.from_pieces({s: Piece(p) for s, p in after.items()}, side)
         replies = [m for m in irregular.legal_moves(self.game.rules) if not m.crowns]
-        if self.rng.random() < 0.5 and replies:
+        if self.rng.random() < 1 - self.corrected and replies:
             self.game.play_irregular(irregular, rule, move)
             self.truth("stood", rule)
             self.play(self.rng.choice(replies), lift_late=False, jump_by_jump=False)
         else:
             self.hand(hand, route[::-1], before)  # corrected
+            self.truth("corrected", rule, None if move is None else str(move))
             self.still(0.5, 1.0)
             self.legal_turn()
         self.still(0.8, 2.0)
@@ -261,6 +264,36 @@ class _Scripter:
             return False
         chain = self.rng.choice(chains)
         return self._step(chain.start, chain.path[1], chain.captured[:1], "partial chain")
+
+    def _stop_and_reply(self) -> bool:
+        """A capture chain stopped after its first jump, its man lifted, and the opponent's
+        reply from there at once: no pause, a glance's, or about a second (less than the
+        chain's patience), so the camera may never see the stopped chain rest."""
+        position = self.game.position
+        chains = [m for m in position.legal_moves(self.game.rules) if len(m.path) > 2]
+        options = []
+        for chain in chains:
+            after = dict(self.board)
+            after[chain.path[1]] = after.pop(chain.start)
+            after.pop(chain.captured[0])
+            pieces = {s: Piece(p) for s, p in after.items()}
+            stopped = Position.from_pieces(pieces, position.turn.opponent)
+            options += [(chain, after, stopped, r) for r in stopped.legal_moves(self.game.rules)
+                        if not r.crowns]
+        if not options:
+            return False
+        chain, after, stopped, reply = self.rng.choice(options)
+        shown = Move(chain.path[:2], chain.captured[:1])
+        self.hand(position.turn, [chain.start, chain.path[1], chain.captured[0]], after)
+        self.truth("irregularity", "partial chain", str(shown))
+        self.game.play_irregular(stopped, "partial chain", shown)
+        self.truth("stood", "partial chain", str(shown))
+        pause = self.rng.choice((0.0, 0.4, 1.1))
+        if pause:
+            self.still(pause, pause + 0.2)
+        self.play(reply, lift_late=False, jump_by_jump=False)
+        self.still(0.8, 2.0)
+        return True
 
     def _wrong_side(self) -> bool:
         if not self.game.plies:
@@ -399,11 +432,19 @@ class _Scripter:
         return True
 
 
+#: The corrections set's kinds: attempts a player takes back (always, there), and a chain
+#: stopped early answered at once.
+CORRECTIONS = ("too far", "sideways", "backwards", "own piece jumped", "false capture",
+               "missed capture", "wrong side", "stop and reply")
+
+
 def script_game(seed: int, rules: Rules | None = None, plies: int = 24,
-                irregularities: int = 2) -> GameScript:
-    """A scripted game of about ``plies`` plies with ``irregularities`` injected at random."""
+                irregularities: int = 2, kinds: tuple[str, ...] = IRREGULARITIES,
+                corrected: float = 0.5) -> GameScript:
+    """A scripted game of about ``plies`` plies with ``irregularities`` of ``kinds`` injected
+    at random, each that opens an alert taken back with the chance ``corrected``."""
     rng = random.Random(seed)
-    scripter = _Scripter(rng, rules or Rules())
+    scripter = _Scripter(rng, rules or Rules(), corrected)
     scripter.still(1.0, 2.0)
     scripter.truth("start")
     due = sorted(rng.sample(range(2, max(plies, 3)), k=min(irregularities, max(plies - 2, 0))))
@@ -413,8 +454,8 @@ def script_game(seed: int, rules: Rules | None = None, plies: int = 24,
         if due and len(scripter.game.plies) >= due[0]:
             # Drawn at random; a kind the position does not allow yet (a chain to stop, a
             # king to land beyond) is waited for, then another is played instead.
-            kind = kind or rng.choice(IRREGULARITIES)
-            others = rng.sample(IRREGULARITIES, len(IRREGULARITIES)) if waited >= _WAIT else []
+            kind = kind or rng.choice(kinds)
+            others = rng.sample(kinds, len(kinds)) if waited >= _WAIT else []
             if any(scripter.inject(k) for k in (kind, *others)):
                 kind, waited = None, 0
                 due.pop(0)

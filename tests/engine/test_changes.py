@@ -95,6 +95,15 @@ def test_two_plies_at_once_are_recognised():
     assert (first, reply) in verdict.candidates
 
 
+def test_a_chain_stopped_early_then_the_reply_seen_at_once_is_both_plies():
+    # Issue #33: 19x10 with 19x10x1 due, answered at once by 6x15; not a position change.
+    verdict = explain(fen("B:W3,6,15:B19,32"), fen("B:W3,15:B32"))
+    assert verdict.verdict is Verdict.STOPPED_AND_REPLIED
+    assert [tuple(map(str, c)) for c in verdict.candidates] == [("19x10x1", "6x15")]
+    assert verdict.landed_on == 10
+    assert verdict.reason == "dark capture chain stopped at 19x10 (19x10x1 was due), then light played 6x15"
+
+
 def test_return_to_an_earlier_position_is_a_takeback():
     start = Position.start()
     after = start.play(start.legal_moves()[0])

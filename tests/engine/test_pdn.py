@@ -4,7 +4,7 @@ import pytest
 
 from makhos.engine import CapturedRemoval, Colour, Position, Rules, Setup
 from makhos.engine.game import Game, Outcome, Result
-from makhos.engine.pdn import Numbering, PdnError, read_game, read_games, write_game, write_games
+from makhos.engine.pdn import Correction, Numbering, PdnError, read_game, read_games, write_game, write_games
 
 SAMPLE = """[Event "PEA Open"]
 [White "Anan"]
@@ -154,6 +154,24 @@ def test_a_game_light_starts_is_written_with_light_on_25_to_32_and_reads_back():
     back = read_game(text).game
     assert back.positions() == game.positions()
     assert back.plies[-1].irregularity == "dark man removed from 31"  # read back in the engine's
+
+
+def test_an_attempt_taken_back_is_written_before_the_move_that_followed_and_reads_back():
+    # Issue #33: light moved a man backwards (10-6, the engine's squares), put it back and
+    # played 10-14; written in the record's numbering, light moving first.
+    game = Game(Rules(first_mover=Colour.LIGHT))
+    for text in ("6-10", "26-22", "10-14"):
+        game.play_text(text)
+    tried = Correction("10-6", "light man moved backwards (10-6)")
+    text = write_game(game, corrections={2: [tried]})
+    moves = " ".join(text.split("\n\n", 1)[1].split())
+    assert moves == "1. 27-23 7-11 2. {corrected: 23-27 taken back; light man moved backwards (23-27)} 23-19 *"
+    assert read_game(text).corrections == {2: [tried]}
+    text = write_game(game, corrections={2: [tried]}, numbering=Numbering.COLOUR)
+    assert " ".join(text.split()).endswith(
+        "2. {corrected: 10-6 taken back; light man moved backwards (10-6)} 10-14 *")
+    assert read_game(text).corrections == {2: [tried]}
+    assert read_game(write_game(game)).corrections == {}
 
 
 def test_every_start_but_the_standard_one_carries_its_position_for_any_reader():

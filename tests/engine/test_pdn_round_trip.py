@@ -20,6 +20,7 @@ def test_a_hundred_random_games_read_back_the_same_by_both_readers():
     assert sum(p.is_irregular for p in plies) >= 50 and len(plies) >= 1_000
     assert sum(g.game.start != Position.start(Rules()) for g in games) >= 40  # set-ups, FENs
     assert sum(g.game.rules.first_mover is Colour.LIGHT for g in games) >= 5
+    assert sum(len(c) for g in games for c in g.corrections.values()) >= 50  # attempts taken back
     assert disagreements(games) == []
 
 

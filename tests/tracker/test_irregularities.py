@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import pytest
 
 from makhos.engine import Position
-from makhos.engine.pdn import read_game, write_game
+from makhos.engine.pdn import read_game
 from makhos.engine.changes import Fault, Verdict
 from makhos.events.details import AlertEnding, IrregularityKind
 from makhos.events.game import replay
@@ -121,10 +121,13 @@ def raise_it(case: Case) -> tuple[Feed, int]:
 
 
 def pdn_moves(feed: Feed) -> str:
-    """The move text of the tracker's game as PDN; it must read back to the same game."""
-    game = feed.tracker.game
-    text = write_game(game)
-    assert read_game(text).game.positions() == game.positions()
+    """The move text of the tracker's record as PDN; it must read back to the same game and
+    the same corrections."""
+    record = feed.tracker.record.current
+    text = record.pdn(times=False)
+    back = read_game(text)
+    assert back.game.positions() == record.game.positions()
+    assert back.corrections == record.corrections
     return " ".join(text.split("\n\n", 1)[1].split())
 
 
@@ -155,9 +158,13 @@ def play(case: Case, ending: str) -> tuple[Feed, list[str]]:
             feed.hand()
             back = shown(feed, case.prelude[-1][1] if case.prelude else case.start)
             assert back == ([("board_matched", None, back[0][2], None)] if case.opens_mismatch
-                            else [("alert_closed", None, None, AlertEnding.CORRECTED)])
+                            else [("alert_closed", case.move, None, AlertEnding.CORRECTED)])
             feed.hand()
             assert shown(feed, case.righted) == [("move", case.right, case.righted, None)]
+            if not case.opens_mismatch:  # the attempt stands in the score before the move
+                reason = case.reason.replace(";", ",")
+                return feed, case.pdn_before + [f"{{corrected: {case.move} taken back; {reason}}} "
+                                                f"{case.right}"]
         return feed, case.pdn_before + [case.right]
     if ending == "played on":
         feed.hand()
@@ -211,6 +218,56 @@ def test_two_plies_at_once_are_recorded_and_the_referee_told():
     assert pdn_moves(feed) == "1. 25-21 5-9 *"
 
 
+#: Issue #33: 19x10 with 19x10x1 due, then light's reply 6x15, as a real camera reads it.
+STOP = ("B:W3,6,15:B19,32", "W:W3,6:B10,32", "B:W3,15:B32")
+STOP_AND_REPLY = {
+    "no pause": lambda feed: feed.board(STOP[1], 2),  # settled board after board
+    "a hand between": lambda feed: (feed.board(STOP[1], 8), feed.hand()),
+    "a second's pause": lambda feed: (feed.wait(1.0, STOP[1]), feed.hand()),
+    "rested past patience": lambda feed: (feed.wait(2.5, STOP[1]), feed.hand()),
+}
+
+
+@pytest.mark.parametrize("readings", STOP_AND_REPLY, ids=list(STOP_AND_REPLY))
+def test_a_chain_stopped_early_and_the_reply_are_two_plies(readings: str) -> None:
+    feed = started(STOP[0])
+    STOP_AND_REPLY[readings](feed)
+    feed.board(STOP[2], 8)
+    said = [(e.kind.value, e.move, e.fen, _said(e.detail)) for e in feed.events]
+    assert said == [
+        ("irregularity", "19x10", STOP[1], IrregularityKind.PARTIAL_CHAIN),
+        ("move", "19x10", STOP[1], None),
+        ("alert_closed", None, None, AlertEnding.STOOD),
+        ("move", "6x15", STOP[2], None)]
+    reason = "dark capture chain not finished: 19x10 must go on (19x10x1)"
+    assert pdn_moves(feed) == f"1. 19x10 {{irregular: {reason}; FEN {STOP[1]}}} 6x15 *"
+
+
+def test_of_two_chains_stopped_and_answered_to_one_board_the_one_seen_is_recorded():
+    # 9x18 then 22x15x6, or 10x17 then 22x13x6: the same board; the camera saw 10x17 rest.
+    feed = started("W:W2,4,7,8,9,10,16:B14,22,24,28,29,32")
+    feed.board("B:W2,4,7,8,9,16,17:B22,24,28,29,32", 3)
+    feed.hand()
+    feed.board("W:W2,4,7,8,16:B6,24,28,29,32", 8)
+    assert [str(p.move) for p in feed.tracker.game.plies] == ["10x17", "22x13x6"]
+
+
+def test_an_attempt_while_a_king_waits_to_be_stacked_is_named_and_its_correction_kept():
+    # Dark's man reached 2, not stacked yet; light moves 9-5 backwards, takes it back, plays 20-24.
+    feed = started("B:W20,9:B6,30")
+    feed.board("W:W20,9:B2,30")
+    feed.hand()
+    attempt = [(e.kind.value, e.move, e.reason) for e in feed.board("B:W20,5:B2,30")]
+    assert attempt == [("irregularity", "9-5", "light man moved backwards (9-5)")]
+    assert feed.events[-1].fen == "B:W5,20:BK2,30"  # it would stand with the king that is due
+    feed.hand()
+    assert shown(feed, "W:W20,9:B2,30") == [("alert_closed", "9-5", None, AlertEnding.CORRECTED)]
+    feed.hand()
+    feed.board("B:W24,9:B2,30")
+    assert pdn_moves(feed) == ("1. 6-2 {corrected: 9-5 taken back; light man moved backwards (9-5)} "
+                               "20-24 *")
+
+
 def test_a_crowning_not_stacked_before_the_next_move_is_named_and_the_game_goes_on():
     feed = started("B:W20,9:B6,30")
     assert [e[0] for e in shown(feed, "W:W20,9:B2,30")] == ["move", "crowning_pending"]
@@ -232,8 +289,9 @@ def test_the_referee_can_undo_a_board_no_move_explained_after_it_stood():
 
 
 def test_every_name_the_engine_gives_is_a_kind_the_events_carry():
-    names = {f.value for f in Fault} | {v.value for v in Verdict} - {"unchanged", "move",
-                                                                   "ambiguous", "takeback"}
+    # A chain stopped, then the reply: the chain is the irregularity (a partial chain).
+    names = {f.value for f in Fault} | {v.value for v in Verdict} - {
+        "unchanged", "move", "ambiguous", "takeback", Verdict.STOPPED_AND_REPLIED.value}
     assert names <= {k.value for k in IrregularityKind}
     assert {c.rule for c in CASES} == {IrregularityKind(n) for n in names} - {
         IrregularityKind.TWO_PLIES, IrregularityKind.ILLEGAL}
