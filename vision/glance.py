@@ -71,29 +71,45 @@ class Glance:
         self.cfg = cfg
         self._analysed_at: float | None = None
         self._picture: np.ndarray | None = None  # of the last analysed frame
+        self._scale = 1.0  # picture pixels per image pixel
 
     @property
     def picture(self) -> np.ndarray | None:
         """The small picture of the last frame :meth:`wants` chose (None before one)."""
         return self._picture
 
-    def wants(self, image: np.ndarray, time: float, settled: bool) -> bool:
-        """Whether to analyse this frame. ``settled``: the last analysed frame had the board
-        still and read. A frame chosen becomes the one the next are compared with."""
+    def wants(self, image: np.ndarray, time: float, settled: np.ndarray | None) -> bool:
+        """Whether to analyse this frame. ``settled``: None unless the last analysed frame had
+        the board still and read; then the corners (image pixels) of what the occlusion gate
+        watches, the board and its ring: people moving further off change nothing there. A
+        frame chosen becomes the one the next are compared with."""
         cfg, last = self.cfg, self._analysed_at
         since = np.inf if last is None or time < last else time - last
         if since + _SLACK < cfg.moving_interval:
             return False
         now = picture(image, cfg.width)
-        if (settled and since + _SLACK < cfg.still_interval and self._picture is not None
-                and not differs(now, self._picture, cfg)):
+        self._scale = now.shape[1] / image.shape[1]
+        if (settled is not None and since + _SLACK < cfg.still_interval
+                and not self._differs(now, self._picture, settled)):
             return False
         self._analysed_at, self._picture = time, now
         return True
 
-    def changed_since(self, before: np.ndarray | None) -> bool:
+    def changed_since(self, before: np.ndarray | None, corners: np.ndarray) -> bool:
         """Whether the last analysed frame's picture differs from ``before`` (one of this
-        glance's :attr:`picture`; None: nothing to compare with, so changed)."""
-        if before is None or self._picture is None:
+        glance's :attr:`picture`; None: nothing to compare with, so changed) within the
+        board, its ``corners`` given in image pixels: a hand on its way, still outside the
+        board, changes nothing the reader sees."""
+        return self._picture is None or self._differs(self._picture, before, corners)
+
+    def _differs(self, now: np.ndarray, before: np.ndarray | None, corners: np.ndarray) -> bool:
+        """:func:`differs` within the box around ``corners`` (image pixels)."""
+        if before is None or before.shape != now.shape:
             return True
-        return differs(self._picture, before, self.cfg)
+        height, width = before.shape
+        x0, y0 = np.floor(corners.min(axis=0) * self._scale).astype(int) - 1
+        x1, y1 = np.ceil(corners.max(axis=0) * self._scale).astype(int) + 2
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+        if x1 <= x0 or y1 <= y0:
+            return True
+        return differs(now[y0:y1, x0:x1], before[y0:y1, x0:x1], self.cfg)

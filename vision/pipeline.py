@@ -180,7 +180,12 @@ class BoardReader:
             raise ValueError(f"frames of {image.shape[1]}x{image.shape[0]} from a camera calibrated "
                              f"at {self.lens.size[0]}x{self.lens.size[1]}: calibrate it again")
         last = self._last
-        if not self.glance.wants(image, time, settled=last is not None and last.reading is not None):
+        settled = None
+        if last is not None and last.reading is not None and last.location is not None:
+            m = self.gate.cfg.margin
+            settled = last.location.to_image(np.array([[-m, -m], [8 + m, -m], [8 + m, 8 + m], [-m, 8 + m]],
+                                                      np.float64))
+        if not self.glance.wants(image, time, settled):
             assert last is not None  # the first frame is always analysed
             return replace(last, time=time, analysed=False)
         self._last = self._analyse(image, time)
@@ -236,7 +241,7 @@ class BoardReader:
         if key != self._read_key or self._disturbed or self._read_corners is None:
             return True
         shift = float(np.abs(location.corners - self._read_corners).max())
-        return shift > MOVED * location.square_px or self.glance.changed_since(self._read_picture)
+        return shift > MOVED * location.square_px or self.glance.changed_since(self._read_picture, location.corners)
 
     def numbering_from_start(self, image: np.ndarray,
                              found: BoardLocation) -> tuple[Orientation, Position] | None:

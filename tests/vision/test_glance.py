@@ -6,7 +6,12 @@ import pytest
 from makhos.vision.glance import Glance, GlanceConfig, differs, picture
 
 
-def board_image(shift: float = 0.0, hand: bool = False) -> np.ndarray:
+#: The board of :func:`board_image` (image pixels), and with the gate's ring of two squares.
+BOARD = np.array([[400.0, 120.0], [880.0, 120.0], [880.0, 600.0], [400.0, 600.0]])
+WATCHED = BOARD + np.array([[-120.0, -120.0], [120.0, -120.0], [120.0, 120.0], [-120.0, 120.0]])
+
+
+def board_image(shift: float = 0.0, hand: bool = False, passer_by: bool = False) -> np.ndarray:
     """A 720p picture of an 8x8 board of 60 px squares, moved ``shift`` px to the right;
     ``hand``: a skin-coloured arm reaching in from the right over two squares' width."""
     y, x = np.mgrid[0:720, 0:1280].astype(np.float32)
@@ -16,6 +21,8 @@ def board_image(shift: float = 0.0, hand: bool = False) -> np.ndarray:
     image = np.repeat(grey[..., None], 3, axis=2).astype(np.uint8)
     if hand:
         image[330:450, 700:] = (120, 160, 210)
+    if passer_by:  # someone walking past at the picture's edge, far from the board
+        image[200:700, 1160:1260] = (30, 40, 50)
     return image
 
 
@@ -31,7 +38,7 @@ def test_frames_are_analysed_at_the_same_pace_whatever_the_frame_rate(fps):
     """A hand in motion for 3 s: about ten frames a second, by the frames' own times."""
     glance = Glance()
     frames = [board_image(hand=k % 2 == 1) for k in range(2)]
-    chosen = [k for k in range(3 * fps) if glance.wants(frames[k % 2], k / fps, settled=False)]
+    chosen = [k for k in range(3 * fps) if glance.wants(frames[k % 2], k / fps, settled=None)]
     assert 3 * 10 * 0.65 <= len(chosen) <= 3 * 10 + 1
     gaps = np.diff(chosen) / fps
     assert gaps.min() >= 0.1 - 1e-6
@@ -39,19 +46,27 @@ def test_frames_are_analysed_at_the_same_pace_whatever_the_frame_rate(fps):
 
 def test_a_settled_board_is_analysed_when_its_picture_changes_and_now_and_then():
     glance, image, arm = Glance(), board_image(), board_image(hand=True)
-    assert glance.wants(image, 0.0, settled=True)  # the first frame is always analysed
-    unchanged = [k for k in range(1, 60) if glance.wants(image, k / 30, settled=True)]
+    assert glance.wants(image, 0.0, settled=WATCHED)  # the first frame is always analysed
+    unchanged = [k for k in range(1, 60) if glance.wants(image, k / 30, settled=WATCHED)]
     assert unchanged == [30]  # nothing new: once a second (still_interval), not 29 times
-    assert glance.wants(arm, 61 / 30, settled=True)  # an arm: at once (past moving_interval)
-    assert not glance.wants(arm, 62 / 30, settled=False)  # within moving_interval: no
+    assert glance.wants(arm, 61 / 30, settled=WATCHED)  # an arm: at once (past moving_interval)
+    assert not glance.wants(arm, 62 / 30, settled=None)  # within moving_interval: no
 
 
-def test_a_read_is_stale_only_when_the_picture_changed_since():
+def test_someone_passing_far_from_a_settled_board_is_no_reason_to_analyse():
+    glance, image = Glance(), board_image()
+    assert glance.wants(image, 0.0, settled=WATCHED)
+    assert not glance.wants(board_image(passer_by=True), 0.5, settled=WATCHED)
+    assert glance.wants(board_image(passer_by=True), 0.5, settled=None)  # not settled: at the pace
+
+
+def test_a_read_is_stale_only_when_the_board_s_picture_changed_since():
     glance = Glance()
-    glance.wants(board_image(), 0.0, settled=False)
+    glance.wants(board_image(), 0.0, settled=None)
     read = glance.picture
-    glance.wants(board_image(shift=2.0), 1.0, settled=False)
-    assert not glance.changed_since(read)
-    glance.wants(board_image(hand=True), 2.0, settled=False)
-    assert glance.changed_since(read)
-    assert glance.changed_since(None)
+    glance.wants(board_image(shift=2.0), 1.0, settled=None)
+    assert not glance.changed_since(read, BOARD)
+    glance.wants(board_image(hand=True), 2.0, settled=None)
+    assert glance.changed_since(read, BOARD)
+    assert not glance.changed_since(read, BOARD + [-380, 0])  # only the arm's end: outside the board
+    assert glance.changed_since(None, BOARD)
