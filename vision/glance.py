@@ -39,7 +39,7 @@ class GlanceConfig:
     width: int = 160  # pixels across the small grey picture
     level: float = 20.0  # grey levels outside the other picture's 3x3 range that make a pixel changed
     pixels: int = 4  # changed pixels that make the picture changed
-    moving_interval: float = 0.1  # seconds between analysed frames while not settled
+    moving_interval: float = 1 / 15  # seconds between analysed frames while not settled (the gate is tuned on 15 fps and up)
     still_interval: float = 1.0  # seconds between analysed frames of a settled, unchanged board
 
 
