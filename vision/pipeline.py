@@ -42,6 +42,10 @@ from .orientation import Orientation, colour_in_play, orient
 from .rectify import CropGeometry, SquareCrops, crop_squares
 from .reading import CLASS_INDEX, Reading
 
+#: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
+#: before the glance may pass over frames that show nothing new: the gate first makes the
+#: settled board its new normal (passing over frames sooner left it shut after a hand).
+SETTLED_S = 0.5
 #: Squares the board may move in the image before a settled board is read again.
 MOVED = 0.25
 #: Least orientation confidence to fix the numbering (a start position gives much more).
@@ -181,7 +185,8 @@ class BoardReader:
                              f"at {self.lens.size[0]}x{self.lens.size[1]}: calibrate it again")
         last = self._last
         settled = None
-        if last is not None and last.reading is not None and last.location is not None:
+        if (last is not None and last.reading is not None and last.location is not None
+                and last.time - last.gate.since >= self.gate.cfg.settle_s + SETTLED_S):
             m = self.gate.cfg.margin
             settled = last.location.to_image(np.array([[-m, -m], [8 + m, -m], [8 + m, 8 + m], [-m, 8 + m]],
                                                       np.float64))
