@@ -8,10 +8,11 @@ move is never shorter than a few hundred milliseconds, so:
 - while anything moves, or the board has not settled since, frames are analysed at most
   every ``moving_interval`` seconds of the frames' own timestamps (not every n-th frame: a
   15, 25, 30 or 60 fps camera is analysed at the same pace);
-- once the board is settled and read, a frame whose small grey picture shows nothing changed
-  since the last analysed frame is not analysed at all; the board is analysed again when the
-  picture changes, and at least every ``still_interval`` seconds (the follower's refits and
-  the gate's clocks keep going).
+- once the board is settled and read (the caller says when: :mod:`vision.pipeline` waits
+  until the occlusion gate has made the still board its normal), a frame whose small grey
+  picture shows nothing changed since the last analysed frame is not analysed at all; the
+  board is analysed again when the picture changes, and at least every ``still_interval``
+  seconds (the follower's refits and the gate's clocks keep going).
 
 The picture is ``width`` pixels wide: a hand or an arm covers many of its pixels, a camera
 that wobbles by a few pixels moves it by a fraction of one. A pixel changed when it lies
@@ -79,8 +80,8 @@ class Glance:
         return self._picture
 
     def wants(self, image: np.ndarray, time: float, settled: np.ndarray | None) -> bool:
-        """Whether to analyse this frame. ``settled``: None unless the last analysed frame had
-        the board still and read; then the corners (image pixels) of what the occlusion gate
+        """Whether to analyse this frame. ``settled``: None unless the board is settled and
+        read (see the module's docstring); then the corners (image pixels) of what the occlusion gate
         watches, the board and its ring: people moving further off change nothing there. A
         frame chosen becomes the one the next are compared with."""
         cfg, last = self.cfg, self._analysed_at
