@@ -46,6 +46,7 @@ import threading
 import time
 from dataclasses import asdict
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -136,15 +137,18 @@ def video_fps(path: Path) -> float:
     return float(json.loads(described.read_text())["fps"]) if described.exists() else 30.0
 
 
-def record(path: Path, model: Path | None) -> tuple[BoardSession, list[GameEvent], float, int]:
+def record(path: Path, model: Path | None, observer: Callable[[BoardSession], None] | None = None,
+           ) -> tuple[BoardSession, list[GameEvent], float, int]:
     """Record one video through the product's one camera loop (as ``makhos record`` does);
     the seconds of CPU it took, decoding included (a shared machine's wall clock says more
-    about the neighbours than about us)."""
+    about the neighbours than about us). ``observer`` sees the session after each frame."""
     frames = 0
 
-    def count(_: BoardSession) -> None:
+    def count(session: BoardSession) -> None:
         nonlocal frames
         frames += 1
+        if observer is not None:
+            observer(session)
 
     log = SQLiteLog()
     worker = Worker(WorkerConfig(board="bench"), log, CameraInput(str(path), model=model), count)

@@ -52,26 +52,31 @@ class Diagnosis:
     last_read: float | None = None
     _times: list[float] = field(default_factory=list)
     _states: list[GateState] = field(default_factory=list)
-    _steps: list[float] = field(default_factory=list)  # pixels moved since the last frame; nan: not found
+    _steps: list[float] = field(default_factory=list)  # see _step
     _centre: np.ndarray | None = None
 
     def observe(self, result: FrameResult) -> None:
         self._times.append(result.time)
         self._states.append(result.gate.state)
-        step = np.nan
-        if result.location is None:
-            self._centre = None
-        else:
-            centre = result.location.to_image(np.array([[4.0, 4.0]]))[0]
-            if self._centre is not None:
-                step = float(np.linalg.norm(centre - self._centre))
-            self._centre = centre
-        self._steps.append(step if result.location is not None else -1.0)
+        self._steps.append(self._step(result))
         if result.reading is not None:
             self.readings += 1
             self.last_read = result.time
             if self.first_reading is None:
                 self.first_reading = labels_of(result.reading.probabilities)
+
+    def _step(self, result: FrameResult) -> float:
+        """Pixels the board moved since the last analysed frame; nan for the first and for a
+        repeat of the last analysed frame (no step of its own), -1 when not found."""
+        if result.location is None:
+            self._centre = None
+            return -1.0
+        if not result.analysed:
+            return np.nan
+        centre = result.location.to_image(np.array([[4.0, 4.0]]))[0]
+        step = np.nan if self._centre is None else float(np.linalg.norm(centre - self._centre))
+        self._centre = centre
+        return step
 
     @property
     def frames(self) -> int:

@@ -9,18 +9,22 @@
           -> SquareClassifier (only on settled frames that differ from the last read)
           -> Reading
 
-Reading costs a few milliseconds, tracking and gating well under one, so a settled board
-is classified on its first ``rereads`` settled frames only; the Reading handed on is the
-mean of those classifications (sensor noise and a flickering square average out), and a
-board that stays settled re-uses it. The reads take turns among four views of the crops
-(``view``): as cut, mirrored left-right, and both of those moved by a pixel. The network
-was trained on such views and errs on each partly independently, so together they are
-right more often than any one (bench/RESULTS.md), at no extra cost per frame.
+Not every frame is analysed: a glance (:mod:`vision.glance`) at a small grey picture of
+each frame lets through only those that can say something new, at the pace a move needs;
+the others repeat the last analysed frame's result (``analysed`` False).
+
+Reading costs tens of milliseconds, tracking and gating a few, so a settled board is read
+when it settles after something covered it (a hand that moved men must cross the gate's
+ring), and again only if the glance sees its picture change or the board moves; the reading
+is re-used meanwhile. Each read takes the next of four views of the crops (``view``): as
+cut, mirrored left-right, and both of those moved by a pixel. The network was trained on
+such views and errs on each partly independently, so a board read again after a misread is
+seen anew, not through the same pixels.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -31,12 +35,19 @@ from makhos.engine.starts import start_boards
 
 from .follower import BoardFollower
 from .geometry import BoardLocation
+from .glance import Glance
 from .lens import Lens
 from .occlusion import GateState, GateStatus, OcclusionGate
 from .orientation import Orientation, colour_in_play, orient
 from .rectify import CropGeometry, SquareCrops, crop_squares
 from .reading import CLASS_INDEX, Reading
 
+#: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
+#: before the glance may pass over frames that show nothing new: the gate first makes the
+#: settled board its new normal (passing over frames sooner left it shut after a hand).
+SETTLED_S = 0.5
+#: Squares the board may move in the image before a settled board is read again.
+MOVED = 0.25
 #: Least orientation confidence to fix the numbering (a start position gives much more).
 MIN_ORIENTATION = 0.2
 #: A start position fixes the numbering when the board, read under it, differs from the
@@ -59,6 +70,7 @@ class FrameResult:
     gate: GateStatus
     reading: Reading | None
     played: str | None  # colour of the squares in play, once known
+    analysed: bool = True  # False: a glance found nothing new, and this repeats the last analysed frame
 
 
 def view(crops: SquareCrops, read: int) -> SquareCrops:
@@ -122,14 +134,14 @@ class BoardReader:
 
     def __init__(self, classifier: SquareReader, tracker: BoardFollower | None = None,
                  gate: OcclusionGate | None = None, played: str | None = None,
-                 quarter_turns: int | None = None, rereads: int = 4,
-                 lens: Lens | None = None, starts: list[Position] | None = None) -> None:
+                 quarter_turns: int | None = None, lens: Lens | None = None,
+                 starts: list[Position] | None = None, glance: Glance | None = None) -> None:
         self.classifier = classifier
         self.tracker = tracker or BoardFollower()
         self.gate = gate or OcclusionGate()
         self.played = played
         self.quarter_turns = quarter_turns  # from the tracker's corner order to the numbering
-        self.rereads = rereads  # settled frames classified before the Reading is re-used
+        self.glance = glance or Glance()
         self.lens = lens  # a calibrated lens: crops are cut from the ideal image
         # The board a game in progress has (a recorder resumed from its log): the numbering
         # is the one under which the camera reads it, not the start position's cue.
@@ -143,9 +155,13 @@ class BoardReader:
         # The reader's refit on the start (``StartAdapting``), as JSON, for the session to
         # keep with the game; None until it is made.
         self.adaptation: str | None = None
-        self._sum: np.ndarray | None = None  # probabilities summed over this settled period
-        self._read_count = 0
-        self._still_since: float | None = None
+        self._last: FrameResult | None = None  # of the last analysed frame
+        self._probabilities: np.ndarray | None = None  # of the last read
+        self._reads = 0
+        self._read_picture: np.ndarray | None = None  # the glance's picture of the frame last read
+        self._read_corners: np.ndarray | None = None  # where the board was when read
+        self._read_key: tuple[str | None, int | None, str | None] | None = None  # numbering, refit
+        self._disturbed = False  # covered or lost since the last read
         self._start_looked: float | None = None  # the settled period last searched for a start
 
     @property
@@ -167,13 +183,27 @@ class BoardReader:
         if self.lens is not None and not self.lens.fits(image):
             raise ValueError(f"frames of {image.shape[1]}x{image.shape[0]} from a camera calibrated "
                              f"at {self.lens.size[0]}x{self.lens.size[1]}: calibrate it again")
+        last = self._last
+        settled = None
+        if (last is not None and last.reading is not None and last.location is not None
+                and last.time - last.gate.since >= self.gate.cfg.settle_s + SETTLED_S):
+            m = self.gate.cfg.margin
+            settled = last.location.to_image(np.array([[-m, -m], [8 + m, -m], [8 + m, 8 + m], [-m, 8 + m]],
+                                                      np.float64))
+        if not self.glance.wants(image, time, settled):
+            assert last is not None  # the first frame is always analysed
+            return replace(last, time=time, analysed=False)
+        self._last = self._analyse(image, time)
+        return self._last
+
+    def _analyse(self, image: np.ndarray, time: float) -> FrameResult:
         found = self.tracker.update(image, time)
         status = self.gate.update(image, found, time, self.tracker.last_check)
         location = found
         if found is not None and self.quarter_turns is not None and self.played is not None:
             location = found.rotated(self.quarter_turns)  # oriented already
         if status.state is not GateState.STILL or location is None or found is None:
-            self._still_since = None
+            self._disturbed |= status.state in (GateState.OCCLUDED, GateState.NO_BOARD)
             return FrameResult(time, location, status, None, self.played)
         if self.seeking_start and self.expected is None and self._start_looked != status.since:
             self._start_looked = status.since  # once per settled period
@@ -197,16 +227,26 @@ class BoardReader:
                 return FrameResult(time, location, status, None, None)
             self.played, self.quarter_turns = orientation.played, orientation.quarter_turns
             location = orientation.location
-        if self._still_since != status.since:
-            self._still_since, self._read_count, self._sum = status.since, 0, None
-        if self._read_count < self.rereads:
+        key = (self.played, self.quarter_turns, self.adaptation)
+        if self._probabilities is None or self._stale(location, key):
             crops = crop_squares(image, location.corners, self.played, self.classifier.geometry, self.lens)
-            probabilities = self.classifier.classify(view(crops, self._read_count))
-            self._sum = probabilities if self._sum is None else self._sum + probabilities
-            self._read_count += 1
-        assert self._sum is not None  # read at least once this settled period
-        mean = (self._sum / self._read_count).astype(np.float32)
-        return FrameResult(time, location, status, Reading(time, mean, location.confidence), self.played)
+            self._probabilities = self.classifier.classify(view(crops, self._reads)).astype(np.float32)
+            self._reads += 1
+            self._read_key, self._read_picture, self._read_corners = key, self.glance.picture, location.corners
+            self._disturbed = False
+        return FrameResult(time, location, status, Reading(time, self._probabilities, location.confidence),
+                           self.played)
+
+    def _stale(self, location: BoardLocation, key: tuple[str | None, int | None, str | None]) -> bool:
+        """Whether the last read may no longer tell this board: read in another numbering or
+        before the refit on the start, something covered the board or it was lost since (a
+        hand moving men must cross the gate's ring), the board moved, or the glance sees its
+        picture changed. A board that only shook or flickered between two settles is not
+        read again: the reader's cost is spent where a move can have been made."""
+        if key != self._read_key or self._disturbed or self._read_corners is None:
+            return True
+        shift = float(np.abs(location.corners - self._read_corners).max())
+        return shift > MOVED * location.square_px or self.glance.changed_since(self._read_picture, location.corners)
 
     def numbering_from_start(self, image: np.ndarray,
                              found: BoardLocation) -> tuple[Orientation, Position] | None:

@@ -357,6 +357,9 @@ class PieceReader:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        # No memory plan kept from the first read (reads are rare, once a settle): a hall
+        # runs a worker per camera, and the memory each holds for ever adds up.
+        options.enable_mem_pattern = False
         self.session = ort.InferenceSession(str(model), options,
                                             providers=["CPUExecutionProvider"])
         self.model = fingerprint(model)
