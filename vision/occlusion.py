@@ -20,9 +20,10 @@ board plus a ring of ``margin`` squares around it:
 Motion is measured between consecutive frames; a lone frame that moves a little between
 quiet ones (a key frame's pulse in a compressed video) does not end a quiet run.
 
-A board just found has no still view to compare with: its first read waits ``first_still_s``
-(longer), and a hand resting there from the start, hiding few corners, is the gap that
-remains until a hand detector joins the gate.
+A board just found has no still view to compare with: unless nearly all its corners show
+(``clear_first``), its first read waits ``first_still_s`` (longer), and a hand resting there
+from the start, hiding few corners, is the gap that remains until a hand detector joins the
+gate.
 
 The location it is given is where the board is in this very frame (the tracker registers
 every frame, see :mod:`vision.registration`), so the cells are the board's own whatever
@@ -48,7 +49,13 @@ import numpy as np
 
 from .geometry import BoardLocation, project
 from .grid_probe import GridCheck, GridProbe
-from .light import corrected, light_gain, noise_level, unexplained
+from .light import FLOOR, corrected, light_gain, noise_level, unexplained
+
+#: A shadow keeps at least this share of the light (and one that leaves gives back at most
+#: its inverse): a cell darker or brighter than that changed by more than light.
+SHADE_GAIN = 0.3
+#: The most a shadow's gain (as a log) differs from that of a neighbouring cell.
+SHADE_SMOOTH = 0.15
 
 
 class GateState(enum.Enum):
@@ -81,6 +88,7 @@ class GateConfig:
     max_lost_corners: int = 1  # corners a tall piece may hide without blocking the read
     min_visible_first: int = 12  # corners needed before the very first still view
     first_still_s: float = 1.0  # quiet time before the very first read of a (re)found board
+    clear_first: int = 45  # ...unless this many corners show: then still_s, as for any read
     new_board_shift: float = 0.5  # squares a corner must move for the views to start afresh
     settle_s: float = 2.0  # a still change that is not an arm becomes the new normal after this
     settle_hidden_s: float = 0.3  # corners hidden by men (the ring untouched) are normal after this
@@ -88,6 +96,7 @@ class GateConfig:
     pulse_factor: float = 1.5  # a lone frame moving by at most this times the level is no motion
     pulse_gap_s: float = 0.3  # ...unless another was let pass this recently
     shake_s: float = 1.0  # the camera's shake is the median over this long
+    refit_check: float = 0.02  # squares the location must jump in a frame to ask whether the picture moved
 
 
 class OcclusionGate:
@@ -119,6 +128,10 @@ class OcclusionGate:
         self._state = GateState.NO_BOARD
         self._since = 0.0
         self._centre: np.ndarray | None = None  # the board's centre in the previous frame
+        # Board to board: the gate cuts its cells where the location followed by this says (a
+        # refit the gate's views have not caught up with yet, see :meth:`_view`), else None.
+        self._correction: np.ndarray | None = None
+        self._last_view: np.ndarray | None = None  # the homography the previous frame was cut with
         self._shakes: list[tuple[float, float]] = []  # (time, pixels moved since the previous frame)
 
     def _spans_ring(self, strong: np.ndarray, weak: np.ndarray) -> bool:
@@ -136,10 +149,10 @@ class OcclusionGate:
         inside[np.unique(labels[weak & (self._depth == self._inner)])] = True
         return bool((armed & outside & inside)[1:].any())
 
-    def _rows(self, location: BoardLocation) -> np.ndarray:
+    def _rows(self, homography: np.ndarray) -> np.ndarray:
         """Image rows of the quarter cells' centres, ``(4n, 4n)``."""
         q = self._centres.shape[0]
-        rows = project(location.homography, self._centres.reshape(-1, 2))[:, 1]
+        rows = project(homography, self._centres.reshape(-1, 2))[:, 1]
         finite: np.ndarray = np.nan_to_num(rows)
         return finite.reshape(q, q)
 
@@ -151,7 +164,7 @@ class OcclusionGate:
         self._shakes = [(t, d) for t, d in self._shakes if t > timestamp - self.cfg.shake_s]
         return float(np.median([d for _, d in self._shakes])) if self._shakes else 0.0
 
-    def _cells(self, frame: np.ndarray, location: BoardLocation) -> np.ndarray:
+    def _cells(self, frame: np.ndarray, homography: np.ndarray) -> np.ndarray:
         """Mean colour of each quarter square of the board and its ring, ``(4n, 4n, c)`` float32.
 
         Quarter squares: a wrist crossing the ring at a corner covers a good part of one,
@@ -162,7 +175,7 @@ class OcclusionGate:
         to_board = np.array([[1 / px, 0, -m], [0, 1 / px, -m], [0, 0, 1]], np.float64)
         view = cv2.warpPerspective(
             frame,
-            location.homography @ to_board,
+            homography @ to_board,
             (n * px, n * px),
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
@@ -193,6 +206,8 @@ class OcclusionGate:
             return self._status(GateState.NO_BOARD, timestamp)
         if self._moved(location):
             self._reset(location)
+        assert self._location is not None  # set by the reset or by the previous frame
+        jump = float(np.abs(location.corners - self._location.corners).max()) / location.square_px
         self._location = location
         shake = self._shake(location, timestamp)
         cfg = self.cfg
@@ -202,8 +217,8 @@ class OcclusionGate:
             check = self._probe.check(frame)
         # The location is where the board is in this frame (the tracker registers every
         # frame): the cells are the board's own, whatever the camera did.
-        cells = self._cells(frame, location)
-        rows = self._rows(location)
+        view, cells = self._view(frame, location, jump)
+        rows = self._rows(view)
         motion, moving = self._motion(cells, rows, timestamp)
         if moving or self._quiet_since is None:
             self._quiet_since, self._quiet_frames = timestamp, 0
@@ -213,7 +228,7 @@ class OcclusionGate:
         if covered:
             state = GateState.OCCLUDED
         elif (
-            quiet < (cfg.still_s if self._reference is not None else cfg.first_still_s)
+            quiet < self._still_needed(check)
             or self._quiet_frames < cfg.min_still_frames
         ):
             state = GateState.MOVING
@@ -222,8 +237,48 @@ class OcclusionGate:
             if self._state is not GateState.STILL or quiet >= cfg.settle_s:
                 # The still view is taken as the board settles, not frame by frame: a hand
                 # creeping in below the motion level would otherwise become part of it.
-                self._reference, self._reference_visible = cells, check.visible
+                self._reference, self._reference_visible = self._caught_up(frame, location, cells), check.visible
         return self._status(state, timestamp, lost, motion, shake)
+
+    def _still_needed(self, check: GridCheck) -> float:
+        """Quiet time before a read. A board just found has no still view to say what covers
+        it, so it waits longer, unless nearly every corner of its grid shows: a hand resting
+        on the squares hides more, and a start set up just before the first move (well
+        under a second at a brisk table) must not be missed."""
+        if self._reference is not None or check.n_visible >= self.cfg.clear_first:
+            return self.cfg.still_s
+        return self.cfg.first_still_s
+
+    def _view(self, frame: np.ndarray, location: BoardLocation, jump: float) -> tuple[np.ndarray, np.ndarray]:
+        """(the homography the cells are cut with, the cells). The follower's location, unless
+        it jumped while the picture did not move: a refit or a search that puts the corners
+        a pixel or two elsewhere on a still board (a wide frame around the squares gives two
+        edges to choose from). Cut with the new location, every cell along the board's edges
+        and grid lines would change at once, from the previous frame (motion) and from the
+        still view (a ring crossed all round), and the board would wait for a quiet run it
+        never gets while the players' hands come and go. Which it was, the cells tell: cut
+        where the previous frame was cut, a picture that did not move matches the previous
+        frame better than cut where the new location says."""
+        view = location.homography if self._correction is None else location.homography @ self._correction
+        cells = self._cells(frame, view)
+        if self._last_view is not None and self._previous is not None and jump > self.cfg.refit_check:
+            kept = self._cells(frame, self._last_view)
+            if _mismatch(kept, self._previous) < _mismatch(cells, self._previous):
+                self._correction = np.linalg.inv(location.homography) @ self._last_view
+                view, cells = self._last_view, kept
+        self._last_view = view
+        return view, cells
+
+    def _caught_up(self, frame: np.ndarray, location: BoardLocation, cells: np.ndarray) -> np.ndarray:
+        """The cells for a new still view, cut where the follower's location says: a refit the
+        gate held back (:meth:`_view`) is taken up at the moment its views start afresh."""
+        if self._correction is None:
+            return cells
+        self._correction = None
+        self._last_view = location.homography
+        cells = self._cells(frame, location.homography)
+        self._previous = _halves(cells)
+        return cells
 
     def _motion(self, cells: np.ndarray, rows: np.ndarray, timestamp: float) -> tuple[float, bool]:
         """The change of half squares since the previous frame (the third largest, in grey
@@ -265,27 +320,29 @@ class OcclusionGate:
         # The light's change fitted on half squares, the ring judged in quarters.
         half_rows = _halves(rows[..., None])[..., 0]
         bands, channel = light_gain(_halves(cells), _halves(self._reference), half_rows)
-        signed = unexplained(corrected(cells, rows, bands, channel), cells, self._reference)
+        relit = corrected(cells, rows, bands, channel)
+        signed = unexplained(relit, cells, self._reference)
         level = max(cfg.change_level, cfg.noise_factor * noise_level(signed[self._ring]))
         change = np.abs(signed).max(axis=2)
-        changed = self._ring & (change > level)
+        ring = self._ring
+        if not hidden:
+            # Every corner in view: a shadow over the ring (a person beside the table) is no
+            # arm. With corners hidden it counts all the same: a hand may be on the board.
+            ring = ring & ~_shaded(relit, self._reference, level)
+        changed = ring & (change > level)
         crossing = bool(changed.any())
-        if quiet >= cfg.settle_s and not (hidden and crossing):
+        arm = crossing and self._spans_ring(changed, ring & (change > level / 2))
+        if quiet >= cfg.settle_s and not (hidden and arm):
             # A still change that no arm reaching in explains (a tall king now hiding a
             # corner, a cup beside the board) is the new normal.
             return lost, False
-        if (crossing and not hidden and quiet >= cfg.settle_hidden_s
-                and not self._spans_ring(changed, self._ring & (change > level / 2))):
-            # Every corner in view and, for a moment, no change across the ring's depth: no
-            # arm. A line along the board's edge (a border pattern the codec or the
-            # registration shifts by a fraction of a pixel) or a cell or two does not keep
-            # the board from settling; the still view taken then makes it the new normal.
-            # (Not at once: the fingertips of an arm on its way out linger at the ring's
-            # outer edge.)
-            return lost, False
-        if hidden and not crossing and quiet >= cfg.settle_hidden_s:
-            # Corners hidden with the ring around the board untouched: no arm reaches in
-            # (an arm must cross the ring), so tall men moved onto the corners' squares.
+        if not arm and quiet >= cfg.settle_hidden_s:
+            # No change across the ring's depth, for a moment: no arm reaches in (an arm must
+            # cross the ring). Corners hidden are tall men moved onto the corners' squares; a
+            # line along the board's edge (a border pattern the codec or the registration
+            # shifts by a fraction of a pixel) or a cell or two of noise is not an arm. The
+            # still view taken then makes it the new normal. (Not at once: the fingertips
+            # of an arm on its way out linger at the ring's outer edge.)
             return lost, False
         return lost, hidden or crossing
 
@@ -296,6 +353,31 @@ class OcclusionGate:
         if state is not self._state:
             self._state, self._since = state, timestamp
         return GateStatus(state, self._since, state is GateState.STILL, lost, motion, shake)
+
+
+def _shaded(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarray:
+    """``(h, w)`` cells whose change from ``reference`` one gain of their own explains (to
+    within ``level`` grey levels in every channel) where that gain varies smoothly from
+    each cell to its neighbours: a shadow darkens what lies beneath it without changing
+    its colour, and its soft edge changes the gain gently. An arm puts its own colour
+    there, and its edges are sharp (the cells along them stay changed, and they cross the
+    ring)."""
+    base = reference + FLOOR
+    lit = relit + FLOOR
+    gain = (lit * base).sum(axis=2) / (base * base).sum(axis=2)
+    neutral = np.abs(lit - gain[..., None] * base).max(axis=2) <= level
+    log_gain = np.log(np.clip(gain, SHADE_GAIN, 1 / SHADE_GAIN))
+    padded = np.pad(log_gain, 1, mode="edge")
+    steps = [np.abs(log_gain - padded[1 + dy: padded.shape[0] - 1 + dy, 1 + dx: padded.shape[1] - 1 + dx])
+             for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+    smooth = np.max(steps, axis=0) <= SHADE_SMOOTH
+    shaded: np.ndarray = neutral & smooth & (gain > SHADE_GAIN) & (gain < 1 / SHADE_GAIN)
+    return shaded
+
+
+def _mismatch(cells: np.ndarray, halves: np.ndarray) -> float:
+    """Mean absolute difference of quarter-square ``cells`` from half-square ``halves``."""
+    return float(np.abs(_halves(cells) - halves).mean())
 
 
 def _halves(cells: np.ndarray) -> np.ndarray:

@@ -7,7 +7,7 @@ import numpy as np
 
 from lab.render import Renderer, random_position, sample_scene
 from makhos.vision.follower import BoardFollower
-from makhos.vision.geometry import homography_from_corners, project
+from makhos.vision.geometry import BoardLocation, homography_from_corners, project
 from makhos.vision.occlusion import GateConfig, GateState, OcclusionGate
 
 DT = 1 / 30
@@ -72,3 +72,91 @@ def test_a_lone_pulse_keeps_the_quiet_run_but_pulses_close_together_end_it():
              (0.8, 5 * pulse)]  # alone, but too large for a pulse: motion
     seen = [gate._motion(_cells(level), rows, t)[1] for t, level in steps]
     assert seen == [False, False, False, True, False, True]
+
+
+def _shadowed(image: np.ndarray, frame, strength: float = 0.4) -> np.ndarray:
+    """A person's soft shadow from beside the table: over a side of the ring and a third of
+    the board, darkening without changing any colour."""
+    mask = np.zeros(image.shape[:2], np.float32)
+    centre = _to_image(frame, [[-2.0, 4.0]])[0]
+    side = float(np.linalg.norm(frame.corners[1] - frame.corners[0])) / 8
+    cv2.ellipse(mask, (int(centre[0]), int(centre[1])), (int(4.5 * side), int(5 * side)), 0, 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), side)
+    return np.clip(image * (1 - strength * mask)[..., None], 0, 255).astype(np.uint8)
+
+
+def test_a_shadow_across_the_ring_holds_up_no_reading():
+    """Before, a shadow that crossed the ring counted as an arm until it had been still
+    for settle_s: most of the stress set's delay."""
+    frame = _board()
+    states = _states([frame.image] * 40 + [_shadowed(frame.image, frame)] * 30)
+    assert states[39] is GateState.STILL
+    settled = states.index(GateState.STILL, 41)
+    assert (settled - 40) * DT <= 2 * GateConfig().still_s
+
+
+def test_an_arm_that_darkens_the_table_without_changing_its_colour_is_still_an_arm():
+    """Its edges are sharp, where a shadow's are soft: the cells along them cross the ring."""
+    frame = _board()
+    armed = frame.image.copy()
+    arm = _to_image(frame, [[3.6, -6.0], [4.4, -6.0], [4.4, -0.7], [3.6, -0.7]])
+    mask = np.zeros(armed.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [arm.reshape(-1, 1, 2)], 1)
+    armed[mask > 0] = armed[mask > 0] // 2
+    states = _states([frame.image] * 40 + [armed] * 45)
+    assert states[39] is GateState.STILL
+    assert GateState.STILL not in states[41:]
+
+
+def _gate_states(images: list[np.ndarray], locations: list) -> list[GateState]:
+    gate = OcclusionGate()
+    return [gate.update(image, location, k * DT).state for k, (image, location) in enumerate(zip(images, locations))]
+
+
+def _relocated(location, scale: float = 1.0, shift: tuple[float, float] = (0.0, 0.0)):
+    centre = location.corners.mean(axis=0)
+    corners = (centre + scale * (location.corners - centre) + np.float32(shift)).astype(np.float32)
+    return BoardLocation(corners, homography_from_corners(corners), location.confidence, location.method)
+
+
+def test_a_refit_that_moves_the_corners_of_a_still_board_keeps_it_readable():
+    """Bench.faults seed 4116: a local refit put the corners of a board with a wide frame
+    about a tenth of a square further out; every edge in the ring changed against the still
+    view, and with men on some corners the board stayed "covered" for 23 s."""
+    frame = _board()
+    location = BoardFollower().update(frame.image, 0.0)
+    assert location is not None
+    refit = _relocated(location, scale=1.02)
+    states = _gate_states([frame.image] * 70, [location] * 40 + [refit] * 30)
+    assert states[39] is GateState.STILL
+    assert set(states[40:]) == {GateState.STILL}
+
+
+def test_a_camera_that_moves_with_its_location_keeps_the_board_readable():
+    """The other side of the refit rule: where the picture moved too, the new location is
+    the one that fits it."""
+    frame = _board()
+    location = BoardFollower().update(frame.image, 0.0)
+    assert location is not None
+    moved = cv2.warpAffine(frame.image, np.float32([[1, 0, 3], [0, 1, 2]]), frame.image.shape[1::-1],
+                           borderMode=cv2.BORDER_REFLECT)
+    states = _gate_states([frame.image] * 40 + [moved] * 30, [location] * 40 + [_relocated(location, shift=(3, 2))] * 30)
+    assert states[39] is GateState.STILL
+    assert set(states[40:]) == {GateState.STILL}
+
+
+def test_men_on_corners_and_a_speck_in_the_ring_let_the_board_settle():
+    """Bench.faults seed 4116 again: two corners hidden by men just moved, and a cell or two
+    of the ring changed by noise; neither is an arm (none crosses the ring), yet together
+    they kept the board covered until the next hand."""
+    frame = _board()
+    covered = frame.image.copy()
+    side = float(np.linalg.norm(frame.corners[1] - frame.corners[0])) / 8
+    for corner in _to_image(frame, [[2.0, 2.0], [6.0, 6.0], [4.0, 3.0]]):
+        cv2.circle(covered, (int(corner[0]), int(corner[1])), int(0.4 * side), (30, 30, 30), -1)
+    speck = _to_image(frame, [[-1.7, 4.0]])[0]
+    cv2.circle(covered, (int(speck[0]), int(speck[1])), int(0.1 * side), (250, 250, 250), -1)
+    states = _states([frame.image] * 40 + [covered] * 60)
+    assert states[39] is GateState.STILL
+    settled = states.index(GateState.STILL, 41)
+    assert (settled - 40) * DT < GateConfig().settle_s / 2
