@@ -22,27 +22,23 @@ sync_api = require_browser()
 
 
 @pytest.fixture
-def site(tmp_path):
+def console(browser, tmp_path):
+    """Board 1 with game 1 under way, its console open: the form, the page and the log."""
     log = SQLiteLog(tmp_path / "events.db")
     for event in game_events("1", MOVES[:2], t0=time.time() - 60):
         log.append(event)
     app = create_app(ServerConfig(events=log, referee_token=TOKEN, boards=(BoardInfo("1"),)))
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
     with served(app) as url:
-        yield url, log
+        page = context.new_page()
+        page.goto(url + f"/referee/1?token={TOKEN}")
+        yield page.locator("form[data-from-position]"), page, log
+    context.close()
     log.close()
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    yield context.new_page()
-    context.close()
-
-
-def test_a_new_game_from_the_board_is_posted_with_the_side_to_move(site, page):
-    url, log = site
-    page.goto(url + f"/referee/1?token={TOKEN}")
-    form = page.locator("form[data-from-position]")
+def test_a_new_game_from_the_board_is_posted_with_the_side_to_move(console):
+    form, page, log = console
     form.locator('select[name="turn"]').select_option("light")
     form.locator('input[name="fen"]').fill("W:W10:B14")  # not sent: the board is the start
     form.locator('button[value="board"]').click()
@@ -52,10 +48,8 @@ def test_a_new_game_from_the_board_is_posted_with_the_side_to_move(site, page):
     sync_api.expect(page.locator("#alerts .awaits-board")).to_contain_text("Waiting for the board")
 
 
-def test_a_fen_the_server_refuses_shows_why_and_nothing_is_stored(site, page):
-    url, log = site
-    page.goto(url + f"/referee/1?token={TOKEN}")
-    form = page.locator("form[data-from-position]")
+def test_a_fen_the_server_refuses_shows_why_and_nothing_is_stored(console):
+    form, page, log = console
     form.locator('input[name="fen"]').fill("W:W29:B14")
     form.locator('button[value="fen"]').click()
     sync_api.expect(page.locator("#ref-status")).to_contain_text(
