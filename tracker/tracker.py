@@ -189,14 +189,15 @@ class GameTracker:
             key = (type(phase), self.rules, record.current.number, record.current.game.start,
                    record.current.turn_named)
         if self._cache is None or self._cache[0] != key:
-            fixed = self.config.first_mover is not None or record.current.turn_named
+            fixed = self.config.first_mover is not None
             if isinstance(phase, NoGame) and record.current.turn_named:
                 stories = [self._start_story(record.current.game.start)]  # the referee's FEN
             elif isinstance(phase, Playing):
                 board = None if alert is None or alert.fen is None else OpenBoard(
                     Position.from_fen(alert.fen), either_side=alert.kind is AlertKind.BOARD_MISMATCH)
-                stories = game_stories(phase.game, fixed, self.overlay, board,
-                                       self._seen_stop(phase.game))
+                # A side to move the referee named moves first, as a configured first mover does.
+                stories = game_stories(phase.game, fixed or record.current.turn_named, self.overlay,
+                                       board, self._seen_stop(phase.game))
             else:
                 variants = [self.acts.configured(rules) for rules in start_rules(self.rules)]
                 stories = start_stories(variants, fixed)
