@@ -38,3 +38,21 @@ def game_over(position: Position) -> str | None:
     if not any(piece.colour is turn for piece in position.pieces().values()):
         return f"the game is over: {turn.value} has no pieces"
     return None
+
+
+def no_start(position: Position, rules: Rules) -> str | None:
+    """Why no game can start from ``position`` (a FEN the referee typed, a board the camera
+    read): no game reaches it, or it would be over before it began; None when one can.
+
+    >>> no_start(Position.from_fen("W:W29:B14"), Rules())
+    'no game reaches W:W29:B14: a light man on 29, the row where it would have been crowned'
+    >>> no_start(Position.from_fen("B:W22,25:B29"), Rules())
+    'dark has no move: the game would be over before it began'
+    """
+    why = impossibility(position, rules)
+    if why is not None:
+        return f"no game reaches {position.fen()}: {why}"
+    over = game_over(position)
+    if over is None and not position.legal_moves(rules):
+        over = f"{position.turn.value} has no move: the game would be over before it began"
+    return over

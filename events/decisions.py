@@ -20,10 +20,12 @@ Actions (fields; effect):
 - ``take_back`` (plies >= 1): the last ``plies`` plies are undone.
 - ``set_result`` (outcome: "dark wins", "light wins" or "draw"; reason): the game ends.
 - ``new_game`` (rules: ``Rules.to_dict()`` form, partial allowed; fen, optional: a start
-  position as PDN FEN, naming the side to move, in the log's squares): the next game of the
-  match starts, from that position when one is given (an adjourned game resumed, a
-  simultaneous board, a composed problem; no forced opening then); the event's ``game`` is
-  its number.
+  position as PDN FEN, naming the side to move, in the log's squares; or from_board: true
+  with turn, "dark" or "light", the side to move): the next game of the match starts, from
+  that position when one is given (an adjourned game resumed, a simultaneous board, a
+  composed problem; no forced opening then), or from the board as the camera reads it next,
+  which the camera's tracker logs as the game's ``game_started`` with its FEN; the event's
+  ``game`` is its number.
 - ``set_players`` (first, second, round, games): the match; ``first`` moves first in game 1,
   then the first move alternates.
 - ``grant_extra_time`` (side: "dark" or "light"; minutes: 5 or 10): the side's per-move
@@ -121,6 +123,8 @@ class NewGame(RefereeAction):
     name: ClassVar[str] = "new_game"
     rules: dict[str, Any]
     fen: str | None = None
+    from_board: bool = False  # the start is the board the camera reads next
+    turn: Colour | None = None  # from the board: the side to move (a FEN names its own)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +152,7 @@ OUTCOMES = tuple(o.value for o in Outcome)
 _ENUM_FIELDS: tuple[tuple[str, type[enum.Enum], str], ...] = (
     ("outcome", Outcome, f"outcome must be one of: {', '.join(OUTCOMES)}"),
     ("side", Colour, "side must be 'dark' or 'light'"),
+    ("turn", Colour, "turn must be 'dark' or 'light', the side to move"),
 )
 
 
@@ -172,8 +177,9 @@ def parse_action(data: Any) -> RefereeAction:
     if unknown:
         raise ActionError(f"{name}: unknown field(s) {', '.join(sorted(unknown))}")
     values = {k: v for k, v in data.items() if k != "action"}
+    optional = {f.name for f in fields(cls) if f.default is None}
     for key, enum_type, message in _ENUM_FIELDS:
-        if key in values:
+        if key in values and not (values[key] is None and key in optional):
             try:
                 values[key] = enum_type(values[key])
             except ValueError:
@@ -232,7 +238,8 @@ def _check(action: RefereeAction) -> None:
             _count(plies, "plies", 1, 1000)
         case SetResult(reason=reason):
             _text(reason, "reason")
-        case NewGame(rules=rules, fen=fen):
+        case NewGame(rules=rules, fen=fen, from_board=from_board, turn=turn):
+            _start(from_board, fen, turn)
             if not isinstance(rules, dict):
                 raise ActionError("rules must be a JSON object of rule settings")
             try:
@@ -254,3 +261,16 @@ def _check(action: RefereeAction) -> None:
         case GrantExtraTime(minutes=minutes):
             if minutes not in (5, 10) or isinstance(minutes, bool):
                 raise ActionError("minutes must be 5 or 10")
+
+
+def _start(from_board: Any, fen: Any, turn: Colour | None) -> None:
+    """A new game starts from its rules' set-up, a FEN (which names the side to move), or the
+    board (whose side to move the referee names): one of them, never two."""
+    if not isinstance(from_board, bool):
+        raise ActionError("from_board must be true or false")
+    if from_board and fen is not None:
+        raise ActionError("a new game starts from the board or from a FEN, not both")
+    if from_board and turn is None:
+        raise ActionError("a new game from the board needs turn: the side to move, 'dark' or 'light'")
+    if not from_board and turn is not None:
+        raise ActionError("turn goes with from_board; a FEN names the side to move itself")

@@ -215,6 +215,7 @@ class Unreadable(Detail):
 class GameStarted(Detail):
     kind: ClassVar[EventKind] = EventKind.GAME_STARTED
     rules: Rules | None = None  # None: the reader's own rules
+    turn_named: bool = False  # the referee named the side to move: only that side moves first
 
 
 @dataclass(frozen=True, slots=True)

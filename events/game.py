@@ -17,6 +17,9 @@ The rules of the replay:
 - The board is the truth: a move whose FEN the engine does not reach from the game's
   position stands as an irregular ply at that FEN (RULES.md, "Irregularities and the
   referee").
+- A game the referee starts from a position names its side to move: a FEN's, or for the
+  board the camera reads next, the one the decision names; the camera's tracker logs that
+  board as the game's ``game_started``, which carries the named side on.
 - A referee decision names the alert it answers by the alert's seq; a decision that no
   longer fits (no such alert, nothing to take back, a move that is not legal) changes
   nothing, because the log is append-only and a reader must go on past it.
@@ -198,6 +201,7 @@ class GameRecord:
     set_up: bool = False  # begun by a game_started event (a set-up seen or confirmed)
     started: float | None = None  # the time of the event that began it, or of its first ply
     turn_named: bool = False  # begun from a position that names the side to move (a FEN)
+    from_board: bool = False  # the referee starts it from the board the camera reads next
     moves: list[MoveEntry] = field(default_factory=list)
     extra_used: dict[Colour, list[int]] = field(
         default_factory=lambda: {Colour.DARK: [], Colour.LIGHT: []})
@@ -206,6 +210,11 @@ class GameRecord:
     @property
     def result(self) -> Result | None:
         return self.game.result()
+
+    @property
+    def awaits_board(self) -> bool:
+        """Whether the game waits for the camera's reading of the board to start from."""
+        return self.from_board and not self.set_up
 
     def pdn(self, tags: dict[str, str] | None = None, times: bool = True,
             numbering: Numbering = Numbering.FIRST_MOVER) -> str:
@@ -229,7 +238,7 @@ class GameRecord:
     def movers(self, fixed: bool) -> tuple[Colour, ...]:
         """Who may make the next ply: the side to move, or before the first ply either
         side, unless the first mover is ``fixed``."""
-        return movers(self.game, fixed)
+        return movers(self.game, fixed or self.turn_named)
 
     def position_for(self, side: Colour | None) -> Position:
         """The position a ply by ``side`` is played from: the game's, or before the first
@@ -427,16 +436,17 @@ class LoggedGame:
     def _game_started(self, event: GameEvent, detail: GameStarted) -> None:
         rules = detail.rules or self.rules
         start = Position.from_fen(event.fen) if event.fen else Position.start(rules)
-        self._start_game(event.game, rules, start, event.time, set_up=True)
+        self._start_game(event.game, rules, start, event.time, set_up=True,
+                         turn_named=detail.turn_named)
 
     def _start_game(self, number: int, rules: Rules, start: Position, time: float,
-                    set_up: bool, turn_named: bool = False) -> None:
+                    set_up: bool, turn_named: bool = False, from_board: bool = False) -> None:
         if not self.current.moves and self.current.result is None:
             # A game with no move and no result is no game: announced twice (the referee,
             # then the tracker seeing the set-up) it is one game, and never counts in the match.
             self.games.pop()
         self.games.append(GameRecord(number, rules, Game(rules, start), set_up=set_up, started=time,
-                                     turn_named=turn_named))
+                                     turn_named=turn_named, from_board=from_board))
         self.alerts.clear()
         self.crowning_pending = None
         self.clock = Clock(side=start.turn, started=time)
@@ -549,17 +559,21 @@ class LoggedGame:
                 self._take_back(plies, event.time)
             case SetResult(outcome=outcome, reason=reason):
                 self._game_over(Result(outcome, reason), event.time)
-            case NewGame(rules=rules, fen=fen):
+            case NewGame(rules=rules, fen=fen, from_board=from_board, turn=turn):
                 try:
                     new_rules = Rules.from_dict({**self.rules.to_dict(), **rules})
                     start = Position.from_fen(fen) if fen else Position.start(new_rules)
                 except ValueError:
                     return  # settings that do not go with the board's: no new game
                 self.rules = new_rules
+                if turn is not None:  # from the board (parse_action lets turn go with it only):
+                    start = start.with_turn(turn)  # the rules' start stands in until it is read
+                named = fen is not None or turn is not None
                 # From a position the game has no opening to force, and its side to move is
                 # named: a first ply by the other side is irregular, not a new first mover.
-                self._start_game(event.game, new_rules.with_(forced_opening=()) if fen else new_rules,
-                                 start, event.time, set_up=False, turn_named=fen is not None)
+                self._start_game(event.game, new_rules.with_(forced_opening=()) if named else new_rules,
+                                 start, event.time, set_up=False, turn_named=named,
+                                 from_board=from_board)
             case SetPlayers(first=first, second=second, round=round_, games=games):
                 self._name_players(Match(first.strip(), second.strip(), round_.strip(), games))
             case GrantExtraTime(side=side, minutes=minutes):

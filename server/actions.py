@@ -11,7 +11,7 @@ from typing import Any
 
 from makhos.engine import Position, Rules
 from makhos.engine.game import Game
-from makhos.engine.sanity import game_over, impossibility
+from makhos.engine.sanity import no_start
 from makhos.events import decisions as ra
 
 #: RULES.md: the same position for the 3rd time by default; a hall may ask for 2 to 5.
@@ -48,15 +48,9 @@ def check_start(fen: str, rules: Rules) -> None:
     ...
     makhos.server.actions.InvalidAction: fen: no game reaches W:W29:B14: a light man on 29, the row where it would have been crowned
     """
-    position = Position.from_fen(fen)  # its form was checked with the action's
-    why = impossibility(position, rules)
+    why = no_start(Position.from_fen(fen), rules)  # its form was checked with the action's
     if why is not None:
-        raise InvalidAction(f"fen: no game reaches {fen}: {why}")
-    over = game_over(position)
-    if over is None and not position.legal_moves(rules):
-        over = f"{position.turn.value} has no move: the game would be over before it began"
-    if over is not None:
-        raise InvalidAction(f"fen: {over}")
+        raise InvalidAction(f"fen: {why}")
 
 
 def new_rules(rules_now: Rules, changes: dict[str, Any]) -> Rules:

@@ -119,6 +119,7 @@ class BoardState(LoggedGame):
             "start_fen": record.game.start.fen(),
             "fen": record.game.position.fen(),
             "turn": record.game.position.turn.value,
+            "awaits_board": record.awaits_board,  # from the board: no reading of it yet
             "moves": [_move_json(m) for m in record.moves],
             "last_move": None if last is None else {
                 "path": _path(last.move), "captured": last.captured},

@@ -16,6 +16,7 @@ from makhos.engine import Colour, Move, Piece, Position, Rules
 from makhos.engine.game import Game
 from makhos.engine.changes import (Hypothesis, Pending, Verdict, describe, describe_change,
                                    stopped_chain)
+from makhos.engine.sanity import no_start
 from makhos.events import EventKind, GameEvent
 from makhos.events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
                             Crowned, CrowningPending, GameOver, GameStarted, Irregularity,
@@ -106,6 +107,9 @@ class Acts:
     def act(self, story: Story, time: float) -> list[GameEvent]:
         """The events that acting on ``story`` makes, each applied as it is made."""
         phase = self.phase
+        if story.kind is StoryKind.START and story.turn is not None:
+            assert story.rules is not None
+            return self._named_start(story.rules, Position(*story.board, turn=story.turn), time)
         if story.kind is StoryKind.START:
             assert story.rules is not None
             events = self.start(story.rules, None, time)
@@ -157,13 +161,27 @@ class Acts:
             return events + self._stood(h.moves[1], story.mover.opponent, time, h.pending)
         return events + self.irregular(phase.game, h, time)
 
-    def start(self, rules: Rules, position: Position | None, time: float) -> list[GameEvent]:
+    def start(self, rules: Rules, position: Position | None, time: float,
+              turn_named: bool = False) -> list[GameEvent]:
         rules = self.configured(rules)
         start = position or Position.start(rules)
         current = self.record.current
         number = current.number + 1 if current.set_up else current.number
         return [self._emit(EventKind.GAME_STARTED, time, game=number, fen=start.fen(),
-                           side=start.turn, detail=GameStarted(rules))]
+                           side=start.turn, detail=GameStarted(rules, turn_named))]
+
+    def _named_start(self, rules: Rules, position: Position, time: float) -> list[GameEvent]:
+        """The referee's game from a position (a FEN, or the board read) begins, its side to
+        move named; a board no game can start from is said, once, and nothing starts."""
+        why = no_start(position, rules)
+        if why is None:
+            return self.start(rules, position, time, turn_named=True)
+        reason = f"no game starts from the board read: {why}"
+        fen = position.fen()
+        if any(a.fen == fen and a.reason == reason for a in self.record.alerts.values()):
+            return []
+        return [self._emit(EventKind.IRREGULARITY, time, side=position.turn, reason=reason, fen=fen,
+                           detail=Irregularity(IrregularityKind.IMPOSSIBLE, open=False))]
 
     def gap(self, story: Story, time: float) -> list[GameEvent]:
         """Plies played while the board was unseen: one line, recorded as seen after the

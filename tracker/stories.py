@@ -22,7 +22,7 @@ from makhos.events.game import movers
 
 
 class StoryKind(enum.Enum):
-    START = "start"  # a known set-up, perhaps with its first moves made
+    START = "start"  # a known set-up, perhaps with its first moves made, or the referee's start
     GAME = "game"  # a hypothesis from the game position
     ALERT_UNCHANGED = "alert unchanged"  # the irregular board still stands
     STOOD = "stood"  # the opponent played on from the irregular board
@@ -42,6 +42,7 @@ class Story:
     lines: tuple[tuple[Move, ...], ...] = ()  # GAP: the lines that explain the board
     gap: float | None = None  # GAME and GAP after a gap: seconds the board was unseen
     # (not part of the decision)
+    turn: Colour | None = None  # START from a position the referee named: the side to move
 
     @property
     def decision(self) -> tuple[object, ...]:

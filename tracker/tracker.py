@@ -114,7 +114,8 @@ class GameTracker:
         if self._seen is not None and time - self._seen >= self.config.gap_after and self._gap_from is None:
             self._gap_from = self._seen
         self._seen = time
-        story = best_story(reading, self._candidates(), self.config)
+        story = (self._board_read(reading) if self.record.current.awaits_board
+                 else best_story(reading, self._candidates(), self.config))
         if story is not None and story.kind is StoryKind.MISMATCH:
             story = self._gap_story(reading, time) or story
         elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None and self._blind:
@@ -185,19 +186,33 @@ class GameTracker:
                 id(record.current), id(game), len(game.plies), game.position,
                 tuple(sorted(self.overlay.items())), id(alert), record.mismatch, self._seen_stop(game))
         else:
-            key = (type(phase), self.rules)
+            key = (type(phase), self.rules, record.current.number, record.current.game.start,
+                   record.current.turn_named)
         if self._cache is None or self._cache[0] != key:
             fixed = self.config.first_mover is not None
-            if isinstance(phase, Playing):
+            if isinstance(phase, NoGame) and record.current.turn_named:
+                stories = [self._start_story(record.current.game.start)]  # the referee's FEN
+            elif isinstance(phase, Playing):
                 board = None if alert is None or alert.fen is None else OpenBoard(
                     Position.from_fen(alert.fen), either_side=alert.kind is AlertKind.BOARD_MISMATCH)
-                stories = game_stories(phase.game, fixed, self.overlay, board,
-                                       self._seen_stop(phase.game))
+                # A side to move the referee named moves first, as a configured first mover does.
+                stories = game_stories(phase.game, fixed or record.current.turn_named, self.overlay,
+                                       board, self._seen_stop(phase.game))
             else:
                 variants = [self.acts.configured(rules) for rules in start_rules(self.rules)]
                 stories = start_stories(variants, fixed)
             self._cache = (key, Candidates.of(stories))
         return self._cache[1]
+
+    def _start_story(self, position: Position) -> Story:
+        """The referee's start from ``position``, its side to move named."""
+        return Story(StoryKind.START, position.board, rules=self.record.current.rules,
+                     turn=position.turn)
+
+    def _board_read(self, reading: Reading) -> Story:
+        """A game the referee starts from the board: the board as read, the named side to
+        move (acting on it refuses a board no game can start from)."""
+        return self._start_story(reading.position(self.record.current.game.start.turn))
 
     def _saw_stop(self, story: Story) -> None:
         """Remember a chain seen resting on an inner landing, for the reply that may follow."""

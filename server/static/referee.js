@@ -85,6 +85,17 @@ Makhos.referee = function (options) {
     return false;
   }
 
+  // A new game from a position: the board the camera reads next, its side to move named,
+  // or a FEN, which names its own; the server says what is wrong with either.
+  function fromPosition(body, submitter) {
+    if (submitter && submitter.value === "board") {
+      body.from_board = true;
+      delete body.fen;
+    } else {
+      delete body.turn;
+    }
+  }
+
   for (const form of document.querySelectorAll("form[data-action]")) {
     form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -97,6 +108,7 @@ Makhos.referee = function (options) {
         else body[field.name] = value;
       }
       if (form.dataset.action === "new_game") body.rules = rules;
+      if ("fromPosition" in form.dataset) fromPosition(body, e.submitter);
       if (form.dataset.action === "correct_move") {
         const open = viewer.view.state.alerts.find((a) => a.kind === "irregularity");
         if (open) body.alert = open.seq;

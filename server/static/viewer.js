@@ -174,6 +174,12 @@ Makhos.viewer = function (options) {
     if (view.state.crowning_pending) {
       box.appendChild(Makhos.el("div", "alert notice", `${T.crowning} ${view.state.crowning_pending}`));
     }
+    if (view.state.game.awaits_board) {
+      const note = Makhos.el("div", "alert notice awaits-board");
+      note.appendChild(Makhos.el("strong", null, T.awaits_board));
+      note.appendChild(Makhos.el("span", "reason", T.awaits_board_note));
+      box.appendChild(note);
+    }
     if (view.state.camera === "ended" && !view.state.game.result) {
       const note = Makhos.el("div", "alert notice camera-ended");
       note.appendChild(Makhos.el("strong", null, T.camera_ended));

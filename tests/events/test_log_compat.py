@@ -60,7 +60,8 @@ def test_written_again_every_entry_reads_back_the_same(log):
 def as_old(view: dict) -> dict:
     """A view without the facts it gained after the old log (issue #23: when the clock
     stopped, the time spent on each move; #25: the plies seen after a gap; #32: each game's
-    match points)."""
+    match points; #33: whether a game waits for the board to be read)."""
+    assert view["game"].pop("awaits_board") is False
     view["clock"].pop("stopped")
     for result in view["match"]["results"]:
         result.pop("score")

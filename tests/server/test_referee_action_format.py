@@ -14,7 +14,8 @@ from makhos.events.decisions import ACTIONS, ActionError, parse_action
 
 ONE_OF_EACH = [ra.Acknowledge(3), ra.AcceptMove(3), ra.Dismiss(3), ra.CorrectMove("22x15x8", 3),
                ra.CorrectMove("22-18"), ra.ChooseLine(4, "25-21 5-9 21-17"), ra.TakeBack(2), ra.SetResult(Outcome.DRAW, "agreement"),
-               ra.NewGame({"men_per_side": 12}), ra.SetPlayers("Somchai", "Malee", "QF", 6),
+               ra.NewGame({"men_per_side": 12}), ra.NewGame({}, from_board=True, turn=Colour.LIGHT),
+               ra.NewGame({}, fen="W:W10,11,K27:B14,19,K31"), ra.SetPlayers("Somchai", "Malee", "QF", 6),
                ra.GrantExtraTime(Colour.LIGHT, 5)]
 
 
@@ -50,6 +51,13 @@ def test_sides_and_outcomes_are_typed_and_stored_as_words():
     ({"action": "choose_line", "alert": 4, "line": "25-21 5-99"}, "not a move"),
     ({"action": "new_game", "rules": {"men_per_side": 10}}, "men_per_side"),
     ({"action": "new_game", "rules": {"colour": "x"}}, "unknown rule settings"),
+    ({"action": "new_game", "rules": {}, "from_board": True, "fen": "W:W10:B14", "turn": "light"},
+     "from the board or from a FEN, not both"),
+    ({"action": "new_game", "rules": {}, "from_board": True}, "needs turn: the side to move"),
+    ({"action": "new_game", "rules": {}, "from_board": True, "turn": None}, "needs turn"),
+    ({"action": "new_game", "rules": {}, "from_board": True, "turn": "red"}, "turn must be 'dark' or 'light'"),
+    ({"action": "new_game", "rules": {}, "turn": "dark"}, "turn goes with from_board"),
+    ({"action": "new_game", "rules": {}, "from_board": "yes", "turn": "dark"}, "from_board must be true or false"),
     ({"action": "set_players", "first": " ", "second": "B"}, "first must not be empty"),
     ({"action": "set_players", "first": "A" * 81, "second": "B"}, "longer than 80"),
     ({"action": "grant_extra_time", "side": "red", "minutes": 5}, "side"),

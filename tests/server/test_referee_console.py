@@ -182,6 +182,43 @@ def test_a_new_game_from_a_malformed_or_impossible_fen_is_400(log, client, fen, 
     assert [e for e in log.read("1") if e.kind is EventKind.REFEREE] == []  # nothing stored
 
 
+def test_a_game_starts_from_the_board_the_camera_reads_next(log, client):
+    """The referee names the side to move; the page says the board is awaited, and the
+    decision is stored for the camera's tracker to answer with the board it reads."""
+    fill(log, game_events("1", MOVES[:2]))
+    body = {"action": "new_game", "rules": {}, "from_board": True, "turn": "light"}
+    response = client.post("/api/referee/1/action", headers=AUTH, json=body)
+    assert response.status_code == 201 and response.get_json()["game"] == 2
+    assert response.get_json()["detail"] | body == response.get_json()["detail"]
+    game = client.get("/api/referee/1", headers=AUTH).get_json()["game"]
+    assert game["number"] == 2 and game["awaits_board"] and game["turn"] == "light"
+
+
+@pytest.mark.parametrize("body, says", [
+    ({"from_board": True}, "needs turn"),
+    ({"from_board": True, "turn": "up"}, "turn must be 'dark' or 'light'"),
+    ({"from_board": True, "turn": "dark", "fen": "W:W10:B14"}, "not both"),
+    ({"turn": "dark"}, "turn goes with from_board"),
+    ({"fen": ""}, "fen"),
+])
+def test_a_new_game_from_the_board_asked_wrongly_is_400(log, client, body, says):
+    body = {"action": "new_game", "rules": {}, **body}
+    response = client.post("/api/referee/1/action", headers=AUTH, json=body)
+    assert response.status_code == 400 and says in response.get_json()["message"]
+    assert [e for e in log.read("1") if e.kind is EventKind.REFEREE] == []  # nothing stored
+
+
+def test_the_console_offers_a_new_game_from_the_board_or_a_fen(client):
+    """The form the console's script posts from: the side to move, a FEN, a button each."""
+    page = client.get("/referee/1", headers=AUTH).get_data(as_text=True)
+    form = page[page.index("data-from-position"):]
+    form = form[:form.index("</form>")]
+    assert '<select name="turn"><option value="dark">' in form and '<option value="light">' in form
+    assert '<input name="fen"' in form
+    assert '<button name="from" value="board">From the board</button>' in form
+    assert '<button name="from" value="fen">From the FEN</button>' in form
+
+
 def test_no_camera_is_404(client):
     for url in ("/referee/1/snapshot.jpg", "/referee/1/camera.mjpg"):
         response = client.get(url, headers=AUTH)

@@ -200,6 +200,25 @@ def test_tracker_game_started_confirms_a_game_the_referee_began():
     assert [g.number for g in state.games] == [2]
 
 
+def test_a_game_from_the_board_waits_for_its_reading_then_opens_at_it():
+    """The referee's decision names the side to move; the page says the board is awaited
+    until the camera's tracker logs the board read as the game's start."""
+    events = game_events(moves=MOVES[:2])
+    events.append(referee(ra.NewGame({"forced_opening": ["26-22"]}, from_board=True, turn=Colour.LIGHT),
+                          game=2))
+    view = fold(events).to_json()["game"]
+    assert view["number"] == 2 and view["awaits_board"] and view["moves"] == []
+    assert view["turn"] == "light" and view["rules"]["forced_opening"] == []
+    events.append(GameEvent("1", EventKind.GAME_STARTED, T0 + 1001, game=2, fen="W:W10,11,K27:B14,19,K31",
+                            side=Colour.LIGHT, detail=GameStarted(Rules(), turn_named=True)))
+    state = fold(events)
+    view = state.to_json()["game"]
+    assert not view["awaits_board"] and view["start_fen"] == "W:W10,11,K27:B14,19,K31"
+    assert [g.number for g in state.games] == [1, 2] and state.current.turn_named
+    pdn = read_game(state.pdn(state.current, {}))
+    assert pdn.tags["SetUp"] == "1" and pdn.tags["FEN"] == "W:W10,11,K27:B14,19,K31"
+
+
 def test_result_event_ends_the_game():
     state = fold(game_events(moves=MOVES[:2]) + [
         GameEvent("1", EventKind.RESULT, T0, reason="forfeit", detail=GameOver(Outcome.LIGHT_WINS))])

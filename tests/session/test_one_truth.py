@@ -3,14 +3,18 @@ through moves, takebacks, gaps with plies nobody saw, and restarts from the log.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from makhos.engine import Position
+from makhos.engine import Colour, Position
 from makhos.engine.game import Game
 from makhos.events import SQLiteLog
+from makhos.events.decisions import NewGame
 from makhos.session import BoardSession
+from makhos.session.session import DECISION_POLL
 from makhos.tracker import GameTracker
 from makhos.vision.reading import Reading
 
@@ -77,3 +81,17 @@ def test_the_live_game_is_the_log_replayed_after_every_event(seed: int, steps: l
     table.session.assert_one_truth()
     live = table.session.tracker.game
     assert live is not None and live.positions() == game.positions()  # and it is the game played
+
+
+def test_a_game_from_the_board_is_started_by_the_session_that_reads_the_decision_back() -> None:
+    """The referee's decision comes through the log, as in a worker or the demo; the session
+    reads it back, and its tracker starts the game from the board it reads next."""
+    table = Table()
+    table.show(Game().position, 1.0)
+    table.log.append(NewGame({}, from_board=True, turn=Colour.LIGHT).to_event("1", 2, table.time))
+    time.sleep(DECISION_POLL)  # the session looks at the log at most this often
+    composed = Position.from_fen("W:W10,11,K27:B14,19,K31")
+    table.show(composed, 0.5)
+    live = table.session.tracker.record.current
+    assert live.number == 2 and live.game.start == composed and live.turn_named
+    table.session.assert_one_truth()
