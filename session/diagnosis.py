@@ -18,8 +18,11 @@ from makhos.vision.classifier import labels_of
 from makhos.vision.occlusion import GateConfig, GateState
 from makhos.vision.pipeline import FrameResult
 
-#: Seconds without a read before the end of a video that count as "stopped early".
-STOPPED_EARLY_S = 10.0
+#: Seconds without a read before the end of a video that count as "stopped early": longer
+#: than a hand takes over the board to make a move, so a video cut during its last move is
+#: not blamed, while a board covered or unreadable to the end (a shadow the gate takes for
+#: an arm, a hand resting on it) is said, since moves made then are not in the record.
+STOPPED_EARLY_S = 3.0
 #: Share of the frames a container announces that must decode before it is "truncated".
 DECODED_SHARE = 0.95
 

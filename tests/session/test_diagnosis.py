@@ -12,7 +12,7 @@ from makhos.cli.main import main
 from feed import started
 from makhos.session.diagnosis import held_up
 
-from drawn_boards import render, start_occupancy
+from drawn_boards import draw_hand, render, start_occupancy
 
 
 def write_clip(path: Path, frames: list[np.ndarray], fps: float = 30.0) -> Path:
@@ -81,3 +81,21 @@ def test_a_record_held_by_a_board_nobody_went_on_from_says_where_and_why():
     feed.hand()
     feed.board("W:W1,9:B14,30")  # put back: nothing holds the record any more
     assert held_up(feed.tracker.record) is None
+
+
+def test_a_video_that_ends_under_a_hand_says_the_moves_stopped_being_read(tmp_path, capsys):
+    # The sample's start and first ply, then an arm that keeps moving over the board until
+    # the video ends: whatever was played under it is not in the record, and that is said.
+    capture = cv2.VideoCapture("models/sample/sample.mp4")
+    frames = [capture.read()[1] for _ in range(100)]
+    capture.release()
+    rng = np.random.default_rng(5)
+    for _ in range(150):
+        frame = frames[99].copy()
+        draw_hand(frame, rng, np.array([320, 180]) + rng.uniform(-40, 40, 2), 40)
+        frames.append(frame)
+    clip = write_clip(tmp_path / "covered.mp4", frames)
+    assert main(["record", str(clip), "-o", str(tmp_path / "covered.pdn")]) == 0
+    err = capsys.readouterr().err
+    assert "moves stopped being read at 3.3 s of 8.3 s (after 1 plies)" in err
+    assert "something covered it" in err
