@@ -16,7 +16,6 @@ camera for the pieces.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,9 +25,8 @@ import cv2
 import numpy as np
 
 from makhos.engine.position import Position
-from makhos.engine.squares import row_col
 
-from .realdata import ROOT
+from .realdata import ROOT, RealPhoto, grid_of, labelled_photos
 from .videos.nuisances import Camera, Nuisances, content_times, sample_nuisances
 from .videos.render import video_writer
 
@@ -37,14 +35,10 @@ VIDEO = CLIP / "checkers.mp4"
 MEN = 12
 
 
-def grid_of(position: Position) -> np.ndarray:
+def cells_of(position: Position) -> np.ndarray:
     """(8, 8) characters of a position, as the labels write a grid ('.', 'l', 'd', 'L', 'D')."""
-    cells = np.full((8, 8), ".")
-    for square in range(1, 33):
-        piece = position.piece_at(square)
-        if piece is not None:
-            cells[row_col(square)] = piece.value
-    return cells
+    labels = "".join(p.value if (p := position.piece_at(s)) is not None else "." for s in range(1, 33))
+    return np.array([list(row) for row in grid_of(labels)])
 
 
 def symmetries(cells: np.ndarray) -> list[np.ndarray]:
@@ -53,18 +47,17 @@ def symmetries(cells: np.ndarray) -> list[np.ndarray]:
     return turns + [t[:, ::-1] for t in turns]
 
 
-def _labels() -> list[dict[str, Any]]:
-    images = json.loads((CLIP / "labels.json").read_text(encoding="utf-8"))["images"]
-    return sorted((i for i in images if i["file"].startswith("checkers_f")), key=lambda i: i["frame"])
+def _labelled_frames() -> list[RealPhoto]:
+    """The clip's labelled frames in time order (their names number the frames)."""
+    return sorted((p for p in labelled_photos(CLIP) if p.setup == "video"), key=lambda p: p.path.name)
 
 
 def labelled_positions() -> list[np.ndarray]:
     """The clip's labelled frames in time order, each position once: the true game."""
     distinct: list[np.ndarray] = []
-    for image in _labels():
-        cells = np.array([list(row) for row in image["grid"]])
-        if not distinct or not np.array_equal(distinct[-1], cells):
-            distinct.append(cells)
+    for photo in _labelled_frames():
+        if not distinct or not np.array_equal(distinct[-1], photo.cells):
+            distinct.append(photo.cells)
     return distinct
 
 
@@ -75,7 +68,7 @@ def plies_followed(recorded: list[Position], truth: list[np.ndarray]) -> int | N
     more moves than were played)."""
     if len(recorded) > len(truth):
         return None
-    seen = [symmetries(grid_of(p)) for p in recorded]
+    seen = [symmetries(cells_of(p)) for p in recorded]
     if any(all(np.array_equal(views[k], t) for views, t in zip(seen, truth)) for k in range(8)):
         return len(recorded) - 1
     return None
@@ -139,7 +132,7 @@ def hostile_clip(seed: int, folder: Path) -> tuple[Path, dict[str, Any]]:
     duration = len(frames) / fps
     nuisances = sample_nuisances(rng, duration)
     slant = Slant.draw(rng, seed % 4)
-    board = np.array(_labels()[0]["corners"], float)
+    board = _labelled_frames()[0].corners
     warp = slant.homography(board, nuisances.size)
     camera = Camera(nuisances, duration)
     times = content_times(int(duration * nuisances.fps), nuisances)
