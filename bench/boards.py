@@ -38,7 +38,7 @@ def one_board(video: Path) -> dict:
     wall, cpu = time.monotonic(), time.process_time()
     worker.run(threading.Event())
     assert worker.session is not None  # run() started it
-    result = compare(video, worker.session, log.read("live", limit=1 << 30))
+    result = compare(video, worker.session, log.read_board("live"))
     return {"cpu": time.process_time() - cpu, "wall": time.monotonic() - wall,
             "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
             "perfect": result["perfect"], "false_moves": result["false_moves"]}

@@ -69,13 +69,13 @@ def render(folder: Path, seed: int, plies: int) -> Path:
 
 
 def moves_logged(log: EventLog, board: str) -> list[str]:
-    return [e.move for e in log.read(board, limit=100_000) if e.kind is EventKind.MOVE and e.move]
+    return [e.move for e in log.read_board(board) if e.kind is EventKind.MOVE and e.move]
 
 
 def served_pdn(log: EventLog, board: str) -> str:
     """The board's current game as the server folds it from the log."""
     state = BoardState(board)
-    for event in log.read(board, limit=100_000):
+    for event in log.read_board(board):
         state.apply(event)
     return write_game(state.current.game)
 
@@ -144,7 +144,7 @@ def one_video(video: Path, board: str, redis: RedisServer, folder: Path,
     want = [str(p.move) for p in truth.plies]
     got = moves_logged(log, board)
     matched = sum(block.size for block in difflib.SequenceMatcher(a=want, b=got, autojunk=False).get_matching_blocks())
-    takebacks = sum(e.kind is EventKind.TAKEBACK for e in log.read(board, limit=100_000))
+    takebacks = sum(e.kind is EventKind.TAKEBACK for e in log.read_board(board))
     served, true = served_pdn(log, board), write_game(truth)
     return Outcome(len(want), runs, redis_killed_mid_run, len(want) - matched, len(got) - matched, takebacks,
                    served == true, served_pdn(log, whole) == true, served == served_pdn(log, whole))

@@ -84,13 +84,6 @@ def truth_of(video: Path) -> tuple[Game, list[float]]:
     return game, [t["frame"] / 30.0 for t in truth if t["kind"] == "move"]
 
 
-def read_all(log: SQLiteLog) -> list[GameEvent]:
-    events: list[GameEvent] = []
-    while batch := log.read(BOARD, after=events[-1].seq if events else 0):
-        events += batch
-    return events
-
-
 class Referee:
     """Answers gap notices from the log, with the line the truth played."""
 
@@ -102,7 +95,7 @@ class Referee:
     def answer(self) -> list[GameEvent]:
         log = SQLiteLog(self.db)
         try:
-            events = read_all(log)
+            events = log.read_board(BOARD)
             for index, event in enumerate(events):
                 detail = event.detail
                 if (not isinstance(detail, Irregularity) or detail.rule is not IrregularityKind.GAP

@@ -233,7 +233,7 @@ async def run(args: argparse.Namespace) -> int:
 
         log = open_log(url)
         appended = append_times(url, boards)
-        expected = {b: [e.seq for e in read_all(log, b)] for b in boards}
+        expected = {b: [e.seq for e in log.read_board(b)] for b in boards}
         drain = time.time() + 10
         while time.time() < drain and any(
                 [s for s, _ in v.received][-1:] != expected[v.board][-1:] for v in viewers):
@@ -293,14 +293,6 @@ async def run(args: argparse.Namespace) -> int:
           f"CPU {sum(os.times()[:2]):.1f} s")
     ok = lost == duplicated == disordered == 0 and connected == args.clients and not unfinished
     return 0 if ok else 1
-
-
-def read_all(log, board: str) -> list:
-    events, after = [], 0
-    while batch := log.read(board, after=after):
-        events += batch
-        after = batch[-1].seq
-    return events
 
 
 def append_times(url: str, boards: list[str]) -> dict[int, float]:

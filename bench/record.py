@@ -156,7 +156,7 @@ def record(path: Path, model: Path | None, observer: Callable[[BoardSession], No
     worker.run(threading.Event())
     seconds = time.process_time() - start
     assert worker.session is not None  # run() started it
-    return worker.session, log.read("bench", limit=1 << 30), seconds, frames
+    return worker.session, log.read_board("bench"), seconds, frames
 
 
 def compare(path: Path, session: BoardSession, events: list) -> dict:

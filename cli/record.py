@@ -25,7 +25,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("video", type=Path, help="video file (any format OpenCV's FFmpeg reads)")
     parser.add_argument("-o", "--output", type=Path, help="PDN file to write (default: VIDEO.pdn)")
-    parser.add_argument("--events", type=Path, help="also write the events as JSON lines")
+    parser.add_argument("--events", type=Path, metavar="FILE",
+                        help="also write the event log: JSON lines if FILE ends in .jsonl, else SQLite")
     parser.add_argument("--resume", action="store_true",
                         help="take up the game of the --events log where it ends, and add to it")
     parser.add_argument("--start", type=float, default=0.0, metavar="SECONDS",
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
 
     import cv2
 
-    from makhos.events import EventLog, JSONLinesLog, SQLiteLog
+    from makhos.events import open_log
     from makhos.session import BoardSession
     from makhos.session.diagnosis import Diagnosis, held_up
     from makhos.vision.classifier import model_path
@@ -63,8 +64,12 @@ def run(args: argparse.Namespace) -> int:
         raise FileNotFoundError("--resume takes up the game of an --events log: give one that exists")
     model = model_path(args.model) if args.model is not None else None  # checked before any work
     first = None if args.first_mover == "auto" else Colour(args.first_mover)
-    log: EventLog = (JSONLinesLog(args.events, fresh=not args.resume) if args.events is not None
-                     else SQLiteLog())
+    log = open_log(args.events if args.events is not None else ":memory:", fresh=not args.resume)
+    # Beside the log, the events accepted and not yet written: a killed record loses none of
+    # them, and ``--resume`` writes them first.
+    spool = None if args.events is None else args.events.with_name(args.events.name + ".outbox")
+    if spool is not None and not args.resume:
+        spool.unlink(missing_ok=True)  # a new recording: an old one's leftovers are not its
     capture = cv2.VideoCapture(str(args.video))
     skipped = round(args.start * (capture.get(cv2.CAP_PROP_FPS) or 30.0))
     total = int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) - skipped
@@ -77,7 +82,8 @@ def run(args: argparse.Namespace) -> int:
             progress.update(1)
 
         # No referee watches a recording: of several lines through a gap, the likeliest is taken.
-        config = WorkerConfig(board=args.board, rules=rules_from_args(args), first_mover=first, offline=True)
+        config = WorkerConfig(board=args.board, rules=rules_from_args(args), first_mover=first,
+                              offline=True, spool=spool)
         worker = Worker(config, log, CameraInput(str(args.video), model=model, start=args.start), observe)
         stop = threading.Event()
         worker.start_session(stop)
@@ -102,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"makhos record: {args.video}: {line}", file=sys.stderr)
     output = args.output or args.video.with_suffix(".pdn")
     output.write_text(pdn, encoding="utf-8")
-    events = log.read(args.board, limit=1 << 30)
+    events = log.read_board(args.board)
     alerts = sum(1 for e in events if e.kind.value in ("irregularity", "board_mismatch"))
     print(f"{output}: {plies} plies, {alerts} alert(s)")
     return 0

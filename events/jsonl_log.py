@@ -57,6 +57,10 @@ class JSONLinesLog:
             chosen = [e for e in self._events[after:] if board is None or e.board == board]
         return chosen[:limit]
 
+    def read_board(self, board: str) -> list[GameEvent]:
+        with self._lock:
+            return [e for e in self._events if e.board == board]
+
     def boards(self) -> list[str]:
         with self._lock:
             return sorted({e.board for e in self._events})

@@ -1,7 +1,9 @@
 """Append-only event logs. SQLite is the embedded default; one table holds every board.
 
 Readers resume with :meth:`EventLog.read` ``after`` the last sequence number they saw,
-which is what makes SSE ``Last-Event-ID`` resume lossless.
+which is what makes SSE ``Last-Event-ID`` resume lossless; whoever replays a whole board
+(a restored tracker, a check, a bench) asks :meth:`EventLog.read_board` once instead of
+paging.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ class EventLog(Protocol):
 
     def read(self, board: str | None = None, after: int = 0, limit: int = 1000) -> list[GameEvent]:
         """Events with ``seq > after`` (of one board, or all), oldest first."""
+
+    def read_board(self, board: str) -> list[GameEvent]:
+        """Every event of one board, oldest first: what a replay of its games starts from."""
 
     def boards(self) -> list[str]:
         """Every board that has events."""
@@ -83,6 +88,12 @@ class SQLiteLog:
                     "SELECT seq, body FROM events WHERE board = ? AND seq > ? ORDER BY seq LIMIT ?",
                     (board, after, limit),
                 ).fetchall()
+        return [GameEvent.from_json(body).with_seq(seq) for seq, body in rows]
+
+    def read_board(self, board: str) -> list[GameEvent]:
+        with self._lock:
+            rows = self._db.execute("SELECT seq, body FROM events WHERE board = ? ORDER BY seq",
+                                    (board,)).fetchall()
         return [GameEvent.from_json(body).with_seq(seq) for seq, body in rows]
 
     def boards(self) -> list[str]:

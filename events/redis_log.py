@@ -110,12 +110,16 @@ class RedisLog:
     def _xread(self, boards: list[str], after: int, limit: int) -> list[GameEvent]:
         streams: dict[Any, Any] = {self._stream(b): f"{after}-0" for b in boards}
         reply: list[Any] = self._call(lambda: self._redis.xread(streams, count=limit))  # type: ignore[arg-type, return-value]
-        events = [GameEvent.from_json(fields["e"]).with_seq(int(entry_id.split("-")[0]))
-                  for _, entries in reply for entry_id, fields in entries]
+        events = [_event(entry_id, fields) for _, entries in reply for entry_id, fields in entries]
         events.sort(key=lambda e: e.seq)
         # Each stream gave at most ``limit`` entries after ``after``, so the hall-wide
         # first ``limit`` are all among them.
         return events[:limit]
+
+    def read_board(self, board: str) -> list[GameEvent]:
+        # One XRANGE: the stream's entry ids are the seqs, so it comes in order.
+        entries: list[Any] = self._call(lambda: self._redis.xrange(self._stream(board)))  # type: ignore[arg-type, return-value]
+        return [_event(entry_id, fields) for entry_id, fields in entries]
 
     def boards(self) -> list[str]:
         boards: set[str] = self._call(lambda: self._redis.smembers(f"{self._prefix}:boards"))  # type: ignore[arg-type, return-value]
@@ -174,3 +178,8 @@ class RedisLog:
         except OSError:
             return True  # unreachable: an outage, not a wrong server
         return reply in (b"+", b"-")
+
+
+def _event(entry_id: str, fields: dict[str, str]) -> GameEvent:
+    """A stream entry as the event it holds, numbered by its id (``<seq>-0``)."""
+    return GameEvent.from_json(fields["e"]).with_seq(int(entry_id.split("-")[0]))

@@ -46,13 +46,19 @@ def check_redis_url(url: str) -> str:
     return url
 
 
-def open_log(target: str | Path, password: str | None = None) -> EventLog:
+def open_log(target: str | Path, password: str | None = None, fresh: bool = False) -> EventLog:
     """The log at ``target``; ``password`` (a hall token) is used when the URL has none,
-    so it need not appear on a command line that ``ps`` shows."""
+    so it need not appear on a command line that ``ps`` shows. ``fresh``: a log file starts
+    empty (a new recording over an old one's file); a hall's log is never emptied."""
     if "://" in str(target):
+        if fresh:
+            raise ValueError(f"{target}: a hall's log is only added to, never started afresh")
         from .redis_log import RedisLog  # redis-py is only imported by those who use it
 
         return RedisLog(check_redis_url(str(target)), password=password)
     if Path(target).suffix == ".jsonl":
-        return JSONLinesLog(target)
+        return JSONLinesLog(target, fresh=fresh)
+    if fresh and str(target) != ":memory:":
+        for leftover in ("", "-wal", "-shm"):  # an old write-ahead file would replay into the new
+            Path(f"{target}{leftover}").unlink(missing_ok=True)
     return SQLiteLog(target)

@@ -1,10 +1,13 @@
 """BoardSession: one camera, one board, from frames to logged events.
 
 Events are appended to the log before the session hands them on, so whatever shows an
-event (the live page, a PDN download) can only show what is already stored. Between
-frames the session reads the log back to the tracker: its own events come back numbered
-(a referee decision names an alert by its seq), and referee decisions and camera notices,
-which others append, are applied to its record.
+event (the live page, a PDN download) can only show what is already stored. A worker's
+session writes through an :class:`~events.outbox.Outbox` instead (the camera must not wait
+on the network): it accepts each event, keeps it and sends it in order, and what shows
+events still reads them from the log. Between frames the session reads the log back to
+the tracker: its own events come back numbered (a referee decision names an alert by its
+seq), and referee decisions and camera notices, which others append, are applied to its
+record.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from makhos.engine.starts import start_boards
 from makhos.events import EventKind, EventLog, GameEvent
 from makhos.events.details import CameraNotice, CameraStatus, ReaderAdapted
 from makhos.events.game import replay
+from makhos.events.outbox import Outbox
 from makhos.tracker import GameTracker
 from makhos.tracker.tracker import NoGame, Playing
 from makhos.vision.pipeline import BoardReader, FrameResult, StartAdapting
@@ -31,8 +35,8 @@ DECISION_POLL = 0.25
 
 
 class BoardSession:
-    def __init__(self, reader: BoardReader, tracker: GameTracker, log: EventLog | None = None,
-                 seen: int | None = None) -> None:
+    def __init__(self, reader: BoardReader, tracker: GameTracker,
+                 log: EventLog | Outbox | None = None, seen: int | None = None) -> None:
         """``seen``: the last seq the tracker already knows (a tracker resumed from the log);
         by default everything logged before this session is history."""
         self.reader = reader
@@ -66,7 +70,8 @@ class BoardSession:
             reader.adaptation = self._kept = kept[-1]
 
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
-        """Process one frame; returns the events it caused, already stored."""
+        """Process one frame; returns the events it caused, already stored (or, behind an
+        outbox, accepted: numbered once the log takes them)."""
         self.last = self.reader.process(image, time)
         if self._history_until is not None and time <= self._history_until:
             return []
@@ -121,12 +126,11 @@ class BoardSession:
         tracker believes, a restarted worker or the server would believe too."""
         if self.log is None:
             return
-        flush = getattr(self.log, "flush", None)  # a worker's outbox: wait until the log has all
-        if callable(flush):
-            flush(10.0)
+        if isinstance(self.log, Outbox):
+            self.log.flush(10.0)  # wait until the log has all
         self._polled = -np.inf
         self._read_back()
-        events = self.log.read(self.tracker.board_id, limit=1 << 30)
+        events = self.log.read_board(self.tracker.board_id)
         logged = replay(events, self.tracker.board_id, self.tracker.rules).current
         live = self.tracker.game
         logged_positions = logged.game.positions() if logged.set_up else []
@@ -137,7 +141,11 @@ class BoardSession:
                                  f"{events[-1].seq if events else 0}")
 
     def _store(self, event: GameEvent) -> GameEvent:
-        """The event as logged (numbered), before anyone is shown it."""
+        """The event as logged (numbered), before anyone is shown it; behind an outbox, as
+        accepted (kept, and numbered when the log takes it)."""
+        if isinstance(self.log, Outbox):
+            self.log.accept(event)
+            return event
         return self.log.append(event) if self.log is not None else event
 
     def pdn(self, tags: dict[str, str] | None = None,
@@ -159,12 +167,7 @@ class BoardSession:
 
     def _history(self) -> list[GameEvent]:
         """Every event of the board's log so far."""
-        if self.log is None:
-            return []
-        events: list[GameEvent] = []
-        while batch := self.log.read(self.tracker.board_id, after=events[-1].seq if events else 0):
-            events += batch
-        return events
+        return self.log.read_board(self.tracker.board_id) if self.log is not None else []
 
     def _read_back(self) -> None:
         now = clock.monotonic()

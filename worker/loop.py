@@ -8,7 +8,7 @@
   explains against the game whatever was played meanwhile, or raises an alert.
 - A recording (a video file, a replay) plays to its end: a ``camera`` event says "ended",
   and the pages stop the clock.
-- The log is away (Redis restarting): events queue in the :class:`~worker.outbox.Outbox`
+- The log is away (Redis restarting): events queue in the :class:`~events.outbox.Outbox`
   and are sent in order when it returns.
 """
 
@@ -24,15 +24,15 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from makhos.engine import Colour, Rules
-from makhos.events import EventLog, GameEvent, LogUnavailable
+from makhos.events import EventLog, LogUnavailable
 from makhos.events.decisions import SetPlayers
 from makhos.events.details import CameraStatus
+from makhos.events.outbox import Outbox
 from makhos.session import BoardSession
 from makhos.tracker import GameTracker, TrackerConfig
 from makhos.tracker.tracker import TRACKER_KINDS
 
 from .inputs import Input
-from .outbox import Outbox
 
 logger = logging.getLogger("makhos.worker")
 
@@ -86,7 +86,7 @@ class Worker:
                 for event in held:  # in order, first: the log stores a resent one once
                     self.log.append(event)
                 held = []
-                history = self._history()
+                history = self.log.read_board(config.board)
                 break
             except LogUnavailable as error:
                 logger.warning("board %s: log unreachable (%s); retrying in %.1f s",
@@ -105,17 +105,10 @@ class Worker:
         if config.players and not any(isinstance(e.detail, SetPlayers) for e in history):
             first, second = config.players
             game = tracker.record.current.number
-            self.outbox.append(SetPlayers(first, second).to_event(config.board, game, time.time()))
+            self.outbox.accept(SetPlayers(first, second).to_event(config.board, game, time.time()))
         # The input's clock: the times of the events its tracker made.
         self._after = max((e.time for e in history if e.kind in TRACKER_KINDS), default=float("-inf"))
         return self._after
-
-    def _history(self) -> list[GameEvent]:
-        events, after = [], 0
-        while batch := self.log.read(self.config.board, after=after):
-            events += batch
-            after = batch[-1].seq
-        return events
 
     # ------------------------------------------------------------ running
 

@@ -33,9 +33,6 @@ def recorded(folder: Path, seed: int, plies: int = 30) -> tuple[Game, Path]:
 def folded_pdn(log: EventLog, board: str) -> str:
     """The board's current game as the server's view state folds it from the log."""
     state = BoardState(board)
-    after = 0
-    while batch := log.read(board, after=after):
-        for event in batch:
-            state.apply(event)
-        after = batch[-1].seq
+    for event in log.read_board(board):
+        state.apply(event)
     return write_game(state.current.game)

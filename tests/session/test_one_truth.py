@@ -47,7 +47,7 @@ class Table:
     def restart(self) -> None:
         """A worker killed and started again: a fresh tracker restored from the log."""
         tracker = GameTracker("1")
-        seen = tracker.restore(self.log.read("1", limit=1 << 30))
+        seen = tracker.restore(self.log.read_board("1"))
         self.session = self._session(tracker)
         self.session._seen = seen
 

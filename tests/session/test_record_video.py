@@ -7,6 +7,9 @@ import pytest
 
 from makhos.cli.main import main
 from makhos.engine.pdn import read_game
+from makhos.events import EventKind, GameEvent
+from makhos.events.details import CameraNotice, CameraStatus
+from makhos.events.outbox import Outbox
 from lab.render import sample_scene
 from lab.videos import script_game
 from lab.videos.render import write_video
@@ -80,3 +83,72 @@ def test_a_killed_record_leaves_every_event_it_made_in_its_log(clip, tmp_path):
     resumed = read_game((tmp_path / "resumed.pdn").read_text()).game
     truth = read_game(clip.with_suffix(".pdn").read_text()).game
     assert resumed.positions() == truth.positions()
+
+
+#: ``makhos record`` in a process of its own whose log hangs after its first two events, as a
+#: stalled disk would: the record goes on accepting events, which wait in its outbox.
+STALLED_RECORD = """
+import sys, threading
+from makhos.cli.main import main
+from makhos.events.jsonl_log import JSONLinesLog
+
+write = JSONLinesLog.append
+def stalled(log, event):
+    if len(log.read_board(event.board)) >= 2:
+        threading.Event().wait()  # the writer never comes back
+    return write(log, event)
+JSONLinesLog.append = stalled
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_record_killed_before_its_log_took_what_it_accepted_loses_none_of_it(clip, tmp_path):
+    """Killed (SIGKILL) while events it accepted wait unwritten behind a hung log: each is on
+    disk beside the log, and ``--resume`` writes them first, in order, as the uninterrupted
+    run wrote them, then finishes the game."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    def unnumbered(path: Path) -> list[GameEvent]:
+        return [GameEvent.from_json(line).with_seq(0) for line in path.read_text().splitlines()]
+
+    full = tmp_path / "full.jsonl"
+    assert main(["record", str(clip), "-o", str(tmp_path / "full.pdn"), "--events", str(full)]) == 0
+    expected = unnumbered(full)
+    log, spool = tmp_path / "killed.jsonl", tmp_path / "killed.jsonl.outbox"
+    process = subprocess.Popen([sys.executable, "-c", STALLED_RECORD, "record", str(clip),
+                                "-o", str(tmp_path / "killed.pdn"), "--events", str(log)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and process.poll() is None:
+        if spool.exists() and spool.read_text().count('"kind":"move"') >= 2:
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "the record ended before it could be killed"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    written, held = unnumbered(log), [e.with_seq(0) for e in Outbox.held(spool)]
+    assert len(written) == 2 and sum(e.kind.value == "move" for e in held) >= 2
+    accepted = written + held
+    assert accepted == expected[:len(accepted)]
+    assert main(["record", str(clip), "-o", str(tmp_path / "resumed.pdn"), "--events", str(log),
+                 "--resume", "--start", str(held[-1].time)]) == 0
+    assert unnumbered(log)[:len(accepted)] == accepted
+    assert not spool.exists()
+    resumed = read_game((tmp_path / "resumed.pdn").read_text()).game
+    assert resumed.positions() == read_game(clip.with_suffix(".pdn").read_text()).game.positions()
+
+
+def test_a_new_record_over_an_old_log_starts_afresh(clip, tmp_path):
+    """Without ``--resume`` the log and the events an old run left unwritten are not this
+    recording's: neither reaches its log."""
+    log = tmp_path / "events.jsonl"
+    stale = GameEvent("board-1", EventKind.CAMERA, -1.0, detail=CameraNotice(CameraStatus.LOST))
+    log.write_text(stale.to_json() + "\n")
+    log.with_name("events.jsonl.outbox").write_text(stale.to_json() + "\n")
+    assert main(["record", str(clip), "-o", str(tmp_path / "game.pdn"), "--events", str(log)]) == 0
+    events = [GameEvent.from_json(line) for line in log.read_text().splitlines()]
+    assert events[0].kind is EventKind.GAME_STARTED and all(e.time >= 0 for e in events)

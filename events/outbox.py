@@ -1,4 +1,4 @@
-"""Outbox: a worker's appends, sent in order by one thread, held while the log is away.
+"""Outbox: a worker's events, kept and sent in order by one thread, held while the log is away.
 
 The camera must not wait on the network: a worker goes on reading frames and refereeing
 while Redis restarts, and the events it makes meanwhile queue here. The sender sends the
@@ -6,9 +6,15 @@ head of the queue until the log takes it, so the log receives them in the order 
 made. An append whose reply was lost is sent again; the log stores it once
 (:class:`events.redis_log.RedisLog` keys each event by its content).
 
-With a ``spool`` file the queue is on disk too (JSON lines, rewritten as each event is
-taken): a worker that is killed, or stops while the log is away, loses nothing, and the
-next run of the same worker sends those events first (:meth:`Outbox.held`).
+An outbox is not an :class:`~events.log.EventLog`: :meth:`Outbox.accept` promises that the
+event will be stored, in order, not that it is; the log numbers it when it takes it. Who
+holds an outbox (the session) knows it from its type, and waits with :meth:`Outbox.flush`
+where it needs the log to have everything.
+
+With a ``spool`` file an event is on disk before :meth:`Outbox.accept` returns (JSON lines,
+rewritten as each event is taken): a worker or a recording that is killed, or stops while
+the log is away, loses no event it accepted, and the next run with the same spool sends
+those events first (:meth:`Outbox.held`).
 """
 
 from __future__ import annotations
@@ -19,13 +25,14 @@ import os
 import threading
 from pathlib import Path
 
-from makhos.events import EventLog, GameEvent, LogUnavailable
+from .event import GameEvent
+from .log import EventLog, LogUnavailable
 
-logger = logging.getLogger("makhos.worker")
+logger = logging.getLogger("makhos.worker")  # what it says is a worker's news
 
 
 class Outbox:
-    """An EventLog for a worker's session: appends queue, reads go to the log."""
+    """A worker's session writes here: events are accepted and queued, reads go to the log."""
 
     def __init__(self, log: EventLog, retry_first: float = 0.05, retry_longest: float = 1.0,
                  spool: Path | None = None) -> None:
@@ -41,23 +48,33 @@ class Outbox:
 
     @staticmethod
     def held(spool: Path | None) -> list[GameEvent]:
-        """The events a spool file still holds, oldest first (none without a file)."""
+        """The events a spool file still holds, oldest first (none without a file). A last
+        line cut short was being written when the process was killed: that event was never
+        accepted, and is left out."""
         if spool is None or not spool.exists():
             return []
-        lines = spool.read_text(encoding="utf-8").splitlines()
-        return [GameEvent.from_json(line) for line in lines if line.strip()]
+        lines = [line for line in spool.read_text(encoding="utf-8").splitlines() if line.strip()]
+        events: list[GameEvent] = []
+        for number, line in enumerate(lines, start=1):
+            try:
+                events.append(GameEvent.from_json(line))
+            except (ValueError, KeyError, TypeError) as error:
+                if number == len(lines):
+                    break
+                raise ValueError(f"{spool}:{number}: not an event ({error})") from None
+        return events
 
-    def append(self, event: GameEvent) -> GameEvent:
-        """Queue the event; it has no seq yet (the log gives one when it takes it)."""
+    def accept(self, event: GameEvent) -> None:
+        """Take the event to send after those accepted before it. Once this returns it is
+        kept (on the spool, if there is one); the log numbers it when it takes it."""
         with self._changed:
             if self._failure is not None:
                 raise self._failure
-            self._pending.append(event)
             if self.spool is not None:
                 with self.spool.open("a", encoding="utf-8") as out:
                     out.write(event.to_json() + "\n")
+            self._pending.append(event)
             self._changed.notify_all()
-        return event
 
     def _spool_rest(self) -> None:
         """Rewrite the spool with what is still queued (called with the lock held)."""
@@ -77,14 +94,12 @@ class Outbox:
         except LogUnavailable:
             return []
 
-    def boards(self) -> list[str]:
-        return self._log.boards()
-
-    def wait_for_append(self, timeout: float) -> None:
+    def read_board(self, board: str) -> list[GameEvent]:
+        """The board's events the log holds; like :meth:`read`, none while it is away."""
         try:
-            self._log.wait_for_append(timeout)
+            return self._log.read_board(board)
         except LogUnavailable:
-            pass  # a hint only
+            return []
 
     @property
     def backlog(self) -> int:
