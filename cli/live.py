@@ -78,7 +78,7 @@ class LiveRun:
         """Take up the board's game from the log now; what is resumed, if anything."""
         import time
 
-        from makhos.events.game import WALL_CLOCK
+        from makhos.events.clock import WALL_CLOCK
 
         self.worker.start_session(self.stop)
         session = self.worker.session

@@ -26,6 +26,11 @@ The rules of the replay:
 
 Pure Python over :mod:`engine`: no clock reads, no I/O, so the same events always give
 the same record, and a restarted reader shows what it showed before.
+
+This module is the fold alone. What it folds into lives where a reader looks for it: the
+per-move clock and the events' time base in :mod:`events.clock`, match scheduling in
+:mod:`events.match`, a recorded ply as the score and the board page show it in
+:mod:`events.moves`.
 """
 
 from __future__ import annotations
@@ -38,18 +43,21 @@ from makhos.engine import Colour, Move, MoveText, Position, Rules
 from makhos.engine.game import Game, Result
 from makhos.engine.pdn import Correction, Numbering, write_game
 
+from .clock import MOVE_SECONDS, WALL_CLOCK, WARNING_SECONDS, Clock
 from .decisions import (AcceptMove, Acknowledge, ChooseLine, CorrectMove, Dismiss, GrantExtraTime,
                         NewGame, RefereeAction, SetPlayers, SetResult, TakeBack)
 from .details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch, CameraNotice,
                       CameraStatus, ClockLevel, ClockSignal, Crowned, CrowningPending, Detail,
                       GameOver, GameStarted, Irregularity, IrregularityKind, MovePlayed, Takeback)
 from .event import GameEvent
+from .match import Match, match_of, name_players
+from .moves import MoveEntry
 
-#: RULES.md: 2 minutes per move, yellow warnings at 1:30 and 1:50.
-MOVE_SECONDS = 120
-WARNING_SECONDS = (90, 110)
-#: An event time above this (2001-09-09) is wall-clock time, below it a video's frame time.
-WALL_CLOCK = 1e9
+#: Public names, those that moved to :mod:`events.clock`, :mod:`events.match` and
+#: :mod:`events.moves` included: code that imported them from here goes on working.
+__all__ = ["BOARD_ALERTS", "MOVE_SECONDS", "WALL_CLOCK", "WARNING_SECONDS", "Alert", "AlertKind",
+           "Clock", "GameRecord", "LoggedGame", "Match", "MoveEntry", "described", "line_moves",
+           "movers", "replay"]
 
 
 class AlertKind(str, enum.Enum):
@@ -106,89 +114,6 @@ class Alert:
         """Whether ``event`` (as read back from the log) is the one that raised this alert."""
         return (self.seq is None and event.time == self.time and event.reason == self.reason
                 and event.fen == self.fen and event.detail == self.detail)
-
-
-@dataclass(slots=True)
-class MoveEntry:
-    """One ply of the move list, with what the board page needs to draw it."""
-
-    ply: int  # 1-based
-    side: Colour  # who played it
-    move: str | None  # full-path PDN; None for an irregular change no move describes
-    fen: str  # the position after it
-    captured: list[int]  # squares emptied of the opponent's pieces
-    irregular: str | None  # the rule it broke, when it stood as an irregular ply
-    time: float
-    spent: float | None = None  # seconds on the mover's clock; None when not measured
-    gap: float | None = None  # seen only after the board was unseen this many seconds
-    unconfirmed: bool = False  # the likeliest of several lines through a gap, not decided
-    corrections: tuple[Correction, ...] = ()  # attempts taken back before it
-
-    @property
-    def number(self) -> int:
-        return (self.ply + 1) // 2
-
-    @property
-    def note(self) -> str:
-        """The PDN comment of a ply seen after a gap: ``after a gap of 12 s``."""
-        if self.gap is None:
-            return ""
-        return f"after a gap of {self.gap:.0f} s" + (", unconfirmed" if self.unconfirmed else "")
-
-
-@dataclass(slots=True)
-class Match:
-    """Two players over several games; ``first`` moves first in game 1, then they alternate.
-
-    A board hosts one match per round: ``first_game`` is the board's number of the match's
-    game 1 (the board's games are numbered on across rounds).
-    """
-
-    first: str = ""
-    second: str = ""
-    round: str = ""
-    games: int = 4
-    first_game: int = 1
-
-    def moves_first(self, record: "GameRecord") -> bool:
-        """Whether ``first`` moves first in this game of the match: games 1, 3, 5..."""
-        return (record.number - self.first_game) % 2 == 0
-
-
-@dataclass(slots=True)
-class Clock:
-    """The per-move clock of the side to move. ``started`` is in the events' time base."""
-
-    side: Colour = Colour.DARK
-    started: float | None = None
-    extra_seconds: int = 0
-    level: ClockLevel | None = None  # the last signal given for this move
-    signalled: set[float] = field(default_factory=set)  # the marks given, extra included
-    stopped: float | None = None  # when it stopped: the game ended, or the camera did
-
-    @property
-    def limit_seconds(self) -> int:
-        return MOVE_SECONDS + self.extra_seconds
-
-    def spent(self, time: float) -> float | None:
-        """Seconds from the clock's start to ``time``; None without a start, or when the two
-        are in different time bases (a video's frame time and a referee's wall time)."""
-        if self.started is None or (self.started > WALL_CLOCK) != (time > WALL_CLOCK):
-            return None
-        return max(time - self.started, 0.0)
-
-    def stop(self, time: float) -> None:
-        if self.stopped is None:
-            self.stopped = time
-
-    def due(self, time: float) -> list[ClockSignal]:
-        """The signals due at ``time`` that were not given yet, oldest mark first."""
-        if self.started is None or self.stopped is not None:
-            return []
-        used = max(time - self.started, 0.0) - self.extra_seconds
-        marks = [(w, ClockLevel.YELLOW) for w in WARNING_SECONDS] + [(MOVE_SECONDS, ClockLevel.RED)]
-        return [ClockSignal(level, float(mark + self.extra_seconds)) for mark, level in marks
-                if used >= mark and mark + self.extra_seconds not in self.signalled]
 
 
 @dataclass
@@ -335,24 +260,16 @@ class LoggedGame:
 
     def match_of(self, record: GameRecord) -> Match:
         """The match a game of the board belongs to."""
-        return next((m for m in reversed(self.matches) if m.first_game <= record.number),
-                    self.matches[0])
+        return match_of(self.matches, record.number)
 
     def games_of(self, match: Match) -> list[GameRecord]:
         return [g for g in self.games if self.match_of(g) is match]
 
     def _name_players(self, named: Match) -> None:
-        """A new pairing in a new round, after the match on the board has begun, is the
-        next match (from the next game); anything else corrects the match being played."""
-        match = self.match
-        begun = any(g.moves or g.result for g in self.games_of(match))
-        if begun and named.round != match.round and {named.first, named.second} != {match.first, match.second}:
-            current = self.current
-            named.first_game = current.number + (1 if current.moves or current.result else 0)
-            self.matches.append(named)
-        else:
-            named.first_game = match.first_game
-            self.matches[-1] = named
+        """The referee names the players: the match being played, or the next (:func:`name_players`)."""
+        current = self.current
+        begun = any(g.moves or g.result for g in self.games_of(self.match))
+        name_players(self.matches, named, begun, current.number + (1 if current.moves or current.result else 0))
 
     # ------------------------------------------------------------ what the tracker asks
 

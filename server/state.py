@@ -15,8 +15,11 @@ from typing import Any
 from makhos.engine import Colour
 from makhos.engine.game import Outcome
 from makhos.events import decisions as ra
+from makhos.events.clock import MOVE_SECONDS, WALL_CLOCK
 from makhos.events.details import Irregularity
-from makhos.events.game import MOVE_SECONDS, WALL_CLOCK, Alert, LoggedGame, GameRecord, Match, MoveEntry
+from makhos.events.game import Alert, GameRecord, LoggedGame
+from makhos.events.match import Match
+from makhos.events.moves import MoveEntry
 
 from .config import Scoring
 
