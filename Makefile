@@ -48,10 +48,11 @@ square-classifier: $(BIN)/makhos
 	$(BIN)/python -m lab.training.evaluate --data data/test.npz
 
 # Endgame tables for every position of up to 4 pieces, both captured-removal settings, by
-# retrograde analysis (engine/endgame_build.py); written to data/endgames/ (not committed).
-# The analysis (makhos analyse, the pages' evaluation) reads them when they are there.
+# retrograde analysis (engine/endgame_build.py); written to the user's data folder,
+# $$XDG_DATA_HOME/makhos/endgames (~/.local/share/makhos/endgames), or $$MAKHOS_ENDGAMES.
+# The analysis (makhos analyse, the pages' evaluation) reads them from there when they are there.
 endgames: $(BIN)/makhos
-	$(BIN)/python -m makhos.engine.endgame_build --pieces 4 --out data/endgames
+	$(BIN)/python -m makhos.engine.endgame_build --pieces 4
 
 clean:
 	rm -rf $(VENV) build *.egg-info

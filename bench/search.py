@@ -41,7 +41,7 @@ from types import ModuleType
 
 
 from makhos.engine import CapturedRemoval, Move, Position, Rules
-from makhos.engine.endgame import EndgameTable, Outcome
+from makhos.engine.endgame import EndgameTable, Outcome, tables_folder
 from makhos.engine.game import Game, Outcome as GameOutcome
 from makhos.engine.rules import Colour
 from makhos.engine import search as current_search
@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MIDDLEGAMES = ROOT / "bench" / "data" / "middlegames.fen"
 TACTICS = ROOT / "tests" / "engine" / "data" / "tactics.json"
 GAME_TACTICS = ROOT / "tests" / "engine" / "data" / "game_tactics.json"
-TABLES = ROOT / "data" / "endgames"
+TABLES = tables_folder()  # where make endgames wrote them
 #: The last commit before #35 (the search that kept its tables between positions): the
 #: previous engine of a match and of the reuse check. Not "main": main moves.
 BEFORE_35 = "ef002a7"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from makhos.engine import Position, Rules
 from makhos.engine.analysis import PlyReview, review
-from makhos.engine.endgame import DEFAULT_FOLDER, EndgameTable
+from makhos.engine.endgame import EndgameTable, tables_folder
 from makhos.engine.game import Game
 from makhos.engine.pdn import PdnGame, read_games, write_game
 from makhos.engine.sanity import game_over, impossibility
@@ -34,8 +34,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="search time per position (default 1)")
     parser.add_argument("--depth", type=int, help="search to this depth instead of for a time")
     parser.add_argument("--out", type=Path, help="write the annotated game here ('-' for standard output)")
-    parser.add_argument("--tables", type=Path, default=DEFAULT_FOLDER,
-                        help="folder of the endgame tables (make endgames); used when present")
+    parser.add_argument("--tables", type=Path,
+                        help="folder of the endgame tables (make endgames; default: $MAKHOS_ENDGAMES, "
+                        "else $XDG_DATA_HOME/makhos/endgames); used when present")
     parser.add_argument("--worst", type=int, default=3, help="how many costliest moves to list (default 3)")
     parser.add_argument("--json", action="store_true", help="one position's analysis as JSON")
     parser.set_defaults(func=run)
@@ -51,9 +52,10 @@ def run(args: argparse.Namespace) -> int:
     why = impossibility(game.start, game.rules)
     if why is not None:
         raise ValueError(f"no game reaches that position: {why}")
-    table = EndgameTable.load_if_built(args.tables, game.rules.captured_removal)
+    tables = args.tables or tables_folder()
+    table = EndgameTable.load_if_built(tables, game.rules.captured_removal)
     if table is None:
-        print(f"(no endgame table in {args.tables}: run `make endgames` for exact endings)", file=sys.stderr)
+        print(f"(no endgame table in {tables}: run `make endgames` for exact endings)", file=sys.stderr)
     limits = Limits(depth=args.depth) if args.depth is not None else Limits(seconds=args.seconds)
     searcher = Searcher(game.rules, table=table)
     if not game.plies:

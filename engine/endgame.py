@@ -3,7 +3,8 @@
 A table holds, for every position of up to ``max_pieces`` pieces (men and kings of both
 sides, either side to move), the game's value with best play: a win or a loss in a
 number of plies, or a draw. It is built once by retrograde analysis (``make endgames``,
-:mod:`engine.endgame_build`), saved beside the code, and read here.
+:mod:`engine.endgame_build`), saved in the user's data folder (:func:`tables_folder`), and
+read here.
 
 What the values mean:
 
@@ -32,6 +33,7 @@ share a square are unused. Values are int16: 0 a draw, ``d + 1`` a win in ``d`` 
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import dataclass
 from math import comb
 from pathlib import Path
@@ -41,9 +43,26 @@ from .position import Position
 from .rules import CapturedRemoval, Colour
 from .squares import BIT, BOTTOM_ROW, SQUARES, TOP_ROW
 
-#: Where ``make endgames`` writes the tables (the repository's data/ folder); the analysis
-#: (``makhos analyse``, the pages' evaluation) reads them from here when they are there.
-DEFAULT_FOLDER = Path(__file__).resolve().parents[1] / "data" / "endgames"
+#: Names the folder of the endgame tables instead of the user's data folder.
+TABLES_ENV = "MAKHOS_ENDGAMES"
+
+
+def tables_folder() -> Path:
+    """Where ``make endgames`` writes the tables and the analysis (``makhos analyse``, the
+    pages' evaluation) reads them: ``$MAKHOS_ENDGAMES`` when set, else the user's data
+    folder, ``$XDG_DATA_HOME/makhos/endgames`` (``~/.local/share/makhos/endgames`` by
+    default, as the XDG base directories say).
+
+    Found from the environment, never from where the code lies: a wheel installs the code
+    into site-packages, where nothing writes, and an editable install and a wheel must
+    read the same tables.
+    """
+    named = os.environ.get(TABLES_ENV)
+    if named:
+        return Path(named).expanduser()
+    data = os.environ.get("XDG_DATA_HOME", "")
+    base = Path(data) if Path(data).is_absolute() else Path.home() / ".local" / "share"  # XDG: a relative one is ignored
+    return base / "makhos" / "endgames"
 
 #: Dark men, dark kings, light men, light kings: how many of each.
 Material = tuple[int, int, int, int]
@@ -257,12 +276,13 @@ class EndgameTable:
         return cls(tables, removal)
 
     @classmethod
-    def load_if_built(cls, folder: Path = DEFAULT_FOLDER,
+    def load_if_built(cls, folder: Path | None = None,
                       removal: CapturedRemoval = CapturedRemoval.END_OF_TURN) -> "EndgameTable | None":
-        """The table of ``folder`` for this removal setting, or None where none was built:
-        the analysis is exact in the endings with it and still sound without."""
+        """The table of ``folder`` (by default :func:`tables_folder`) for this removal
+        setting, or None where none was built: the analysis is exact in the endings with it
+        and still sound without."""
         try:
-            return cls.load(folder, removal)
+            return cls.load(tables_folder() if folder is None else folder, removal)
         except FileNotFoundError:
             return None
 

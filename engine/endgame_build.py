@@ -28,8 +28,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from .endgame import (ALLOWED, BINOMIAL, ORDINAL, EndgameTable, Material, best_of, group_sizes,
-                      material_name, materials, slot_of)
+from .endgame import (ALLOWED, BINOMIAL, ORDINAL, TABLES_ENV, EndgameTable, Material, best_of,
+                      group_sizes, material_name, materials, slot_of, tables_folder)
 from .movegen import capture_effects, play_effect
 from .rules import CapturedRemoval
 from .squares import BOARD_MASK, BOTTOM_ROW, TOP_ROW
@@ -329,7 +329,8 @@ def build(max_pieces: int = 4, removals: Sequence[CapturedRemoval] = tuple(Captu
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Build the endgame tables by retrograde analysis.")
     parser.add_argument("--pieces", type=int, default=4, help="most pieces on the board (default 4)")
-    parser.add_argument("--out", type=Path, default=Path("data/endgames"), help="folder for the tables")
+    parser.add_argument("--out", type=Path, help="folder for the tables (default: the one the analysis "
+                        f"reads, ${TABLES_ENV} or $XDG_DATA_HOME/makhos/endgames)")
     parser.add_argument("--removal", choices=[r.value for r in CapturedRemoval], action="append",
                         help="captured-removal setting (default both)")
     args = parser.parse_args(argv)
@@ -339,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     tables = build(args.pieces, removals, log=lambda line: print(line, flush=True))
     for table in tables.values():
-        print(f"wrote {table.save(args.out)}")
+        print(f"wrote {table.save(args.out or tables_folder())}")
     print(f"done in {time.perf_counter() - started:.0f} s")
     return 0
 

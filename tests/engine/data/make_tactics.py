@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 from makhos.engine import Move, Piece, Position, Rules
-from makhos.engine.endgame import EndgameTable
+from makhos.engine.endgame import EndgameTable, tables_folder
 from makhos.engine.rules import Colour
 from makhos.engine.search import Limits, Searcher
 
@@ -62,7 +62,7 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=50, help="several seeds run side by side, then joined")
     parser.add_argument("--pieces", type=int, choices=(4, 6), default=6)
     args = parser.parse_args()
-    table = EndgameTable.load(Path("data") / "endgames")
+    table = EndgameTable.load(tables_folder())
     rules = Rules()
     rng = random.Random(args.seed)
     found: list[dict[str, object]] = []
