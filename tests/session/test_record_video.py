@@ -1,5 +1,10 @@
 """A rendered game video through the whole pipeline: `makhos record` gives the true PDN."""
 
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +27,21 @@ def clip(tmp_path_factory) -> Path:
     scene = sample_scene(np.random.default_rng(24), held_out=True, elevation=(50.0, 80.0),
                          size=(640, 360))
     return write_video(script, scene, tmp_path_factory.mktemp("clip") / "game.mp4", seed=24)
+
+
+def kill_when_two_moves_in(watched: Path, arguments: list[str]) -> None:
+    """Run ``python ARGUMENTS`` (a ``makhos record``) in a process of its own and SIGKILL it
+    as soon as ``watched`` holds two moves, before it can end."""
+    process = subprocess.Popen([sys.executable, *arguments],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and process.poll() is None:
+        if watched.exists() and watched.read_text().count('"kind":"move"') >= 2:
+            break
+        time.sleep(0.05)
+    assert process.poll() is None, "the record ended before it could be killed"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
 
 
 def test_record_writes_the_true_game_and_its_events(clip, tmp_path, capsys):
@@ -50,11 +70,6 @@ def test_a_killed_record_leaves_every_event_it_made_in_its_log(clip, tmp_path):
     so far, each whole, the same as the uninterrupted run's first ones; ``--resume`` then
     finishes the game from it."""
     import json
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
 
     full = tmp_path / "full.jsonl"
     assert main(["record", str(clip), "-o", str(tmp_path / "full.pdn"), "--events", str(full)]) == 0
@@ -62,17 +77,8 @@ def test_a_killed_record_leaves_every_event_it_made_in_its_log(clip, tmp_path):
     moves_at = [i for i, e in enumerate(expected) if e["kind"] == "move"]
     assert len(moves_at) >= 4
     killed = tmp_path / "killed.jsonl"
-    process = subprocess.Popen([sys.executable, "-m", "makhos.cli.main", "record", str(clip),
-                                "-o", str(tmp_path / "killed.pdn"), "--events", str(killed)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and process.poll() is None:
-        if killed.exists() and killed.read_text().count('"kind":"move"') >= 2:
-            break
-        time.sleep(0.05)
-    assert process.poll() is None, "the record ended before it could be killed"
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait()
+    kill_when_two_moves_in(killed, ["-m", "makhos.cli.main", "record", str(clip),
+                                    "-o", str(tmp_path / "killed.pdn"), "--events", str(killed)])
     kept = [json.loads(line) for line in killed.read_text().splitlines()]
     assert 2 <= sum(e["kind"] == "move" for e in kept) < len(moves_at)
     assert kept == expected[:len(kept)]
@@ -106,12 +112,6 @@ def test_a_record_killed_before_its_log_took_what_it_accepted_loses_none_of_it(c
     """Killed (SIGKILL) while events it accepted wait unwritten behind a hung log: each is on
     disk beside the log, and ``--resume`` writes them first, in order, as the uninterrupted
     run wrote them, then finishes the game."""
-    import os
-    import signal
-    import subprocess
-    import sys
-    import time
-
     def unnumbered(path: Path) -> list[GameEvent]:
         return [GameEvent.from_json(line).with_seq(0) for line in path.read_text().splitlines()]
 
@@ -119,17 +119,8 @@ def test_a_record_killed_before_its_log_took_what_it_accepted_loses_none_of_it(c
     assert main(["record", str(clip), "-o", str(tmp_path / "full.pdn"), "--events", str(full)]) == 0
     expected = unnumbered(full)
     log, spool = tmp_path / "killed.jsonl", tmp_path / "killed.jsonl.outbox"
-    process = subprocess.Popen([sys.executable, "-c", STALLED_RECORD, "record", str(clip),
-                                "-o", str(tmp_path / "killed.pdn"), "--events", str(log)],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 300
-    while time.monotonic() < deadline and process.poll() is None:
-        if spool.exists() and spool.read_text().count('"kind":"move"') >= 2:
-            break
-        time.sleep(0.05)
-    assert process.poll() is None, "the record ended before it could be killed"
-    os.kill(process.pid, signal.SIGKILL)
-    process.wait()
+    kill_when_two_moves_in(spool, ["-c", STALLED_RECORD, "record", str(clip),
+                                   "-o", str(tmp_path / "killed.pdn"), "--events", str(log)])
     written, held = unnumbered(log), [e.with_seq(0) for e in Outbox.held(spool)]
     assert len(written) == 2 and sum(e.kind.value == "move" for e in held) >= 2
     accepted = written + held
