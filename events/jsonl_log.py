@@ -16,6 +16,23 @@ from pathlib import Path
 from .event import GameEvent
 
 
+def events_in(path: Path) -> list[GameEvent]:
+    """The events of a JSON-lines file, in order. A last line cut short is left out: a
+    writer killed in the middle of it had not finished storing that event."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    events: list[GameEvent] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            events.append(GameEvent.from_json(line))
+        except (ValueError, KeyError, TypeError) as error:
+            if number == len(lines):
+                break
+            raise ValueError(f"{path}:{number}: not an event ({error})") from None
+    return events
+
+
 class JSONLinesLog:
     """Opens ``path`` and reads back what it holds (``fresh`` empties it first)."""
 
@@ -30,19 +47,7 @@ class JSONLinesLog:
         self._file = self.path.open("a", encoding="utf-8")
 
     def _read_back(self) -> list[GameEvent]:
-        lines = self.path.read_text(encoding="utf-8").splitlines()
-        events: list[GameEvent] = []
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                event = GameEvent.from_json(line)
-            except (ValueError, KeyError, TypeError) as error:
-                if number == len(lines):  # the last line of a killed writer, cut short
-                    break
-                raise ValueError(f"{self.path}:{number}: not an event ({error})") from None
-            events.append(event.with_seq(len(events) + 1))
-        return events
+        return [event.with_seq(seq) for seq, event in enumerate(events_in(self.path), start=1)]
 
     def append(self, event: GameEvent) -> GameEvent:
         with self._lock:

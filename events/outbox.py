@@ -26,6 +26,7 @@ import threading
 from pathlib import Path
 
 from .event import GameEvent
+from .jsonl_log import events_in
 from .log import EventLog, LogUnavailable
 
 logger = logging.getLogger("makhos.worker")  # what it says is a worker's news
@@ -51,18 +52,7 @@ class Outbox:
         """The events a spool file still holds, oldest first (none without a file). A last
         line cut short was being written when the process was killed: that event was never
         accepted, and is left out."""
-        if spool is None or not spool.exists():
-            return []
-        lines = [line for line in spool.read_text(encoding="utf-8").splitlines() if line.strip()]
-        events: list[GameEvent] = []
-        for number, line in enumerate(lines, start=1):
-            try:
-                events.append(GameEvent.from_json(line))
-            except (ValueError, KeyError, TypeError) as error:
-                if number == len(lines):
-                    break
-                raise ValueError(f"{spool}:{number}: not an event ({error})") from None
-        return events
+        return events_in(spool) if spool is not None and spool.exists() else []
 
     def accept(self, event: GameEvent) -> None:
         """Take the event to send after those accepted before it. Once this returns it is
