@@ -23,7 +23,7 @@ def clip(tmp_path_factory) -> Path:
 
 def test_record_writes_the_true_game_and_its_events(clip, tmp_path, capsys):
     pdn, events = tmp_path / "game.pdn", tmp_path / "events.jsonl"
-    assert main(["record", str(clip), "-o", str(pdn), "--events", str(events)]) == 0
+    assert main(["record", "--source", str(clip), "-o", str(pdn), "--events", str(events)]) == 0
     recorded = read_game(pdn.read_text()).game
     truth = read_game(clip.with_suffix(".pdn").read_text()).game
     assert recorded.positions() == truth.positions()
@@ -34,11 +34,11 @@ def test_record_writes_the_true_game_and_its_events(clip, tmp_path, capsys):
 
 
 def test_record_refuses_a_missing_or_corrupt_video(tmp_path, capsys):
-    assert main(["record", str(tmp_path / "none.mp4")]) == 2
+    assert main(["record", "--source", str(tmp_path / "none.mp4")]) == 2
     assert "no video" in capsys.readouterr().err
     corrupt = tmp_path / "corrupt.mp4"
     corrupt.write_bytes(b"not a video at all")
-    assert main(["record", str(corrupt)]) == 2
+    assert main(["record", "--source", str(corrupt)]) == 2
     assert "corrupt.mp4" in capsys.readouterr().err
 
 
@@ -54,12 +54,12 @@ def test_a_killed_record_leaves_every_event_it_made_in_its_log(clip, tmp_path):
     import time
 
     full = tmp_path / "full.jsonl"
-    assert main(["record", str(clip), "-o", str(tmp_path / "full.pdn"), "--events", str(full)]) == 0
+    assert main(["record", "--source", str(clip), "-o", str(tmp_path / "full.pdn"), "--events", str(full)]) == 0
     expected = [json.loads(line) for line in full.read_text().splitlines()]
     moves_at = [i for i, e in enumerate(expected) if e["kind"] == "move"]
     assert len(moves_at) >= 4
     killed = tmp_path / "killed.jsonl"
-    process = subprocess.Popen([sys.executable, "-m", "makhos.cli.main", "record", str(clip),
+    process = subprocess.Popen([sys.executable, "-m", "makhos.cli.main", "record", "--source", str(clip),
                                 "-o", str(tmp_path / "killed.pdn"), "--events", str(killed)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
@@ -75,7 +75,7 @@ def test_a_killed_record_leaves_every_event_it_made_in_its_log(clip, tmp_path):
     assert kept == expected[:len(kept)]
     assert not (tmp_path / "killed.pdn").exists()
     last = kept[-1]["time"]
-    assert main(["record", str(clip), "-o", str(tmp_path / "resumed.pdn"), "--events", str(killed),
+    assert main(["record", "--source", str(clip), "-o", str(tmp_path / "resumed.pdn"), "--events", str(killed),
                  "--resume", "--start", str(last)]) == 0
     resumed = read_game((tmp_path / "resumed.pdn").read_text()).game
     truth = read_game(clip.with_suffix(".pdn").read_text()).game
