@@ -33,6 +33,33 @@ def test_record_writes_the_true_game_and_its_events(clip, tmp_path, capsys):
     assert "plies" in capsys.readouterr().out
 
 
+def test_record_writes_a_sqlite_log_unless_the_name_says_json_lines(clip, tmp_path, capsys):
+    """`--events` names the same kind of log as in `run` and `worker` (#41): SQLite, and JSON
+    lines only for a .jsonl name. A SQLite log already there is added to only with --resume."""
+    from makhos.events import SQLiteLog
+
+    events = tmp_path / "events.db"
+    assert main(["record", "--source", str(clip), "-o", str(tmp_path / "game.pdn"),
+                 "--events", str(events)]) == 0
+    stored = SQLiteLog(events).read("1")
+    assert stored[0].kind.value == "game_started" and any(e.kind.value == "move" for e in stored)
+    capsys.readouterr()
+    assert main(["record", "--source", str(clip), "--events", str(events)]) == 2
+    assert "--resume" in capsys.readouterr().err
+    assert len(SQLiteLog(events).read("1")) == len(stored)  # nothing lost, nothing added
+
+
+def test_record_resume_names_the_boards_of_a_log_without_its_board(clip, tmp_path, capsys):
+    from makhos.engine import Position
+    from makhos.events import EventKind, GameEvent, SQLiteLog
+
+    events = tmp_path / "events.db"
+    SQLiteLog(events).append(GameEvent("board-1", EventKind.GAME_STARTED, 0.0,
+                                       fen=Position.start().fen()))
+    assert main(["record", "--source", str(clip), "--events", str(events), "--resume"]) == 2
+    assert "board-1" in capsys.readouterr().err
+
+
 def test_record_refuses_a_missing_or_corrupt_video(tmp_path, capsys):
     assert main(["record", "--source", str(tmp_path / "none.mp4")]) == 2
     assert "no video" in capsys.readouterr().err
