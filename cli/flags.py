@@ -64,7 +64,8 @@ def add_source(parser: argparse.ArgumentParser, help: str = SOURCE_HELP,
                required: bool = True, old_positional: str | None = None) -> None:
     """``--source``; a command that took its source as a positional keeps it for a release
     (then ``--source`` cannot be argparse-required: :func:`source_of` checks it)."""
-    parser.add_argument("--source", required=required and old_positional is None, help=help,
+    parser.add_argument("--source", required=required and old_positional is None,
+                        help=help + (" (required)" if required and old_positional else ""),
                         default=None, type=str if old_positional is None else Path)
     if old_positional is not None:
         add_old_spelling(parser, old_positional, "source", type=Path)
