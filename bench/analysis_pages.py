@@ -29,6 +29,8 @@ from pathlib import Path
 from makhos.engine.game import Game
 from makhos.events import EventKind, GameEvent, SQLiteLog
 from makhos.events.details import GameStarted
+from flask.testing import FlaskClient
+
 from makhos.server import create_app
 from makhos.server.config import AnalysisSettings, BoardInfo, ServerConfig
 
@@ -55,7 +57,7 @@ def percentiles(values: list[float]) -> str:
             f"p95 {values[int(0.95 * (len(values) - 1))] * 1000:.2f} ms")
 
 
-def request_times(client, boards: int, count: int) -> list[float]:
+def request_times(client: FlaskClient, boards: int, count: int) -> list[float]:
     times = []
     for index in range(count):
         started = time.perf_counter()

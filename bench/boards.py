@@ -4,7 +4,7 @@
 
 Each board is its own process (as in a hall: one worker per camera) running the product's
 camera loop (:class:`worker.loop.Worker`) on a replayed video played at its own pace, as a
-camera delivers it (``CameraInput(realtime=True)``: decoding included, frames handed on at
+camera delivers it (``CameraInput(speed=1.0)``: decoding included, frames handed on at
 their time). Each process prints its CPU seconds, its peak RSS and whether it recorded the
 game move-perfect; this one sums them up: the share of a core one live board takes, so how
 many boards one core holds, and the memory a hall of N workers needs.
@@ -20,11 +20,12 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from bench.record import compare
 
 
-def one_board(video: Path) -> dict:
+def one_board(video: Path) -> dict[str, Any]:
     """Record ``video`` as a live board; the figures of this process."""
     import cv2
 
@@ -34,7 +35,7 @@ def one_board(video: Path) -> dict:
 
     cv2.setNumThreads(1)
     log = SQLiteLog()
-    worker = Worker(WorkerConfig(board="live", offline=True), log, CameraInput(str(video), realtime=True))
+    worker = Worker(WorkerConfig(board="live", offline=True), log, CameraInput(str(video), speed=1.0))
     wall, cpu = time.monotonic(), time.process_time()
     worker.run(threading.Event())
     assert worker.session is not None  # run() started it

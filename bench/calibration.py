@@ -34,6 +34,7 @@ import dataclasses
 import json
 import platform
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -41,19 +42,22 @@ import numpy as np
 
 
 from makhos.calibration import adaptation as adaptation_module
-from makhos.calibration.adaptation import (AdaptedClassifier, fit_adaptation, log_odds,
-                                    model_fingerprint)
+from makhos.calibration.adaptation import (AdaptedClassifier, SetAdaptation, fit_adaptation,
+                                           log_odds, model_fingerprint)
 from makhos.calibration.intrinsics import calibrate_lens, inner_corners
 from lab.tally import Tally
 from lab.realdata import JULIE, JULIE_CORNERS as CORNERS, ROOT
 from lab.realdata import julie_labels as labels_from_name
 from lab.render import Renderer, random_position, sample_scene
 from lab.render.camera import Camera
+from lab.render.scene import Scene
 from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of
 from makhos.vision.geometry import corner_error
 from makhos.vision.lens import Lens
 from makhos.vision.locate import locate_board
-from makhos.vision.rectify import crop_squares
+from makhos.vision.pipeline import SquareReader
+from makhos.vision.rectify import SquareCrops, crop_squares
+from makhos.vision.sources import read_image
 
 
 STRONG_BARREL = np.array([-0.35, 0.10, 0.0, 0.0, 0.0])
@@ -79,8 +83,8 @@ def moved_board(camera: Camera, rng: np.random.Generator, tilt_deg: float = 10.0
     return moved if inside else None
 
 
-def poses(scene, rng: np.random.Generator, n: int) -> list:
-    out = []
+def poses(scene: Scene, rng: np.random.Generator, n: int) -> list[Scene]:
+    out: list[Scene] = []
     while len(out) < n:
         camera = moved_board(scene.camera, rng)
         if camera is not None:
@@ -103,13 +107,16 @@ def outer_corner_error(camera: Camera, lens: Lens) -> float:
 
 def lens_figures(scenes: int, views: int, tests: int, seed: int = 1) -> None:
     rng = np.random.default_rng(seed)
-    own, through, found, floor, raw = [], [], [], [], []
+    own: list[float] = []
+    through: list[float] = []
+    found: list[float] = []
+    floor: list[float] = []
+    raw: list[float] = []
     for _ in range(scenes):
         scene = sample_scene(rng, held_out=True, size=(1280, 720))
         scene = dataclasses.replace(scene, camera=dataclasses.replace(scene.camera, dist=STRONG_BARREL))
-        seen = [inner_corners(Renderer(s).render({}, seed=k).image)
-                for k, s in enumerate(poses(scene, rng, views))]
-        seen = [v for v in seen if v is not None]
+        seen = [v for v in (inner_corners(Renderer(s).render({}, seed=k).image)
+                            for k, s in enumerate(poses(scene, rng, views))) if v is not None]
         if not seen:
             print(f"  {scene.board.palette.name}: no empty-board view found")
             continue
@@ -124,29 +131,31 @@ def lens_figures(scenes: int, views: int, tests: int, seed: int = 1) -> None:
             location = locate_board(frame.image, lens=fit.lens)
             through.append(np.inf if location is None else corner_error(
                 fit.lens.undistort_points(location.corners), fit.lens.undistort_points(frame.corners)))
-            errors = []
+            errors: list[float] = []
             for lens, image in ((fit.lens, fit.lens.undistort(frame.image)),
                                 (true, true.undistort(frame.image)), (None, frame.image)):
                 location = locate_board(image)
                 expected = frame.corners if lens is None else lens.undistort_points(frame.corners)
                 errors.append(np.inf if location is None else corner_error(location.corners, expected))
-            found.append(errors[0]), floor.append(errors[1]), raw.append(errors[2])
+            found.append(errors[0])
+            floor.append(errors[1])
+            raw.append(errors[2])
         print(f"  {scene.board.palette.name:14s} {scene.board.border:6s} views {fit.views:2d}  rms "
               f"{fit.rms:.2f} px  f {fit.lens.matrix[0, 0]:5.0f} (true {scene.camera.K[0, 0]:5.0f})  "
               f"bend {fit.lens.bend:+.3f} (true k1 {STRONG_BARREL[0]:+.2f})  max corner error: "
               f"lens alone {max(own[n:]):.2f} px, found through the lens {max(through[n:]):.2f} px, "
               f"found after undistortion {max(found[n:]):.2f} px (true lens {max(floor[n:]):.2f}), "
               f"found in the raw frame {max(raw[n:]):.2f} px")
-    own, through, found, floor, raw = (np.array(v) for v in (own, through, found, floor, raw))
-    print(f"(a) strong barrel 1280x720, {len(own)} test frames: outer-corner error of the fitted lens "
-          f"alone median {np.median(own):.2f} px, max {own.max():.2f} px, within 1 px "
-          f"{100 * np.mean(own <= 1):.1f} %; board found through the fitted lens (makhos run with a "
-          f"profile) median {np.median(through):.2f} px, p95 {np.percentile(through, 95):.2f} px, "
-          f"max {through.max():.2f} px, within 1 px {100 * np.mean(through <= 1):.1f} %; board found "
-          f"after undistortion median {np.median(found):.2f} px, p95 {np.percentile(found, 95):.2f} px, "
-          f"max {found.max():.2f} px (with the true lens: median {np.median(floor):.2f}, max "
-          f"{floor.max():.2f}); found in the raw frame median {np.median(raw):.2f} px, max "
-          f"{raw.max():.2f} px")
+    alone, through_px, found_px, floor_px, raw_px = (np.array(v) for v in (own, through, found, floor, raw))
+    print(f"(a) strong barrel 1280x720, {len(alone)} test frames: outer-corner error of the fitted lens "
+          f"alone median {np.median(alone):.2f} px, max {alone.max():.2f} px, within 1 px "
+          f"{100 * np.mean(alone <= 1):.1f} %; board found through the fitted lens (makhos run with a "
+          f"profile) median {np.median(through_px):.2f} px, p95 {np.percentile(through_px, 95):.2f} px, "
+          f"max {through_px.max():.2f} px, within 1 px {100 * np.mean(through_px <= 1):.1f} %; board found "
+          f"after undistortion median {np.median(found_px):.2f} px, p95 {np.percentile(found_px, 95):.2f} px, "
+          f"max {found_px.max():.2f} px (with the true lens: median {np.median(floor_px):.2f}, max "
+          f"{floor_px.max():.2f}); found in the raw frame median {np.median(raw_px):.2f} px, max "
+          f"{raw_px.max():.2f} px")
 
 
 # ------------------------------------------------------------------------- (b) adaptation
@@ -156,7 +165,12 @@ def later_position(rng: np.random.Generator) -> dict[int, str]:
     return random_position(rng, occupancy=rng.uniform(0.15, 0.6), king_share=rng.uniform(0.1, 0.5))
 
 
-def adaptation_runs(held_out: bool, scenes: int, frames: int, seed: int):
+#: One scene's run: the scene, the network, the adaptation fitted on its start frame, and its
+#: later frames' crops with their true labels.
+AdaptationRun = tuple[Scene, SquareClassifier, SetAdaptation, list[tuple[SquareCrops, str]]]
+
+
+def adaptation_runs(held_out: bool, scenes: int, frames: int, seed: int) -> Iterator[AdaptationRun]:
     """Per scene: the adaptation fitted on its start frame and the network's outputs on its
     later frames (crops, labels), for the tallies and the margin sweep."""
     network = SquareClassifier()
@@ -168,7 +182,7 @@ def adaptation_runs(held_out: bool, scenes: int, frames: int, seed: int):
         renderer = Renderer(scene)
         first = renderer.render(start, seed=0)
         fitted = fit_adaptation(network, first.image, first.corners, first.played, START, fingerprint)
-        later = []
+        later: list[tuple[SquareCrops, str]] = []
         for k in range(frames):
             frame = renderer.render(later_position(rng), seed=k + 1)
             later.append((crop_squares(frame.image, frame.corners, frame.played), "".join(frame.squares)))
@@ -231,21 +245,21 @@ def real_figures() -> None:
         corners, played = np.asarray(info["corners"], float), info["played"]
         lens = None
         if (folder / "calib" / "empty.jpg").exists():
-            empty = cv2.imread(str(folder / "calib" / "empty.jpg"))
+            empty = read_image(folder / "calib" / "empty.jpg")
             view = inner_corners(empty)
             lens = calibrate_lens([view], (empty.shape[1], empty.shape[0])) if view is not None else None
         start_path = next((p for p in (folder / "calib" / "full.jpg", folder / "4293918720+4095.jpg")
                            if p.exists()), None)
-        classifier = network
+        classifier: SquareReader = network
         if start_path is not None:
-            fitted = fit_adaptation(network, cv2.imread(str(start_path)), corners, played, start12,
+            fitted = fit_adaptation(network, read_image(start_path), corners, played, start12,
                                     fingerprint, lens=lens.lens if lens else None)
             classifier = AdaptedClassifier(network, fitted)
         counts = {"before": [0, 0, 0], "after": [0, 0, 0]}
         for path in sorted(folder.glob("*+*.jpg")):
             if path == start_path:
                 continue  # the frame the adaptation was fitted on is not a test
-            truth, image = labels_from_name(path.stem), cv2.imread(str(path))
+            truth, image = labels_from_name(path.stem), read_image(path)
             for name, reader, through in (("before", network, None),
                                           ("after", classifier, lens.lens if lens else None)):
                 read = labels_of(reader.classify(crop_squares(image, corners, played, lens=through)))

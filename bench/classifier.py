@@ -16,6 +16,7 @@ import argparse
 import os
 import platform
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -27,8 +28,9 @@ from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier
 from makhos.vision.rectify import crop_squares
 
 
-def median_ms(fn, repeats: int, clock=time.perf_counter) -> float:
-    times = []
+def median_ms(fn: Callable[[], object], repeats: int,
+              clock: Callable[[], float] = time.perf_counter) -> float:
+    times: list[float] = []
     for _ in range(repeats):
         start = clock()
         fn()

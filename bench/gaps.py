@@ -39,7 +39,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import numpy as np
 
@@ -53,6 +53,12 @@ from makhos.events.decisions import ChooseLine, Dismiss
 from makhos.events.details import CameraNotice, CameraStatus, Irregularity, IrregularityKind, MovePlayed
 from makhos.events.game import replay
 from bench.record import FIRST_SEED, make_video
+
+if TYPE_CHECKING:  # the camera's side is imported only by the part that drops one
+    from makhos.session import BoardSession
+    from makhos.vision.pipeline import BoardReader
+    from makhos.vision.sources import Frame
+    from makhos.worker.inputs import CameraInput
 
 BOARD = "1"
 GAP_SECONDS = 30.0
@@ -187,10 +193,11 @@ def setting(video: Path, rng: np.random.Generator, work: Path, part: str
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
-def makhos_run(video: Path, db: Path, start: float, out: Any) -> subprocess.Popen:
+def makhos_run(video: Path, db: Path, start: float, out: Any) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "makhos.cli.main", "run", "--source", str(video), "--events", str(db),
                "--board", BOARD, "--port", str(free_port()), "--token", "bench"]
     if start:
@@ -241,19 +248,20 @@ class DroppingCamera:
     """A video watched through a camera that goes away at ``drop`` (video seconds) for
     ``stall`` wall seconds, and comes back at ``back``: what it showed meanwhile is lost."""
 
-    inner: Any  # worker.inputs.CameraInput
+    inner: CameraInput
     drop: float
     back: float
     stall: float = 3.0
     live: bool = False
+    watches_camera: bool = True  # the stall must read as a camera lost
 
     def describe(self) -> str:
         return f"{self.inner.describe()} dropping at {self.drop:.1f} s"
 
-    def reader(self) -> Any:
+    def reader(self) -> BoardReader:
         return self.inner.reader()
 
-    def items(self, after: float) -> Iterator[Any]:
+    def items(self, after: float) -> Iterator[Frame]:
         from makhos.vision.sources import VideoFile
 
         for frame in VideoFile(Path(self.inner.spec)):
@@ -263,10 +271,10 @@ class DroppingCamera:
         time.sleep(self.stall)
         yield from VideoFile(Path(self.inner.spec), start=self.back)
 
-    def time_of(self, item: Any) -> float:
+    def time_of(self, item: Frame) -> float:
         return self.inner.time_of(item)
 
-    def feed(self, session: Any, item: Any) -> tuple[float, list[GameEvent]]:
+    def feed(self, session: BoardSession, item: Frame) -> tuple[float, list[GameEvent]]:
         return self.inner.feed(session, item)
 
 

@@ -49,6 +49,7 @@ from pathlib import Path
 import numpy as np
 
 from lab.redis_server import RedisServer, free_port
+from makhos.events import EventLog, GameEvent
 
 ROOT = Path(__file__).resolve().parents[1]
 ID_LINE = re.compile(rb"^id: (\d+)")
@@ -147,7 +148,7 @@ async def follow(viewer: Viewer, stop: asyncio.Event) -> None:
 class Sampler:
     """Peak RSS and CPU seconds of the hall's processes, sampled every 0.5 s."""
 
-    def __init__(self, processes: dict[str, subprocess.Popen]) -> None:
+    def __init__(self, processes: dict[str, subprocess.Popen[bytes]]) -> None:
         self.processes = processes
         self.cpu = {name: 0.0 for name in processes}
         self.rss = {name: 0.0 for name in processes}
@@ -189,9 +190,9 @@ async def run(args: argparse.Namespace) -> int:
     ports = [free_port(), free_port()]
     servers = {f"server {i + 1}": subprocess.Popen(
         python("-m", "makhos.cli.main", "serve", "--redis", url, "--port", str(port),
-               "--boards", str(profile)),
+               "--hall-profile", str(profile)),
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for i, port in enumerate(ports)}
-    workers: dict[str, subprocess.Popen] = {}
+    workers: dict[str, subprocess.Popen[bytes]] = {}
     stop = asyncio.Event()
     try:
         for port in ports:
@@ -300,10 +301,11 @@ def append_times(url: str, boards: list[str]) -> dict[int, float]:
     import redis
 
     client = redis.Redis.from_url(url, decode_responses=True)
-    times = {}
+    times: dict[int, float] = {}
     for board in boards:
-        for entry_id, fields in client.xrange(f"makhos:board:{board}"):
-            times[int(entry_id.split("-")[0])] = float(fields["t"])
+        for entry_id, fields in client.xrange(f"makhos:board:{board}") or []:
+            if entry_id is not None and fields is not None:
+                times[int(str(entry_id).split("-")[0])] = float(fields["t"])
     return times
 
 

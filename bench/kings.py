@@ -31,6 +31,7 @@ import numpy as np
 
 from lab.training.dataset import TEST, TEST_SEEDS, Shot, scene_shots
 from lab.render import Renderer
+from lab.render.renderer import Disc
 from makhos.vision.classifier import SquareClassifier, model_path
 from makhos.vision.rectify import crop_squares
 
@@ -43,7 +44,7 @@ class OneManRenderer(Renderer):
     random draws are the renderer's own (the top man's offset and height are drawn and
     dropped), so nothing else in the frame moves."""
 
-    def _stack(self, square: int, label: str, rng: np.random.Generator) -> list[tuple]:
+    def _stack(self, square: int, label: str, rng: np.random.Generator) -> list[Disc]:
         parts = super()._stack(square, label, rng)
         if label not in "DL":
             return parts
@@ -56,7 +57,7 @@ class OneManRenderer(Renderer):
 def read_as_king(probabilities: np.ndarray) -> np.ndarray:
     """Where 5-class probabilities (..., 5) put a king above a man, whatever the colour."""
     p = np.asarray(probabilities)
-    return p[..., 3] + p[..., 4] > p[..., 1] + p[..., 2]
+    return np.asarray(p[..., 3] + p[..., 4] > p[..., 1] + p[..., 2])
 
 
 def probe_scene(args: tuple[int, str]) -> list[tuple[float, bool, bool]]:

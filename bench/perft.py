@@ -23,6 +23,7 @@ import os
 import platform
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 # Run as a plain script from anywhere: the engine lives one folder up.
@@ -54,12 +55,12 @@ def perft_parallel(position: Position, depth: int, processes: int, rules: Rules 
         return sum(pool.imap_unordered(_subtree, jobs))
 
 
-def measure(label: str, depth: int, count) -> bool:
+def measure(label: str, depth: int, count: Callable[[], int]) -> bool:
     """Time one count, print its line, and say whether it matched RULES.md."""
     start = time.perf_counter()
     leaves = count()
     seconds = time.perf_counter() - start
-    ok = leaves == REFERENCE[depth]
+    ok = bool(leaves == REFERENCE[depth])
     verdict = "" if ok else f"  WRONG: RULES.md says {REFERENCE[depth]:,}"
     print(
         f"perft {depth}  {label:<12} {leaves:>13,} leaves  {seconds:8.2f} s"

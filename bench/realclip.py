@@ -37,7 +37,7 @@ def record(video: Path) -> tuple[list[Position] | None, float]:
     pdn = video.with_suffix(".pdn")
     before = time.process_time()
     with contextlib.redirect_stdout(io.StringIO()):
-        code = makhos(["record", str(video), "--men", str(MEN), "-o", str(pdn)])
+        code = makhos(["record", "--source", str(video), "--men", str(MEN), "-o", str(pdn)])
     cpu = time.process_time() - before
     if code != 0:
         return None, cpu

@@ -50,7 +50,7 @@ def main() -> int:
             for _ in range(HOLD_FRAMES):
                 time += 1 / 15
                 events += session.feed(image, time)
-                reading = session.last.reading
+                reading = session.last.reading if session.last is not None else None
                 if session.tracker.game is None and reading is not None:
                     events += session.tracker.start_from(reading.position(), time)
             reading = session.last.reading if session.last else None

@@ -46,7 +46,7 @@ import threading
 import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
@@ -120,12 +120,13 @@ def make_video(seed: int, folder: Path, plies: int, kind: str = "calm") -> Path:
         return path
     script = script_game(seed, plies=plies, irregularities=0)
     rng = np.random.default_rng([seed, 7])
-    pinned = {}
+    duration = float(shot_starts(script)[-1])
     if kind == "stress":
         k = seed - FIRST_SEED["stress"]
-        pinned = {"wobble_px": WOBBLE_LEVELS[k % 5], "fps": FRAME_RATES[(k // 5) % 4],
-                  "codec": CODECS[k % 2]}
-    nuisances = sample_nuisances(rng, float(shot_starts(script)[-1]), **pinned)
+        nuisances = sample_nuisances(rng, duration, wobble_px=WOBBLE_LEVELS[k % 5],
+                                     fps=FRAME_RATES[(k // 5) % 4], codec=CODECS[k % 2])
+    else:
+        nuisances = sample_nuisances(rng, duration)
     scene = sample_scene(np.random.default_rng(seed), held_out=True, elevation=(35.0, 90.0),
                          size=nuisances.size)
     write_video(script, scene, path, seed=seed, nuisances=nuisances)
@@ -159,7 +160,7 @@ def record(path: Path, model: Path | None, observer: Callable[[BoardSession], No
     return worker.session, log.read_board("bench"), seconds, frames
 
 
-def compare(path: Path, session: BoardSession, events: list) -> dict:
+def compare(path: Path, session: BoardSession, events: list[GameEvent]) -> dict[str, Any]:
     truth_game = read_game(path.with_suffix(".pdn").read_text()).game
     truth = [json.loads(line) for line in path.with_suffix(".truth.jsonl").read_text().splitlines()]
     game = session.tracker.game
@@ -167,7 +168,7 @@ def compare(path: Path, session: BoardSession, events: list) -> dict:
     fps = video_fps(path)
     frame_of = {id(e): round(e.time * fps) for e in events}
     reported: dict[str, list[bool]] = {}
-    report_delays = []
+    report_delays: list[float] = []
     for t in truth:
         if t["kind"] != "irregularity":
             continue
@@ -181,7 +182,8 @@ def compare(path: Path, session: BoardSession, events: list) -> dict:
     marked = game is not None and sum(p.is_irregular for p in game.plies) == irregular_plies
     moves = [e for e in events if isinstance(e.detail, MovePlayed) and not e.detail.irregular]
     truth_moves = [t for t in truth if t["kind"] == "move"]
-    delays, used = [], set()
+    delays: list[float] = []
+    used: set[int] = set()
     for t in truth_moves:
         match = next((e for e in moves if id(e) not in used and e.move == t["move"]
                       and frame_of[id(e)] >= t["frame"] - 1), None)
@@ -194,7 +196,7 @@ def compare(path: Path, session: BoardSession, events: list) -> dict:
             **corrections_written(truth, truth_game, session.tracker.record.current)}
 
 
-def corrections_written(truth: list[dict], truth_game: Game,
+def corrections_written(truth: list[dict[str, Any]], truth_game: Game,
                         record: GameRecord) -> dict[str, list[bool]]:
     """Each attempt taken back and each chain stopped then answered, written right or not:
     the attempt read back from the recorded PDN before the ply that followed it; the stopped
@@ -226,7 +228,7 @@ def feed_readings(script: GameScript) -> GameRecord:
     hand shot: its board for the first fifth, nothing while the hand is over the board, the
     board after for the last fifth), each event numbered and read back as a log does."""
     tracker = GameTracker("bench", config=TrackerConfig())
-    readings: dict[frozenset, Position] = {}
+    readings: dict[frozenset[tuple[int, str]], Position] = {}
     seq, frame = 0, 0
     for shot in script.shots:
         for k in range(shot.frames):
@@ -270,7 +272,7 @@ def print_corrections(right: dict[str, list[bool]]) -> None:
           f"{len(right['stop_and_reply'])}; corrections written that nobody made: {len(right['extra'])}")
 
 
-def table(title: str, rows: dict, order) -> None:
+def table(title: str, rows: dict[Any, list[bool]], order: list[Any]) -> None:
     print(f"move-perfect games by {title}:")
     for key in order:
         if key in rows:
@@ -313,9 +315,10 @@ def main() -> int:
     reported: dict[str, list[bool]] = {}
     written: dict[str, list[bool]] = {"corrections": [], "stop_and_reply": [], "extra": []}
     delays, report_delays, busy, frames = [], [], 0.0, 0
-    by_wobble: dict = {}
-    by_codec: dict = {}
-    by_fps: dict = {}
+    # Keyed by the nuisance's value as the video's description holds it (px, codec name, fps).
+    by_wobble: dict[float, list[bool]] = {}
+    by_codec: dict[str, list[bool]] = {}
+    by_fps: dict[float, list[bool]] = {}
     speed_720p30 = [0.0, 0]  # CPU seconds, video seconds
     stop = time.monotonic() + 60 * args.minutes if args.minutes else np.inf
     n = 0

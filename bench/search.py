@@ -38,6 +38,7 @@ import time
 from pathlib import Path
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 
 from makhos.engine import CapturedRemoval, Move, Position, Rules
@@ -157,7 +158,8 @@ def searcher_player(engine: ModuleType, limits: Limits, table: EndgameTable | No
 
         def play(game: Game) -> Move:
             at = GamePosition.of(game, len(game.plies))
-            best = searcher.search(at.position, engine_limits, history=at.history, count_left=at.count_left).best
+            best: Move | None = searcher.search(at.position, engine_limits, history=at.history,
+                                                count_left=at.count_left).best
             assert best is not None
             return best
         return play
@@ -277,7 +279,7 @@ def match(args: argparse.Namespace) -> int:
     return 0
 
 
-def summary(records: list[dict]) -> str:
+def summary(records: list[dict[str, Any]]) -> str:
     n = len(records)
     if not n:
         return "no games"
@@ -294,7 +296,7 @@ def summary(records: list[dict]) -> str:
 # ---------------------------------------------------------------- tactics
 
 
-def game_position(case: dict) -> GamePosition:
+def game_position(case: dict[str, Any]) -> GamePosition:
     """A case of game_tactics.json as the game left it: the position, its history and count."""
     game = Game(Rules(), Position.from_fen(case["start"]))
     for text in case["moves"]:
@@ -517,7 +519,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--max-states", type=int, default=20_000, help="largest reference tree to solve")
     p.set_defaults(func=exactness)
     args = parser.parse_args(argv)
-    return args.func(args)
+    status: int = args.func(args)
+    return status
 
 
 if __name__ == "__main__":

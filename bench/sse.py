@@ -37,12 +37,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
 from makhos.engine import Rules
 from makhos.engine.game import Game
-from makhos.events import EventKind, GameEvent, SQLiteLog, open_log
+from makhos.events import EventKind, GameEvent, SQLiteLog
+from makhos.events.redis_log import RedisLog
 from makhos.events.details import GameStarted
 
 ID_LINE = re.compile(rb"^id: (\d+)")
@@ -51,7 +53,8 @@ ID_LINE = re.compile(rb"^id: (\d+)")
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 def rss_mib(pid: int, field: str = "VmRSS") -> float:
@@ -181,19 +184,27 @@ def raise_open_files_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
+def answer(proc: subprocess.Popen[str]) -> str:
+    """The next line a viewer process printed (it was started with stdout=PIPE)."""
+    assert proc.stdout is not None
+    return proc.stdout.readline()
+
+
 def run(args: argparse.Namespace) -> int:
     import json
     import threading
 
     raise_open_files_limit()
     workdir = Path(tempfile.mkdtemp(prefix="bench-sse-"))
-    redis_process = None
+    redis_server = None
+    log: SQLiteLog | RedisLog
     if args.redis:  # a redis-server of its own, as bench/hall.py starts it
-        from bench.hall import start_redis
+        from lab.redis_server import RedisServer
 
-        redis_process, target = start_redis(workdir)
-        log = open_log(target)
-        source = ["--redis", target]
+        redis_server = RedisServer(workdir)
+        redis_server.start()
+        log = RedisLog(redis_server.url)
+        source = ["--redis", redis_server.url]
     else:
         db = workdir / "events.db"
         log = SQLiteLog(db)
@@ -208,8 +219,8 @@ def run(args: argparse.Namespace) -> int:
          "-m", "makhos.cli.main", "serve", *source, "--port", str(p), "--token", token],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for i, p in enumerate(ports)]
     probes: list[dict[str, float]] = []
-    procs: list[subprocess.Popen] = []
-    results: list[dict] = []
+    procs: list[subprocess.Popen[str]] = []
+    results: list[dict[str, Any]] = []
     try:
         for p in ports:
             for _ in range(100):
@@ -226,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
                                    "--batch", str(max(1, args.batch // args.procs))],
                                   cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
                  for i, share in enumerate(shares)]
-        connected = sum(int(p.stdout.readline().split()[1] or 0) for p in procs)
+        connected = sum(int(answer(p).split()[1] or 0) for p in procs)
         connect_s = time.time() - began
         if connected < args.clients:
             print(f"only {connected} of {args.clients} clients connected in 60 s")
@@ -252,9 +263,10 @@ def run(args: argparse.Namespace) -> int:
         time.sleep(args.drain)  # what has not arrived by then counts as lost
         peak = sum(rss_mib(server.pid, "VmHWM") for server in servers)
         for proc in procs:
+            assert proc.stdin is not None  # opened with stdin=PIPE
             proc.stdin.close()
         for proc in procs:
-            results.append(json.loads(proc.stdout.readline()))
+            results.append(json.loads(answer(proc)))
             proc.wait(timeout=30)
     finally:
         for proc in procs:
@@ -268,9 +280,8 @@ def run(args: argparse.Namespace) -> int:
             except subprocess.TimeoutExpired:
                 server.kill()
         log.close()
-        if redis_process is not None:
-            redis_process.terminate()
-            redis_process.wait(timeout=10)
+        if redis_server is not None:
+            redis_server.kill()
 
     delays, lost = [], 0
     dropped = sum(r["dropped"] for r in results)

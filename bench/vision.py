@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 from lab.render import Renderer, random_position, sample_hand, sample_scene
 from bench.machine import describe
+from lab.tally import Tally
 from makhos.vision.follower import BoardFollower
 from makhos.vision.classifier import SquareClassifier, labels_of
 from makhos.vision.geometry import corner_error
@@ -114,12 +115,13 @@ def numbering(scenes: int) -> tuple[int, int]:
 def camera_noise(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Another frame of the same still scene: fresh sensor noise, then JPEG again."""
     noisy = np.clip(image + rng.normal(0, 3, image.shape), 0, 255).astype(np.uint8)
-    return cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+    again = cv2.imdecode(cv2.imencode(".jpg", noisy, [cv2.IMWRITE_JPEG_QUALITY, 85])[1], cv2.IMREAD_COLOR)
+    assert again is not None  # a JPEG OpenCV has just written
+    return again
 
 
-def board_readings(scenes: int) -> tuple[int, int, int, int]:
-    """Whole boards read right by the real pipeline, and squares: (boards right, boards read,
-    squares wrong, squares read).
+def board_readings(scenes: int) -> Tally:
+    """Whole boards read right by the real pipeline, and squares.
 
     Each held-out scene (a random position, often with kings) is shown still for 1.5 s, the
     frames taking turns among three noise draws, and :class:`BoardReader` reads it as in a game: from its
@@ -128,7 +130,7 @@ def board_readings(scenes: int) -> tuple[int, int, int, int]:
     tracker's own.
     """
     classifier = SquareClassifier()
-    right = read = wrong = squares = 0
+    tally = Tally()
     for i in range(scenes):
         renderer, rng = held_out_scene(300_000 + i)
         frame = renderer.render(random_position(rng), seed=i)
@@ -141,12 +143,8 @@ def board_readings(scenes: int) -> tuple[int, int, int, int]:
         readings = [reader.process(shots[k % 3], k * DT).reading for k in range(45)]
         if readings[-1] is None:
             continue
-        truth, seen = "".join(frame.squares), labels_of(readings[-1].probabilities)
-        read += 1
-        right += seen == truth
-        wrong += sum(a != b for a, b in zip(seen, truth))
-        squares += 32
-    return right, read, wrong, squares
+        tally.add_text("".join(frame.squares), labels_of(readings[-1].probabilities))
+    return tally
 
 
 def tracking_and_gate(frames: int = 300) -> float:
@@ -270,10 +268,10 @@ def main() -> int:
         f"hand frames read: {read} of {shown} ({100 * read / max(shown, 1):.2f} %, goal 0); clean board readable before the hand in {settled} scenes"
     )
 
-    right, read, wrong, squares = board_readings(args.readings)
+    boards = board_readings(args.readings)
     print(
-        f"whole boards read right by the pipeline: {right} of {read} read "
-        f"({100 * right / max(read, 1):.1f} %, goal >= 99); squares wrong {100 * wrong / max(squares, 1):.2f} %"
+        f"whole boards read right by the pipeline: {boards.boards_right} of {boards.boards} read "
+        f"({100 * boards.board_accuracy:.1f} %, goal >= 99); squares wrong {100 * boards.square_error:.2f} %"
     )
 
     right, located = numbering(args.starts)

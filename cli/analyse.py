@@ -15,6 +15,8 @@ from makhos.engine.pdn import PdnGame, read_games, write_game
 from makhos.engine.sanity import game_over, impossibility
 from makhos.engine.search import Limits, Searcher
 
+from .flags import add_output
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
@@ -23,8 +25,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Search every position of a PDN game: print each move with its score (from "
                     "the mover's side, in men; 'win in N' counts plies to a forced end), the best "
                     "move where the one played cost half a man or more, and the moves that cost "
-                    "most. --out writes the game back with ?/?? marks and the scores as comments.",
-        epilog="examples:\n  makhos analyse game.pdn\n  makhos analyse game.pdn --seconds 0.3 --out annotated.pdn\n"
+                    "most. --output writes the game back with ?/?? marks and the scores as comments.",
+        epilog="examples:\n  makhos analyse game.pdn\n  makhos analyse game.pdn --seconds 0.3 -o annotated.pdn\n"
                "  makhos analyse 'W:W14,22:B18,30' --json   # one position: score, best move, line",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -33,7 +35,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--game", type=int, default=1, help="which game of the file, from 1")
     parser.add_argument("--seconds", type=float, default=1.0, help="search time per position (default 1)")
     parser.add_argument("--depth", type=int, help="search to this depth instead of for a time")
-    parser.add_argument("--out", type=Path, help="write the annotated game here ('-' for standard output)")
+    add_output(parser, "write the annotated game here ('-' for standard output)", old="--out")
     parser.add_argument("--tables", type=Path,
                         help="folder of the endgame tables (make endgames; default: $MAKHOS_ENDGAMES, "
                         "else $XDG_DATA_HOME/makhos/endgames); used when present")
@@ -71,14 +73,14 @@ def run(args: argparse.Namespace) -> int:
         for item in worst:
             print(f"  {_number(item.index)} {item.played}{item.mark}  cost {item.cost / 100:.2f}"
                   f"  (best {item.before.best}, {item.before.score})")
-    if args.out:
+    if args.output:
         notes = {r.index: (r.mark, r.comment()) for r in reviews}
         text = write_game(game, chosen.tags, notes=notes)
-        if str(args.out) == "-":
+        if str(args.output) == "-":
             sys.stdout.write(text)
         else:
-            args.out.write_text(text, encoding="utf-8")
-            print(f"wrote {args.out}")
+            args.output.write_text(text, encoding="utf-8")
+            print(f"wrote {args.output}")
     return 0
 
 

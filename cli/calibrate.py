@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from makhos.engine import Colour
 
+from .flags import add_output, add_source
 from .progress import Progress
 from .rules_args import add_rules_arguments, rules_from_args
 
@@ -26,16 +27,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "over the board. Writes the board profile: the lens (from the empty board's "
                     "inner corners), the corners, the colour of the squares in play and the "
                     "numbering (from the start position), the rules, and the piece set's "
-                    "adaptation (from the start position). Use it with makhos run --profile.",
+                    "adaptation (from the start position). Use it with makhos run --board-profile.",
         epilog="examples:\n  makhos calibrate --source 0 -o board1.json\n"
                "  makhos calibrate --source calib_frames/ -o board1.json --men 12\n"
                "  makhos calibrate --source rtsp://10.0.0.21/stream -o board7.json --first-mover dark",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--source", required=True,
-                        help="webcam index (0), video file, image folder, or camera URL")
-    parser.add_argument("-o", "--output", type=Path, default=Path("profile.json"),
-                        help="profile file to write (default profile.json)")
+    add_source(parser)
+    add_output(parser, "board profile to write (default profile.json)", default=Path("profile.json"))
     parser.add_argument("--frames", type=int, default=3600,
                         help="stop after this many frames of a camera (default 3600, 2 minutes at 30 fps)")
     parser.add_argument("--views", type=int, default=12,
@@ -93,7 +92,7 @@ def describe(profile: BoardProfile, path: Path) -> None:
         a = profile.adaptation
         print(f"piece set: light {_lab(a.light_colour)}, dark {_lab(a.dark_colour)}; piece bias "
               f"{a.piece_bias:+.2f}, king threshold {a.king_threshold:+.2f} (log-odds)")
-    print(f"wrote {path}; use it with: makhos run --source SOURCE --profile {path}")
+    print(f"wrote {path}; use it with: makhos run --source SOURCE --board-profile {path}")
 
 
 def _lab(colour: np.ndarray) -> str:

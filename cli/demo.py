@@ -42,13 +42,14 @@ def run(args: argparse.Namespace) -> int:
         raise FileNotFoundError(f"sample video missing: {SAMPLE} (make it: python -m lab.videos.sample)")
     token = referee_token(args)
     settings: dict[str, Any] = {}
-    if args.profile is not None:
+    if args.board_profile is not None:
         from makhos.calibration.profile import BoardProfile
 
-        profile = BoardProfile.load(args.profile)
+        profile = BoardProfile.load(args.board_profile)
         settings = {"rules": profile.rules, "first_mover": profile.first_mover}
     live = LiveRun(LiveBoard(source=str(SAMPLE), board=args.board, token=token, host=args.host,
-                             port=args.port, realtime=not args.check, profile=args.profile,
+                             port=args.port, speed=None if args.check else 1.0,
+                             profile=args.board_profile,
                              **settings))
     if args.check:
         return check(live)

@@ -26,7 +26,7 @@ class LiveBoard:
     token: str | None = None
     host: str = "127.0.0.1"
     port: int = 5000
-    realtime: bool = False  # play a recording as if live
+    speed: float | None = None  # play a recording at this many times its pace; None: as fast as read
     profile: Path | None = None  # the camera's board profile (makhos calibrate)
     start: float = 0.0  # seconds into a video file to play it from
 
@@ -54,7 +54,7 @@ class LiveRun:
             from makhos.calibration.desk import ProfileDesk
 
             self.desk = ProfileDesk(plan.board, plan.profile)
-        source = CameraInput(plan.source, realtime=plan.realtime, view=CameraView(view, plan.board),
+        source = CameraInput(plan.source, speed=plan.speed, view=CameraView(view, plan.board),
                              profile=plan.profile, desk=self.desk, start=plan.start)
         self.worker = Worker(WorkerConfig(board=plan.board, rules=plan.rules, first_mover=plan.first_mover),
                              self.log, source)

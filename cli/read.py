@@ -1,10 +1,12 @@
-"""``makhos read IMAGE``: the board in one photograph, as text or JSON."""
+"""``makhos read --source IMAGE``: the board in one photograph, as text or JSON."""
 
 from __future__ import annotations
 
 import argparse
 import json
 from pathlib import Path
+
+from .flags import add_board_profile, add_source, source_of
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -15,17 +17,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "of 8 characters in the board's own frame (row 0 along the edge from the first "
                     "corner to the second): '.' empty or unplayed, 'l'/'d' light/dark man, "
                     "'L'/'D' light/dark king.",
-        epilog="examples:\n  makhos read board.jpg\n  makhos read board.jpg --json\n"
-               "  makhos read board.jpg --profile board1.json   # as makhos calibrate set it up",
+        epilog="examples:\n  makhos read --source board.jpg\n  makhos read --source board.jpg --json\n"
+               "  makhos read --source board.jpg --board-profile board1.json   # as makhos calibrate set it up",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("image", type=Path, help="a photograph of the board (JPEG, PNG, ...)")
+    add_source(parser, help="a photograph of the board (JPEG, PNG, ...)", old_positional="image")
     parser.add_argument("--json", action="store_true",
                         help='print {"corners", "grid", "confidence", "played_colour"}')
-    parser.add_argument("--profile", type=Path,
-                        help="board profile from makhos calibrate (the same camera): its corners "
-                             "(refitted if the board moved a little), lens, squares in play, "
-                             "numbering and piece set, instead of finding them from the pieces")
+    add_board_profile(parser, "board profile from makhos calibrate (the same camera): its corners "
+                              "(refitted if the board moved a little), lens, squares in play, "
+                              "numbering and piece set, instead of finding them from the pieces")
     parser.add_argument("--model", type=Path, help=argparse.SUPPRESS)  # default: the bundled one
     parser.set_defaults(func=run)
 
@@ -39,25 +40,26 @@ def run(args: argparse.Namespace) -> int:
     from makhos.vision.rectify import crop_squares, played_cells
     from makhos.vision.sources import SourceError, read_image
 
+    source = source_of(args)
     profile = None
-    if args.profile is not None:
+    if args.board_profile is not None:
         from makhos.calibration.profile import BoardProfile
 
-        profile = BoardProfile.load(args.profile)  # a bad profile stops before any work
+        profile = BoardProfile.load(args.board_profile)  # a bad profile stops before any work
     model = model_path(args.model) if args.model is not None else None  # checked before any work
     try:
-        image = read_image(args.image)
+        image = read_image(source)
     except SourceError as error:
         raise ValueError(str(error)) from None
     if profile is not None:
         from makhos.calibration.reader import read_photograph
 
-        location, probabilities = read_photograph(profile, args.profile, image, model_path(model))
+        location, probabilities = read_photograph(profile, args.board_profile, image, model_path(model))
         played = profile.played
     else:
         found = locate_board(image)
         if found is None:
-            raise ValueError(f"no board found in {args.image}: is the whole board in view?")
+            raise ValueError(f"no board found in {source}: is the whole board in view?")
         # A lone photograph teaches nothing: the piece reader reads it zero-shot.
         reader: SquareReader = SquareClassifier(model) if model is not None else AdaptingReader()
         orientation = colour_in_play(reader, image, orient(image, found))

@@ -1,4 +1,4 @@
-"""``makhos record VIDEO``: a whole video file to a PDN and an event log."""
+"""``makhos record --source VIDEO``: a whole video file to a PDN and an event log."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pathlib import Path
 from makhos.engine import Colour
 from makhos.engine.pdn import Numbering
 
+from .flags import add_board, add_events, add_output, add_source, source_of
 from .progress import Progress
 from .rules_args import add_rules_arguments, rules_from_args
 
@@ -18,15 +19,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "record",
         help="record a game from a video file to PDN",
         description="Read a video of a game, referee it, and write the PDN and the event log.",
-        epilog="examples:\n  makhos record game.mp4 -o game.pdn\n"
-        "  makhos record game.mp4 --events events.jsonl --first-mover dark --men 12\n"
-        "  makhos record game.mp4 --events events.jsonl --resume --start 95  # the rest of a game",
+        epilog="examples:\n  makhos record --source game.mp4 -o game.pdn\n"
+        "  makhos record --source game.mp4 --events events.jsonl --first-mover dark --men 12\n"
+        "  makhos record --source game.mp4 --events events.jsonl --resume --start 95  # the rest of a game",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("video", type=Path, help="video file (any format OpenCV's FFmpeg reads)")
-    parser.add_argument("-o", "--output", type=Path, help="PDN file to write (default: VIDEO.pdn)")
-    parser.add_argument("--events", type=Path, metavar="FILE",
-                        help="also write the event log: JSON lines if FILE ends in .jsonl, else SQLite")
+    add_source(parser, help="video file (any format OpenCV's FFmpeg reads)", old_positional="video")
+    add_output(parser, "PDN file to write (default: the video's name with .pdn)")
+    add_events(parser, default=None, help="also write the events to this log: JSON lines when it "
+                                          "ends .jsonl, else SQLite")
     parser.add_argument("--resume", action="store_true",
                         help="take up the game of the --events log where it ends, and add to it")
     parser.add_argument("--start", type=float, default=0.0, metavar="SECONDS",
@@ -37,7 +38,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         default=Numbering.FIRST_MOVER.value,
                         help="squares in the PDN: 'first mover' (the rules': the first mover "
                         "starts on 25-32, default) or 'colour' (dark on 25-32 always)")
-    parser.add_argument("--board", default="board-1", help="board id in the events")
+    add_board(parser, help="board id in the events (default 1)")
     parser.add_argument("--model", type=Path, help=argparse.SUPPRESS)  # default: the bundled one
     add_rules_arguments(parser)
     parser.set_defaults(func=run)
@@ -58,19 +59,26 @@ def run(args: argparse.Namespace) -> int:
     from makhos.worker.inputs import CameraInput
     from makhos.worker.loop import Worker, WorkerConfig
 
-    if not args.video.exists():
-        raise FileNotFoundError(f"no video {args.video}")
+    video = source_of(args)
+    if not video.exists():
+        raise FileNotFoundError(f"no video {video}")
     if args.resume and (args.events is None or not args.events.is_file()):
         raise FileNotFoundError("--resume takes up the game of an --events log: give one that exists")
+    if not args.resume and args.events is not None and args.events.suffix != ".jsonl" \
+            and args.events.exists():
+        raise ValueError(f"{args.events} exists: give --resume to add to its game, or another --events")
     model = model_path(args.model) if args.model is not None else None  # checked before any work
     first = None if args.first_mover == "auto" else Colour(args.first_mover)
     log = open_log(args.events if args.events is not None else ":memory:", fresh=not args.resume)
+    if args.resume and log.boards() and args.board not in log.boards():
+        raise ValueError(f"{args.events} holds no game of board {args.board} (it holds "
+                         f"{', '.join(log.boards())}): give its --board")
     # Beside the log, the events accepted and not yet written: a killed record loses none of
     # them, and ``--resume`` writes them first.
     spool = None if args.events is None else args.events.with_name(args.events.name + ".outbox")
     if spool is not None and not args.resume:
         spool.unlink(missing_ok=True)  # a new recording: an old one's leftovers are not its
-    capture = cv2.VideoCapture(str(args.video))
+    capture = cv2.VideoCapture(str(video))
     skipped = round(args.start * (capture.get(cv2.CAP_PROP_FPS) or 30.0))
     total = int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) - skipped
     capture.release()
@@ -84,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         # No referee watches a recording: of several lines through a gap, the likeliest is taken.
         config = WorkerConfig(board=args.board, rules=rules_from_args(args), first_mover=first,
                               offline=True, spool=spool)
-        worker = Worker(config, log, CameraInput(str(args.video), model=model, start=args.start), observe)
+        worker = Worker(config, log, CameraInput(str(video), model=model, start=args.start), observe)
         stop = threading.Event()
         worker.start_session(stop)
         session = worker.session
@@ -96,17 +104,17 @@ def run(args: argparse.Namespace) -> int:
             worker.run(stop)
         except SourceError as error:
             raise ValueError(str(error)) from None
-    pdn = session.pdn({"Event": args.video.stem}, Numbering(args.numbering))
+    pdn = session.pdn({"Event": video.stem}, Numbering(args.numbering))
     game = session.tracker.game
     plies = len(game.plies) if game is not None else 0
     why = diagnosis.explain(game is not None, plies, total if total > 0 else None)
     if pdn is None:
-        print(f"makhos record: no game found in {args.video}: " + "; ".join(why), file=sys.stderr)
+        print(f"makhos record: no game found in {video}: " + "; ".join(why), file=sys.stderr)
         return 1
     stopped = held_up(session.tracker.record)
     for line in why + ([stopped] if stopped else []):
-        print(f"makhos record: {args.video}: {line}", file=sys.stderr)
-    output = args.output or args.video.with_suffix(".pdn")
+        print(f"makhos record: {video}: {line}", file=sys.stderr)
+    output = args.output or video.with_suffix(".pdn")
     output.write_text(pdn, encoding="utf-8")
     events = log.read_board(args.board)
     alerts = sum(1 for e in events if e.kind.value in ("irregularity", "board_mismatch"))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from makhos.engine import Colour, Rules
 
+from .flags import add_board, add_board_profile, add_events, add_old_spelling, add_source, add_speed
 from .live import LiveBoard, LiveRun
 from .rules_args import add_rules_arguments, rules_from_args
 from .serve import TOKEN_ENV
@@ -22,18 +23,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Read a camera (or a video as if live), referee the game, record it in the "
                     "event log and serve the live page, referee console and API.",
         epilog="examples:\n  makhos run --source 0                      # the first webcam\n"
-               "  makhos run --source 0 --profile board1.json  # as makhos calibrate set it up\n"
+               "  makhos run --source 0 --board-profile board1.json  # as makhos calibrate set it up\n"
                "  makhos run --source rtsp://10.0.0.21/stream --board 7 --events hall.db\n"
-               "  makhos run --source game.mp4 --realtime --port 5001",
+               "  makhos run --source game.mp4 --speed 1 --port 5001",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_live_arguments(parser)
-    parser.add_argument("--source", required=True,
-                        help="webcam index (0), video file, image folder, or camera URL (RTSP/HTTP MJPEG)")
-    parser.add_argument("--realtime", action="store_true", help="play a video file at its own pace")
+    add_source(parser)
+    add_speed(parser, "play a video file at FACTOR times its own pace (1: as if live; default: as "
+                      "fast as it is read)")
+    add_old_spelling(parser, "--realtime", "speed", constant=1.0)
     parser.add_argument("--start", type=float, default=0.0, metavar="SECONDS",
                         help="play a video file from this many seconds in (the rest of a game)")
-    parser.add_argument("--events", type=Path, default=Path("events.db"), help="SQLite event log (default events.db)")
+    add_events(parser)
     parser.add_argument("--first-mover", choices=("auto", "dark", "light"),
                         help="who moves first (default: the profile's, else inferred from the first move)")
     add_profile_argument(parser)
@@ -42,16 +44,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def add_live_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--board", default="1", help="board id (default 1)")
+    add_board(parser)
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     parser.add_argument("--token", help=f"referee token (or ${TOKEN_ENV}; default: a new random one)")
 
 
 def add_profile_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--profile", type=Path,
-                        help="board profile from makhos calibrate: corners, numbering, lens, piece "
-                             "set, rules and first mover (--men, --rules, --first-mover override)")
+    add_board_profile(parser, "board profile from makhos calibrate: corners, numbering, lens, piece "
+                              "set, rules and first mover (--men, --rules, --first-mover override)")
 
 
 def rules_and_first_mover(args: argparse.Namespace, profile_path: Path | None
@@ -95,11 +96,11 @@ def serve_until_interrupted(live: LiveRun) -> None:
 
 def run(args: argparse.Namespace) -> int:
     token = referee_token(args)
-    rules, first_mover = rules_and_first_mover(args, args.profile)
+    rules, first_mover = rules_and_first_mover(args, args.board_profile)
     live = LiveRun(LiveBoard(
         source=args.source, board=args.board, events=args.events, rules=rules,
         first_mover=first_mover, token=token, host=args.host, port=args.port,
-        realtime=args.realtime, profile=args.profile, start=args.start))
+        speed=args.speed, profile=args.board_profile, start=args.start))
     print(f"makhos run: watching {live.worker.source.describe()}")
     resumed = live.resumed()
     if resumed is not None:

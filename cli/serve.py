@@ -18,6 +18,8 @@ from typing import Any
 
 from makhos.events import LogUnavailable, open_log
 
+from .flags import add_events, add_hall_profile
+
 TOKEN_ENV = "MAKHOS_REFEREE_TOKEN"
 HALL_TOKEN_ENV = "MAKHOS_HALL_TOKEN"  # the Redis password, shared with the hall's workers
 
@@ -30,12 +32,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "from an event log. Binds 127.0.0.1 unless --host says otherwise.",
         epilog="examples:\n  makhos serve --events events.db\n"
                "  makhos serve --events events.db --host 0.0.0.0 --token T --delay 30\n"
-               "  makhos serve --boards hall.json --trusted-proxies 1   # behind nginx with TLS\n"
-               f"  {TOKEN_ENV}=T makhos serve --boards hall.json\n"
+               "  makhos serve --hall-profile hall.json --trusted-proxies 1   # behind nginx with TLS\n"
+               f"  {TOKEN_ENV}=T makhos serve --hall-profile hall.json\n"
                f"  {HALL_TOKEN_ENV}=S makhos serve --redis redis://127.0.0.1:6379/0 --port 5001",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--events", default="events.db", help="SQLite event log (default events.db)")
+    add_events(parser)
     parser.add_argument("--redis", metavar="URL",
                         help="read a hall's Redis Streams instead: redis://[:password@]host:port/db "
                              f"(password also from ${HALL_TOKEN_ENV}); several servers may share it")
@@ -45,10 +47,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                         "console is off")
     parser.add_argument("--delay", type=float, default=0.0,
                         help="broadcast delay in seconds for public pages and API (default 0)")
-    parser.add_argument("--boards", type=Path,
-                        help="hall profile JSON: {\"event\": NAME, \"site\": PLACE, \"scoring\": [2,1,0], "
+    add_hall_profile(parser, "hall profile JSON: {\"event\": NAME, \"site\": PLACE, \"scoring\": [2,1,0], "
                              "\"analysis\": {\"seconds\": 1}, "
-                             "\"boards\": [{\"id\": \"1\", \"label\": \"Table 1\"}]}")
+                             "\"boards\": [{\"id\": \"1\", \"label\": \"Table 1\"}]}", old="--boards")
     parser.add_argument("--frames", type=Path,
                         help="folder where the recorder writes <board>.jpg, the annotated camera "
                              "view (referee console only)")
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
                           referee_token=args.token or os.environ.get(TOKEN_ENV) or None,
                           broadcast_delay=args.delay, trusted_proxies=args.trusted_proxies,
                           camera=FolderFrames(args.frames) if args.frames else None,
-                          **load_profile(args.boards))
+                          **load_profile(args.hall_profile))
     try:
         app = create_app(config)
     except LogUnavailable as error:

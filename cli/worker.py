@@ -18,6 +18,7 @@ from pathlib import Path
 
 from makhos.events import open_log
 
+from .flags import add_board, add_board_profile, add_events, add_hall_profile, add_source, add_speed
 from .rules_args import add_rules_arguments
 
 TOKEN_ENV = "MAKHOS_HALL_TOKEN"
@@ -32,26 +33,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                     "A restarted worker resumes the game from the log.",
         epilog="examples:\n  makhos worker --source 0 --board 1\n"
                "  makhos worker --source rtsp://10.0.0.21/stream --board 7 --redis redis://10.0.0.2/0\n"
-               f"  {TOKEN_ENV}=S makhos worker --profile hall.json --board 7 --redis redis://10.0.0.2/0\n"
+               f"  {TOKEN_ENV}=S makhos worker --hall-profile hall.json --board 7 --redis redis://10.0.0.2/0\n"
                "  makhos worker --source 0 --board 1 --board-profile board1.json\n"
                "  makhos worker --source replay:game.pdn --speed 20 --board 3 --redis redis://127.0.0.1/0",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--board", required=True, help="board id (as in the hall profile)")
-    parser.add_argument("--source", help="webcam index, video file, image folder, camera URL, or "
-                                         "replay:GAME.pdn (default: the board's source in --profile)")
-    parser.add_argument("--profile", type=Path,
-                        help="hall profile JSON (boards: sources, players, board profiles)")
-    parser.add_argument("--board-profile", type=Path,
-                        help="this camera's board profile from makhos calibrate (default: the "
-                             "board's \"profile\" in --profile): corners, numbering, lens, piece "
-                             "set, rules and first mover (--men, --rules, --first-mover override)")
+    # Required: a hall has many boards, and a worker that guessed would write into another's log.
+    add_board(parser, help="board id (as in the hall profile)", required=True)
+    add_source(parser, required=False,
+               help="webcam index, video file, image folder, camera URL, or replay:GAME.pdn "
+                    "(default: the board's source in --hall-profile)")
+    add_hall_profile(parser, "hall profile JSON (boards: sources, players, board profiles)", old="--profile")
+    add_board_profile(parser, "this camera's board profile from makhos calibrate (default: the "
+                              "board's \"profile\" in --hall-profile): corners, numbering, lens, piece "
+                              "set, rules and first mover (--men, --rules, --first-mover override)",
+                      old=None)
     parser.add_argument("--redis", metavar="URL", help="redis://[:password@]host:port/db (default: "
                                                        "the SQLite file of --events)")
-    parser.add_argument("--events", default="events.db", help="SQLite event log (default events.db)")
+    add_events(parser)
     parser.add_argument("--hall-token", help=f"hall token = the Redis password (or ${TOKEN_ENV})")
     parser.add_argument("--token", help=argparse.SUPPRESS)  # only to say where it went
-    parser.add_argument("--speed", type=float, default=1.0, help="replay speed (replay: sources)")
+    add_speed(parser, "play a replay at FACTOR times the game's pace (default 1), or a video "
+                      "file at FACTOR times its own (default: as fast as it is read)")
     parser.add_argument("--ply-seconds", type=float, default=10.0,
                         help="game seconds per ply of a replay (default 10)")
     parser.add_argument("--start", type=float, default=0.0, metavar="SECONDS",
@@ -82,11 +85,11 @@ def run(args: argparse.Namespace) -> int:
                          "referee token of serve, run and demo)")
     target = check_redis_url(args.redis) if args.redis else args.events  # before any other work
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    plan = board_plan(args.profile, args.board) if args.profile else BoardPlan(args.board)
+    plan = board_plan(args.hall_profile, args.board) if args.hall_profile else BoardPlan(args.board)
     spec = args.source or plan.source
     if spec is None:
         raise ValueError(f"no --source, and no source for board {args.board} in the profile")
-    if args.speed <= 0 or args.ply_seconds <= 0:
+    if (args.speed is not None and args.speed <= 0) or args.ply_seconds <= 0:
         raise ValueError("--speed and --ply-seconds must be positive")
     board_profile = args.board_profile or plan.profile
     # Read (and checked) before anything starts: a wrong numbering or colour model must not

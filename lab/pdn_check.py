@@ -262,8 +262,8 @@ def _irregular(game: Game, rng: random.Random) -> bool:
         after = Position.from_pieces({s: p for s, p in pieces.items() if s != square},
                                      rng.choice(list(Colour)))
     change = describe_change(before, after, game.start)
-    move = MoveText.parse(change.move).path(before.taken_by(after)) if change.move else None
-    game.play_irregular(after, change.reason, move)
+    path = MoveText.parse(change.move).path(before.taken_by(after)) if change.move else None
+    game.play_irregular(after, change.reason, path)
     return True
 
 

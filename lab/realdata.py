@@ -256,7 +256,7 @@ def cells_of(corners: np.ndarray, played: str, truth: TrueGeometry) -> np.ndarra
     points = image_points(corners, truth.lens, square_centres(played))
     H = homography_from_corners(ideal(truth.corners, truth.lens))
     board = project(np.linalg.inv(H), ideal(points, truth.lens))
-    return np.clip(np.floor(board[:, ::-1]), 0, 7).astype(int)
+    return np.asarray(np.clip(np.floor(board[:, ::-1]), 0, 7).astype(int))
 
 
 def photo_geometry(photo: RealPhoto, image: np.ndarray) -> tuple[np.ndarray, Lens | None, str]:

@@ -21,18 +21,20 @@ BINARY = shutil.which("redis-server")
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]
+        return port
 
 
 class RedisServer:
     def __init__(self, folder: Path, password: str | None = None, fsync: str = "always") -> None:
         if BINARY is None:
             raise RuntimeError("redis-server is not installed (apt-get install redis-server)")
+        self.binary = BINARY
         self.folder = folder
         self.port = free_port()
         self.password = password
         self.fsync = fsync
-        self.process: subprocess.Popen | None = None
+        self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
@@ -40,7 +42,7 @@ class RedisServer:
         return f"redis://{auth}127.0.0.1:{self.port}/0"
 
     def start(self) -> None:
-        args = [BINARY, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder),
+        args = [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--dir", str(self.folder),
                 "--save", "", "--appendonly", "yes", "--appendfsync", self.fsync]
         if self.password:
             args += ["--requirepass", self.password]

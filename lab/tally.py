@@ -11,6 +11,9 @@ the truth (a square nobody can see) is not scored.
 (2, 2, 0, 0)
 >>> tally.failures
 ['photo: 2 d->l, 3 L->D']
+>>> tally.add_text("L.?d", "l.dd", kings=False)  # sticker kings: man/king not scored
+>>> tally.boards, tally.squares, tally.wrong, tally.boards_right
+(2, 7, 2, 1)
 """
 
 from __future__ import annotations
@@ -20,7 +23,6 @@ from dataclasses import dataclass, field, fields
 import numpy as np
 
 PIECES = list("lLdD")
-SWAP = str.maketrans("lLdD", "dDlL")
 
 
 @dataclass
@@ -56,7 +58,7 @@ class Tally:
         kind_bad = kind_scored & (truth != read)
         bad = side_bad | kind_bad
         pieces = scored & np.isin(truth, PIECES)
-        swapped_read = np.char.translate(lower_read, SWAP)
+        swapped_read = np.where(lower_read == "l", "d", np.where(lower_read == "d", "l", lower_read))
         self.boards += 1
         self.squares += int(scored.sum())
         self.wrong += int(bad.sum())
@@ -72,7 +74,16 @@ class Tally:
             where = [",".join(map(str, i)) for i in zip(*np.nonzero(bad))]
             self.failures.append(f"{name}: " + ", ".join(
                 f"{w} {t}->{r}" for w, t, r in zip(where, truth[bad], read[bad])))
-        return bad
+        return np.asarray(bad)
+
+    def add_text(self, truth: str, read: str, kings: bool = True) -> None:
+        """Count one board given as strings of labels. ``kings=False`` is for sets whose kings
+        are symbols on stickers, not stacked men: man/king is not scored at all (each side's
+        man and king are one label), where :meth:`add`'s ``kinds=False`` still scores a
+        man read as a king."""
+        if not kings:
+            truth, read = truth.lower(), read.lower()
+        self.add(np.array(list(truth)), np.array(list(read)))
 
     def merge(self, other: Tally) -> None:
         for item in fields(self):

@@ -27,7 +27,7 @@ def _desk(board: str) -> CalibrationDesk:
     desk = hall().config.calibration
     if desk is None or desk.state(board) is None:
         abort(404, description="no board profile for this board: run makhos calibrate, then "
-                               "makhos run --profile PROFILE")
+                               "makhos run --board-profile PROFILE")
     return desk
 
 

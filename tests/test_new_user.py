@@ -100,7 +100,7 @@ def test_the_sample_game_shows_what_the_readme_says_to_look_at(tmp_path):
     from makhos.events.details import AlertEnding, AlertClosed, EventKind
 
     events_file = tmp_path / "sample.jsonl"
-    assert main(["record", str(ROOT / "models" / "sample" / "sample.mp4"), "-o",
+    assert main(["record", "--source", str(ROOT / "models" / "sample" / "sample.mp4"), "-o",
                  str(tmp_path / "sample.pdn"), "--events", str(events_file)]) == 0
     events = [GameEvent.from_json(line) for line in events_file.read_text().splitlines()]
     kinds = [e.kind for e in events]

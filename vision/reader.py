@@ -68,7 +68,7 @@ MEN_KING_LOGIT = -7.0
 
 #: A man's height in squares, for the kings stacked from the start's own men (two guesses:
 #: flat draughts and tall turned men; chosen on held-out rendered scenes,
-#: ``lab/reader/bench_kings.py``), and the least spill in crop pixels that shows a stack.
+#: ``bench/reader_kings.py``), and the least spill in crop pixels that shows a stack.
 STACK_THICKNESS = (0.2, 0.35)
 #: Prior log-odds of a king added after the king head is refit on men and stacked men (which
 #: it sees in equal numbers; a game has far fewer kings than men).

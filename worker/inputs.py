@@ -78,13 +78,14 @@ class ReplayInput:
 class CameraInput:
     """A webcam, network camera, video file or image folder (``vision.sources.open_source``).
 
-    ``realtime`` plays a recording at its own pace, as if live (the demo); ``view`` keeps
+    ``speed`` plays a recording at that many times its own pace (1: as if live, the demo;
+    None: as fast as it is read); ``view`` keeps
     the referee's annotated camera view up to date.
     """
 
     spec: str
     model: Path | None = None
-    realtime: bool = False
+    speed: float | None = None
     profile: Path | None = None  # the board profile (calibration) of this camera
     desk: ProfileDesk | None = None  # the calibration page of this camera
     view: CameraView | None = None
@@ -134,7 +135,7 @@ class CameraInput:
         frames: Iterator[Frame] = iter(source)
         if resume and isinstance(source, ImageFolder):
             frames = (frame for frame in frames if frame.timestamp >= begin)
-        return paced(frames) if self.realtime else frames
+        return paced(frames, self.speed) if self.speed is not None else frames
 
     def time_of(self, item: Frame) -> float:
         return item.timestamp
@@ -156,13 +157,14 @@ class CameraInput:
         return item.timestamp, events
 
 
-def open_input(spec: str, speed: float = 1.0, seconds_per_ply: float = 10.0,
+def open_input(spec: str, speed: float | None = None, seconds_per_ply: float = 10.0,
                profile: Path | None = None, start: float = 0.0) -> Input:
     """``replay:GAME.pdn`` replays a recorded game; anything else is a camera source, read
-    with its board ``profile`` when one is given (a replay's readings are made already)."""
+    with its board ``profile`` when one is given (a replay's readings are made already).
+    ``speed`` paces a replay (default 1) or a recording (default: as fast as it is read)."""
     if spec.startswith(REPLAY_PREFIX):
         path = Path(spec[len(REPLAY_PREFIX):])
         if not path.is_file():
             raise FileNotFoundError(f"no recorded game {path}")
-        return ReplayInput(ReplaySource.from_pdn(path, speed=speed, seconds_per_ply=seconds_per_ply))
-    return CameraInput(spec, profile=profile, start=start)
+        return ReplayInput(ReplaySource.from_pdn(path, speed=speed or 1.0, seconds_per_ply=seconds_per_ply))
+    return CameraInput(spec, profile=profile, start=start, speed=speed)

@@ -1,7 +1,7 @@
 """The hall profile, as a worker reads it: which source watches each board, who plays there,
 and the board profile (``makhos calibrate``'s file) of its camera.
 
-One JSON file serves the whole hall (``makhos serve --boards`` reads the same file for
+One JSON file serves the whole hall (``makhos serve --hall-profile`` reads the same file for
 labels, event name and scoring)::
 
     {"event": "Bangkok Open", "boards": [

@@ -32,4 +32,4 @@ if [ "${READER_INSTALL:-1}" = 1 ]; then
     cp "$DATA/runs/all.onnx" models/board_reader.onnx
     cp "$DATA/runs/all.heads.json" models/board_reader_heads.json
 fi
-echo "bench: python -m lab.reader.bench_realdata --runs $DATA/runs"
+echo "bench: python -m bench.reader_realdata --runs $DATA/runs"

@@ -30,6 +30,7 @@ import torch
 import torch.nn.functional as F
 
 from lab.reader.net import FIRST_TRAINED, Embedder, Heads, lite0
+from lab.tally import Tally
 
 H, W, PPS, CX, CY = 80, 64, 32, 31.5, 51.5
 #: Sets whose kings are printed symbols on stickers: no man/king target there.
@@ -158,7 +159,7 @@ def zero_shot_error(embedder: Embedder, heads: Heads, boards: Boards, device: st
     """% squares wrong and % boards perfect with the generic heads (a quick figure; the
     bench is the reference)."""
     embedder.eval()
-    wrong = total = perfect = 0
+    tally = Tally()
     for b in range(len(boards.crops)):
         crops = torch.from_numpy(boards.crops[b]).to(device)
         sight = torch.from_numpy(boards.sight[b]).to(device)
@@ -173,19 +174,9 @@ def zero_shot_error(embedder: Embedder, heads: Heads, boards: Boards, device: st
             else:
                 c = "l" if light[k] > 0 else "d"
                 labels.append(c.upper() if king[k] > 0 else c)
-        bad = 0
-        for k, c in enumerate(str(boards.labels[b])):
-            if c == "?":
-                continue
-            got = labels[k]
-            if symbol_kings:
-                c, got = c.lower(), got.lower()
-            total += 1
-            bad += got != c
-        wrong += bad
-        perfect += bad == 0
+        tally.add_text(str(boards.labels[b]), "".join(labels), kings=not symbol_kings)
     embedder.train()
-    return 100 * wrong / max(total, 1), 100 * perfect / max(len(boards.crops), 1)
+    return 100 * tally.square_error, 100 * tally.board_accuracy
 
 
 def trained_state(embedder: Embedder, heads: Heads) -> dict[str, torch.Tensor]:

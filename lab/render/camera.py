@@ -26,7 +26,7 @@ class Camera:
     @property
     def centre(self) -> np.ndarray:
         """Camera position in the world frame."""
-        return -self.R.T @ self.t
+        return np.asarray(-self.R.T @ self.t)
 
     def project_ideal(self, points: np.ndarray) -> np.ndarray:
         """Project (N, 3) world points to (N, 2) pixels of the undistorted image.
@@ -36,7 +36,7 @@ class Camera:
         """
         cam = points @ self.R.T + self.t
         pix = cam @ self.K.T
-        return pix[:, :2] / pix[:, 2:3]
+        return np.asarray(pix[:, :2] / pix[:, 2:3])
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """Project (N, 3) world points to (N, 2) pixels of the distorted (output) image."""
@@ -48,7 +48,7 @@ class Camera:
     def board_homography(self) -> np.ndarray:
         """Homography from board-plane (X, Y) to undistorted image pixels."""
         H = self.K @ np.column_stack([self.R[:, 0], self.R[:, 1], self.t])
-        return H / H[2, 2]
+        return np.asarray(H / H[2, 2])
 
     def undistort_maps(self, step: int = 4) -> tuple[np.ndarray, np.ndarray]:
         """Maps for cv2.remap: for each output (distorted) pixel, where it lies in the ideal image.

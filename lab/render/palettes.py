@@ -9,6 +9,7 @@ Colours are written as RGB hex for readability and converted to BGR for OpenCV.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 
 def bgr(hex_rgb: str) -> tuple[int, int, int]:
@@ -76,7 +77,12 @@ PIECE_SETS: tuple[PieceSet, ...] = (
 )
 
 
-def select(items, held_out: bool | None, names: tuple[str, ...] | None = None) -> tuple:
+#: A palette table's item: a board's or a piece set's colours.
+Palette = TypeVar("Palette", BoardPalette, PieceSet)
+
+
+def select(items: tuple[Palette, ...], held_out: bool | None,
+           names: tuple[str, ...] | None = None) -> tuple[Palette, ...]:
     """Items of a palette table: by exact names, else by split (None = all)."""
     if names is not None:
         chosen = tuple(p for p in items if p.name in names)

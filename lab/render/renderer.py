@@ -59,8 +59,13 @@ class RenderedFrame:
     hand_squares: frozenset[int]
 
 
-def _label(value) -> str:
-    return getattr(value, "value", value)
+#: One disc of a piece: centre x, y (in squares), bottom and top height, light side or
+#: not, radius.
+Disc = tuple[float, float, float, float, bool, float]
+
+
+def _label(value: object) -> str:
+    return str(getattr(value, "value", value))
 
 
 def random_position(rng: np.random.Generator, occupancy: float | None = None,
@@ -182,7 +187,7 @@ class Renderer:
 
     # ------------------------------------------------------------- geometry
 
-    def _cylinders(self, labels: dict[int, str], rng: np.random.Generator) -> list[tuple]:
+    def _cylinders(self, labels: dict[int, str], rng: np.random.Generator) -> list[Disc]:
         """(x, y, z_bottom, z_top, light?, radius) of every disc to draw, in drawing order.
 
         A man is one cylinder, with a smaller raised boss on top when the set has one (as
@@ -196,7 +201,7 @@ class Renderer:
         stacks.sort(key=lambda parts: -np.hypot(parts[0][0] - cx, parts[0][1] - cy))
         return [part for parts in stacks for part in parts]
 
-    def _stack(self, square: int, label: str, rng: np.random.Generator) -> list[tuple]:
+    def _stack(self, square: int, label: str, rng: np.random.Generator) -> list[Disc]:
         """The discs of one square's piece, bottom to top: the man on the board, the top man
         of a king, the boss."""
         style = self.scene.pieces
@@ -204,7 +209,8 @@ class Renderer:
         x = c + 0.5 + rng.uniform(-style.jitter, style.jitter)
         y = r + 0.5 + rng.uniform(-style.jitter, style.jitter)
         light = label in "lL"
-        top, parts = style.height, [(x, y, 0.0, style.height, light, style.radius)]
+        top = style.height
+        parts: list[Disc] = [(x, y, 0.0, style.height, light, style.radius)]
         if label in "DL":
             a = rng.uniform(0, 2 * np.pi)
             d = rng.uniform(*style.king_offset)
@@ -221,7 +227,7 @@ class Renderer:
         return np.stack([x + radius * np.cos(a), y + radius * np.sin(a),
                          np.full(SEGMENTS, -z)], axis=1)
 
-    def _shadows(self, img: np.ndarray, cylinders: list[tuple], hand: Hand | None) -> None:
+    def _shadows(self, img: np.ndarray, cylinders: list[Disc], hand: Hand | None) -> None:
         light = self.scene.lighting
         if light.shadow_strength <= 0:
             return
@@ -249,7 +255,7 @@ class Renderer:
         factor = 1 - light.shadow_strength * cv2.resize(mask, (w, h)).astype(np.float32) / 255
         img[:] = (img * factor[..., None]).astype(np.uint8)
 
-    def _draw_cylinders(self, img: np.ndarray, cylinders: list[tuple]) -> None:
+    def _draw_cylinders(self, img: np.ndarray, cylinders: list[Disc]) -> None:
         scene = self.scene
         style, light = scene.pieces, scene.lighting
         cam = scene.camera

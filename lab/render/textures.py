@@ -29,7 +29,7 @@ def _wood_grain(rng: np.random.Generator, size: int, vertical: bool) -> np.ndarr
     lines = np.sin(2 * np.pi * freq * across + 3 * smooth_noise(rng, (size, size), 3))
     fibre = cv2.resize(rng.normal(0, 1, (size, 4) if not vertical else (4, size)).astype(np.float32),
                        (size, size), interpolation=cv2.INTER_LINEAR)
-    return 1.0 + 0.06 * lines + 0.03 * fibre
+    return np.asarray(1.0 + 0.06 * lines + 0.03 * fibre)
 
 
 def board_texture(style: BoardStyle) -> tuple[np.ndarray, float]:

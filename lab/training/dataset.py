@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from multiprocessing import Pool
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -55,7 +56,8 @@ TEST = SplitConfig(held_out=True, elevation=(35, 90), hand_rate=0.0, random_colo
 
 def piece_lab(bgr: tuple[int, int, int]) -> np.ndarray:
     """OpenCV 8-bit Lab of a colour, scaled to [0, 1]: the colour head's target."""
-    return cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32) / 255
+    lab = cv2.cvtColor(np.array([[bgr]], np.uint8), cv2.COLOR_BGR2LAB)[0, 0].astype(np.float32)
+    return np.asarray(lab / 255)
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,7 @@ def render_scene(args: tuple[int, SplitConfig]) -> dict[str, np.ndarray]:
     seed, config = args
     scene, shots = scene_shots(seed, config)
     colours = {True: piece_lab(scene.pieces.pieces.light), False: piece_lab(scene.pieces.pieces.dark)}
-    out: dict[str, list] = {"crops": [], "sight": [], "cls": [], "light": [], "colour": [],
+    out: dict[str, list[Any]] = {"crops": [], "sight": [], "cls": [], "light": [], "colour": [],
                             "board": []}
     for k, shot in enumerate(shots):
         frame = shot.render()

@@ -23,9 +23,10 @@ the recipe's base network; ``bench/realdata.py --leave-one-out`` refits one head
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import onnx
@@ -39,6 +40,9 @@ from lab.training.dataset import EMPTY, KING, MAN
 from lab.training.net import SquareNet
 from lab.training.train import board_batches
 from makhos.vision.rectify import SquareCrops
+
+if TYPE_CHECKING:  # the real photos are read only when a run asks for them
+    from lab.realdata import RealPhoto
 
 #: The convolutions' flattened output in the exported graph: the head's input.
 FEATURES = "/net/Flatten_output_0"
@@ -80,9 +84,10 @@ class Convolutions:
 
     def __call__(self, crops: SquareCrops) -> np.ndarray:
         """(N, 2560) float32 for the N crops of one board."""
-        return self.session.run([FEATURES], {
+        features: np.ndarray = self.session.run([FEATURES], {
             "crops": np.ascontiguousarray(crops.images, np.uint8),
             "sight": np.ascontiguousarray(crops.sight, np.float32)})[0]
+        return features
 
 
 def views(crops: SquareCrops) -> list[SquareCrops]:
@@ -121,7 +126,7 @@ def board_data(convolutions: Convolutions, crops: SquareCrops, labels: str, boar
     return out
 
 
-def real_data(convolutions: Convolutions, sets: dict, first_board: int) -> HeadData:
+def real_data(convolutions: Convolutions, sets: dict[str, list[RealPhoto]], first_board: int) -> HeadData:
     """Head data of every photo of the given real sets (``lab.realdata`` photos)."""
     from lab.realdata import true_crops
 
@@ -188,10 +193,12 @@ def fit(net: SquareNet, synthetic: HeadData, real: HeadData | None, epochs: int 
         loss.backward()
         opt.step()
         sched.step()
-    return net.eval()
+    net.eval()
+    return net
 
 
-def _endless(boards: np.ndarray, per_batch: int, rng: np.random.Generator):
+def _endless(boards: np.ndarray, per_batch: int, rng: np.random.Generator
+             ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
     while True:
         yield from board_batches(boards, per_batch, rng)
 

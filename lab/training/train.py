@@ -108,7 +108,8 @@ def train(data: dict[str, np.ndarray], epochs: int, boards_per_batch: int, seed:
             bar.update()
             bar.set_postfix(epoch=epoch + 1, loss=f"{loss.item():.4f}")
     bar.close()
-    return model.eval()
+    model.eval()
+    return model
 
 
 class _RunTime(nn.Module):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 import cv2
 import numpy as np
@@ -98,7 +99,7 @@ class Nuisances:
         """Pixels of this video per pixel at 720p."""
         return self.size[1] / 720.0
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         return asdict(self)
 
 
@@ -229,7 +230,7 @@ class Camera:
 
     # ------------------------------------------------------------ sampled state
 
-    def _at(self, series: np.ndarray, time: float | np.ndarray):
+    def _at(self, series: np.ndarray, time: float | np.ndarray) -> Any:
         k = np.clip(np.rint(np.asarray(time) / self.DT).astype(int), 0, len(series) - 1)
         return series[k]
 

@@ -16,6 +16,7 @@ import math
 from dataclasses import asdict
 from fractions import Fraction
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Protocol
 
 import cv2
@@ -28,7 +29,14 @@ from .nuisances import Camera, Nuisances, content_times
 from .script import FPS, GameScript, Shot
 
 
-def _hand_at(shot: Shot, t: float, height: float, skin, sleeve) -> Hand:
+def _colour(rng: np.random.Generator, low: int, high: int) -> tuple[int, int, int]:
+    """A BGR colour, each channel drawn from [low, high)."""
+    b, g, r = (int(v) for v in rng.integers(low, high, 3))
+    return b, g, r
+
+
+def _hand_at(shot: Shot, t: float, height: float, skin: tuple[int, int, int],
+            sleeve: tuple[int, int, int]) -> Hand:
     """The hand at fraction ``t`` of the shot: fingertip along the path, arm toward its side."""
     points = np.asarray(shot.path, float)
     legs = np.linalg.norm(np.diff(points, axis=0), axis=1)
@@ -45,13 +53,13 @@ def _hand_at(shot: Shot, t: float, height: float, skin, sleeve) -> Hand:
                 skin=skin, sleeve=sleeve)
 
 
-def frames(script: GameScript, scene: Scene, seed: int = 0, noise_level: float = 2.0):
+def frames(script: GameScript, scene: Scene, seed: int = 0, noise_level: float = 2.0
+           ) -> Iterator[np.ndarray]:
     """Yield the BGR frames of the script, in order; ``noise_level`` is the per-frame sensor
     noise (grey levels, standard deviation), which is also what makes a video file large."""
     renderer = Renderer(scene)
     rng = np.random.default_rng(seed)
-    skin = tuple(int(v) for v in rng.integers(80, 200, 3))
-    sleeve = tuple(int(v) for v in rng.integers(20, 230, 3))
+    skin, sleeve = _colour(rng, 80, 200), _colour(rng, 20, 230)
     noise = np.empty((*renderer.background.shape[:2], 3), np.int16)
     for index, shot in enumerate(script.shots):
         if not shot.path:
@@ -73,13 +81,13 @@ def shot_starts(script: GameScript) -> np.ndarray:
     return np.concatenate([[0.0], np.cumsum([s.frames for s in script.shots])]) / FPS
 
 
-def camera_frames(script: GameScript, scene: Scene, nuisances: Nuisances, seed: int = 0):
+def camera_frames(script: GameScript, scene: Scene, nuisances: Nuisances, seed: int = 0
+                  ) -> Iterator[np.ndarray]:
     """Yield the frames a camera with ``nuisances`` delivers of the script (its frame rate,
     its capture times), as BGR images of ``nuisances.size`` (the scene's camera size)."""
     renderer = Renderer(scene)
     rng = np.random.default_rng(seed)
-    skin = tuple(int(v) for v in rng.integers(80, 200, 3))
-    sleeve = tuple(int(v) for v in rng.integers(20, 230, 3))
+    skin, sleeve = _colour(rng, 80, 200), _colour(rng, 20, 230)
     starts = shot_starts(script)
     camera = Camera(nuisances, float(starts[-1]))
     heights = [float(rng.uniform(0.4, 1.2)) for _ in script.shots]

@@ -145,7 +145,8 @@ class _Scripter:
 
     def inject(self, kind: str) -> bool:
         """Play one irregularity and its aftermath; False when the position does not allow it."""
-        return getattr(self, "_" + kind.replace(" ", "_"))()
+        played: bool = getattr(self, "_" + kind.replace(" ", "_"))()
+        return played
 
     def _aftermath(self, before: Board, after: Board, hand: Colour, route: list[int],
                    rule: str, plays_on: tuple[Colour, ...], move: Move | None = None) -> bool:

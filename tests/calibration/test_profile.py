@@ -121,6 +121,6 @@ def test_a_missing_file_is_an_error(tmp_path):
 
 def test_run_refuses_a_bad_profile_before_watching_anything(tmp_path, capsys):
     path = _write(tmp_path, lambda d: d.update(version=0))
-    assert main(["run", "--source", str(tmp_path / "no-such-video.mp4"), "--profile", str(path)]) == 2
+    assert main(["run", "--source", str(tmp_path / "no-such-video.mp4"), "--board-profile", str(path)]) == 2
     err = capsys.readouterr().err
     assert "board profile" in err and "version" in err and str(path) in err

@@ -1,4 +1,4 @@
-"""`makhos read IMAGE`: the board of one photograph as 8 rows of text, or JSON."""
+"""`makhos read --source IMAGE`: the board of one photograph as 8 rows of text, or JSON."""
 
 import dataclasses
 import json
@@ -24,7 +24,7 @@ def test_read_prints_the_start_position_in_the_boards_own_frame(tmp_path, capsys
     path = tmp_path / "board.png"
     cv2.imwrite(str(path), frame.image)
 
-    assert main(["read", str(path), "--json"]) == 0
+    assert main(["read", "--source", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     # Who stands where, and whose: the classifier's man/king call is its known weak point
     # (bench/RESULTS.md), so a start position is compared up to crowning.
@@ -34,22 +34,22 @@ def test_read_prints_the_start_position_in_the_boards_own_frame(tmp_path, capsys
     assert np.abs(np.array(out["corners"]) - frame.corners).max() < 0.015 * side
     assert 0 < out["confidence"] <= 1
 
-    assert main(["read", str(path)]) == 0
+    assert main(["read", "--source", str(path)]) == 0
     assert capsys.readouterr().out.splitlines() == out["grid"]
 
 
 def test_read_without_a_board_or_a_readable_image_is_a_clear_error(tmp_path, capsys):
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((360, 640, 3), 128, np.uint8))
-    assert main(["read", str(blank)]) == 2
+    assert main(["read", "--source", str(blank)]) == 2
     assert "is the whole board in view?" in capsys.readouterr().err
     broken = tmp_path / "broken.jpg"
     broken.write_bytes(b"\xff\xd8 not really")
-    assert main(["read", str(broken)]) == 2
+    assert main(["read", "--source", str(broken)]) == 2
     assert "broken.jpg" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", [["read", "IMAGE"], ["record", "IMAGE"], ["calibrate", "--source", "IMAGE"]])
+@pytest.mark.parametrize("command", [["read", "--source", "IMAGE"], ["record", "--source", "IMAGE"], ["calibrate", "--source", "IMAGE"]])
 def test_a_missing_model_file_is_named_with_the_way_to_make_it(tmp_path, capsys, command):
     image = tmp_path / "board.png"
     cv2.imwrite(str(image), np.full((360, 640, 3), 128, np.uint8))
@@ -92,7 +92,7 @@ def calibrated(tmp_path_factory):
 
 def test_read_with_a_profile_uses_its_corners_lens_numbering_and_set(calibrated, capsys):
     path, image, later = calibrated
-    assert main(["read", str(image), "--profile", str(path), "--json"]) == 0
+    assert main(["read", "--source", str(image), "--board-profile", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["played_colour"] == later.played
     assert [row.lower() for row in out["grid"]] == [row.replace("-", ".").lower() for row in later.grid]
@@ -107,7 +107,7 @@ def test_the_profiles_numbering_wins_over_the_pieces(calibrated, tmp_path, capsy
     turned = tmp_path / "turned.json"
     profile = BoardProfile.load(path)
     dataclasses.replace(profile, quarter_turns=(profile.quarter_turns + 2) % 4).save(turned)
-    assert main(["read", str(image), "--profile", str(turned)]) == 0
+    assert main(["read", "--source", str(image), "--board-profile", str(turned)]) == 0
     rows = capsys.readouterr().out.lower().splitlines()
     assert rows == [row.replace("-", ".").lower()[::-1] for row in reversed(later.grid)]
 
@@ -135,7 +135,7 @@ def test_read_with_an_unusable_profile_says_which_file_and_field(calibrated, tmp
     else:
         change, field = changes[case]
         profile = _spoil(path, tmp_path, change)
-    assert main(["read", str(image), "--profile", profile]) == 2
+    assert main(["read", "--source", str(image), "--board-profile", profile]) == 2
     err = capsys.readouterr().err
     assert f"board profile {profile}" in err
     if field is not None:

@@ -38,7 +38,7 @@ def turned_clip(quarter_turns: int, folder: Path) -> Path:
 
 def recorded(video: Path) -> list[Position]:
     pdn = video.with_suffix(".pdn")
-    assert main(["record", str(video), "--men", str(MEN), "-o", str(pdn)]) == 0
+    assert main(["record", "--source", str(video), "--men", str(MEN), "-o", str(pdn)]) == 0
     return read_game(pdn.read_text(encoding="utf-8")).game.positions()
 
 

@@ -18,7 +18,7 @@ TRUTH = read_game(Path("models/sample/sample.pdn").read_text(encoding="utf-8")).
 def first_plies_logged(plies: int) -> list[GameEvent]:
     """The log a recorder killed after ``plies`` plies of the sample game left (its times
     are the video's seconds, as a recording's are)."""
-    game, tracker, log, events, t = Game(), GameTracker("board-1"), SQLiteLog(), [], 1.0
+    game, tracker, log, events, t = Game(), GameTracker("1"), SQLiteLog(), [], 1.0
     for position in [game.start] + [game.play(p.move).after for p in TRUTH.plies[:plies]]:
         for _ in range(3):
             events += [log.append(e) for e in tracker.observe(t, Reading.certain(position, t))]
@@ -31,7 +31,7 @@ def test_record_resumes_the_game_of_its_log_and_finds_the_plies_of_the_gap(tmp_p
     log = tmp_path / "events.jsonl"
     log.write_text("".join(e.to_json() + "\n" for e in first_plies_logged(4)), encoding="utf-8")
     pdn = tmp_path / "game.pdn"
-    assert main(["record", SAMPLE, "--events", str(log), "--resume", "--start", "20", "-o", str(pdn)]) == 0
+    assert main(["record", "--source", SAMPLE, "--events", str(log), "--resume", "--start", "20", "-o", str(pdn)]) == 0
     out = capsys.readouterr().out
     assert "resuming game 1 from the log at ply 4, 10 s after its last event" in out
     recorded = read_game(pdn.read_text(encoding="utf-8")).game
@@ -49,7 +49,7 @@ def test_record_resumes_the_game_of_its_log_and_finds_the_plies_of_the_gap(tmp_p
 
 
 def test_record_resume_needs_a_log(tmp_path, capsys):
-    assert main(["record", SAMPLE, "--resume", "--events", str(tmp_path / "none.jsonl")]) != 0
+    assert main(["record", "--source", SAMPLE, "--resume", "--events", str(tmp_path / "none.jsonl")]) != 0
     assert "--resume" in capsys.readouterr().err
 
 

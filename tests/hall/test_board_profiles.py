@@ -71,7 +71,7 @@ def test_a_board_profile_that_is_not_a_file_name_is_named(tmp_path):
 
 def test_the_worker_reads_its_camera_with_the_board_profile(hall, tmp_path, capsys):
     events = tmp_path / "events.db"
-    assert main(["worker", "--profile", str(hall / "hall.json"), "--board", "1",
+    assert main(["worker", "--hall-profile", str(hall / "hall.json"), "--board", "1",
                  "--events", str(events)]) == 0
     log = SQLiteLog(events)
     started = [e for e in log.read("1", limit=10_000) if e.kind is EventKind.GAME_STARTED]
@@ -98,7 +98,7 @@ def test_an_unusable_board_profile_stops_the_worker_before_it_starts(hall, tmp_p
         change(good)
         path.write_text(json.dumps(good))
     events = tmp_path / "events.db"
-    code = main(["worker", "--profile", str(hall / "hall.json"), "--board", "1",
+    code = main(["worker", "--hall-profile", str(hall / "hall.json"), "--board", "1",
                  "--board-profile", str(path), "--events", str(events)])
     assert code == 2
     err = capsys.readouterr().err
@@ -108,7 +108,7 @@ def test_an_unusable_board_profile_stops_the_worker_before_it_starts(hall, tmp_p
 
 def test_a_hall_entry_naming_a_missing_profile_stops_that_worker(hall, tmp_path, capsys):
     events = tmp_path / "events.db"
-    assert main(["worker", "--profile", str(hall / "hall.json"), "--board", "2",
+    assert main(["worker", "--hall-profile", str(hall / "hall.json"), "--board", "2",
                  "--events", str(events)]) == 2
     err = capsys.readouterr().err
     assert f"board profile {hall / 'boards' / 'missing.json'}: file:" in err

@@ -14,7 +14,7 @@ from makhos.server.config import BoardInfo, Scoring
 def test_binds_loopback_unless_told_otherwise():
     args = build_parser().parse_args(["serve"])
     assert args.host == "127.0.0.1" and args.port == 5000 and args.delay == 0.0
-    assert args.token is None and args.events == "events.db"
+    assert args.token is None and str(args.events) == "events.db"
 
 
 def test_profile_names_boards_event_and_scoring(tmp_path):

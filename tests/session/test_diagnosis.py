@@ -31,7 +31,7 @@ def jump(image: np.ndarray, dx: float, dy: float) -> np.ndarray:
 
 
 def record(clip: Path, capsys) -> str:
-    assert main(["record", str(clip), "-o", str(clip.with_suffix(".pdn"))]) == 1
+    assert main(["record", "--source", str(clip), "-o", str(clip.with_suffix(".pdn"))]) == 1
     return capsys.readouterr().err
 
 
@@ -61,7 +61,7 @@ def test_a_board_not_in_the_start_position_shows_the_first_reading(tmp_path, cap
 def test_an_empty_video_is_a_clear_error(tmp_path, capsys):
     empty = tmp_path / "empty.mp4"
     cv2.VideoWriter(str(empty), cv2.VideoWriter_fourcc(*"mp4v"), 30, (64, 64)).release()
-    assert main(["record", str(empty)]) == 2
+    assert main(["record", "--source", str(empty)]) == 2
     assert "empty.mp4" in capsys.readouterr().err
 
 
@@ -95,7 +95,7 @@ def test_a_video_that_ends_under_a_hand_says_the_moves_stopped_being_read(tmp_pa
         draw_hand(frame, rng, np.array([320, 180]) + rng.uniform(-40, 40, 2), 40)
         frames.append(frame)
     clip = write_clip(tmp_path / "covered.mp4", frames)
-    assert main(["record", str(clip), "-o", str(tmp_path / "covered.pdn")]) == 0
+    assert main(["record", "--source", str(clip), "-o", str(tmp_path / "covered.pdn")]) == 0
     err = capsys.readouterr().err
     assert "moves stopped being read at 3.3 s of 8.3 s (after 1 plies)" in err
     assert "something covered it" in err

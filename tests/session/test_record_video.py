@@ -46,7 +46,7 @@ def kill_when_two_moves_in(watched: Path, arguments: list[str]) -> None:
 
 def test_record_writes_the_true_game_and_its_events(clip, tmp_path, capsys):
     pdn, events = tmp_path / "game.pdn", tmp_path / "events.jsonl"
-    assert main(["record", str(clip), "-o", str(pdn), "--events", str(events)]) == 0
+    assert main(["record", "--source", str(clip), "-o", str(pdn), "--events", str(events)]) == 0
     recorded = read_game(pdn.read_text()).game
     truth = read_game(clip.with_suffix(".pdn").read_text()).game
     assert recorded.positions() == truth.positions()
@@ -56,12 +56,39 @@ def test_record_writes_the_true_game_and_its_events(clip, tmp_path, capsys):
     assert "plies" in capsys.readouterr().out
 
 
+def test_record_writes_a_sqlite_log_unless_the_name_says_json_lines(clip, tmp_path, capsys):
+    """`--events` names the same kind of log as in `run` and `worker` (#41): SQLite, and JSON
+    lines only for a .jsonl name. A SQLite log already there is added to only with --resume."""
+    from makhos.events import SQLiteLog
+
+    events = tmp_path / "events.db"
+    assert main(["record", "--source", str(clip), "-o", str(tmp_path / "game.pdn"),
+                 "--events", str(events)]) == 0
+    stored = SQLiteLog(events).read("1")
+    assert stored[0].kind.value == "game_started" and any(e.kind.value == "move" for e in stored)
+    capsys.readouterr()
+    assert main(["record", "--source", str(clip), "--events", str(events)]) == 2
+    assert "--resume" in capsys.readouterr().err
+    assert len(SQLiteLog(events).read("1")) == len(stored)  # nothing lost, nothing added
+
+
+def test_record_resume_names_the_boards_of_a_log_without_its_board(clip, tmp_path, capsys):
+    from makhos.engine import Position
+    from makhos.events import EventKind, GameEvent, SQLiteLog
+
+    events = tmp_path / "events.db"
+    SQLiteLog(events).append(GameEvent("board-1", EventKind.GAME_STARTED, 0.0,
+                                       fen=Position.start().fen()))
+    assert main(["record", "--source", str(clip), "--events", str(events), "--resume"]) == 2
+    assert "board-1" in capsys.readouterr().err
+
+
 def test_record_refuses_a_missing_or_corrupt_video(tmp_path, capsys):
-    assert main(["record", str(tmp_path / "none.mp4")]) == 2
+    assert main(["record", "--source", str(tmp_path / "none.mp4")]) == 2
     assert "no video" in capsys.readouterr().err
     corrupt = tmp_path / "corrupt.mp4"
     corrupt.write_bytes(b"not a video at all")
-    assert main(["record", str(corrupt)]) == 2
+    assert main(["record", "--source", str(corrupt)]) == 2
     assert "corrupt.mp4" in capsys.readouterr().err
 
 
@@ -72,19 +99,19 @@ def test_a_killed_record_leaves_every_event_it_made_in_its_log(clip, tmp_path):
     import json
 
     full = tmp_path / "full.jsonl"
-    assert main(["record", str(clip), "-o", str(tmp_path / "full.pdn"), "--events", str(full)]) == 0
+    assert main(["record", "--source", str(clip), "-o", str(tmp_path / "full.pdn"), "--events", str(full)]) == 0
     expected = [json.loads(line) for line in full.read_text().splitlines()]
     moves_at = [i for i, e in enumerate(expected) if e["kind"] == "move"]
     assert len(moves_at) >= 4
     killed = tmp_path / "killed.jsonl"
-    kill_when_two_moves_in(killed, ["-m", "makhos.cli.main", "record", str(clip),
+    kill_when_two_moves_in(killed, ["-m", "makhos.cli.main", "record", "--source", str(clip),
                                     "-o", str(tmp_path / "killed.pdn"), "--events", str(killed)])
     kept = [json.loads(line) for line in killed.read_text().splitlines()]
     assert 2 <= sum(e["kind"] == "move" for e in kept) < len(moves_at)
     assert kept == expected[:len(kept)]
     assert not (tmp_path / "killed.pdn").exists()
     last = kept[-1]["time"]
-    assert main(["record", str(clip), "-o", str(tmp_path / "resumed.pdn"), "--events", str(killed),
+    assert main(["record", "--source", str(clip), "-o", str(tmp_path / "resumed.pdn"), "--events", str(killed),
                  "--resume", "--start", str(last)]) == 0
     resumed = read_game((tmp_path / "resumed.pdn").read_text()).game
     truth = read_game(clip.with_suffix(".pdn").read_text()).game
@@ -116,16 +143,16 @@ def test_a_record_killed_before_its_log_took_what_it_accepted_loses_none_of_it(c
         return [GameEvent.from_json(line).with_seq(0) for line in path.read_text().splitlines()]
 
     full = tmp_path / "full.jsonl"
-    assert main(["record", str(clip), "-o", str(tmp_path / "full.pdn"), "--events", str(full)]) == 0
+    assert main(["record", "--source", str(clip), "-o", str(tmp_path / "full.pdn"), "--events", str(full)]) == 0
     expected = unnumbered(full)
     log, spool = tmp_path / "killed.jsonl", tmp_path / "killed.jsonl.outbox"
-    kill_when_two_moves_in(spool, ["-c", STALLED_RECORD, "record", str(clip),
+    kill_when_two_moves_in(spool, ["-c", STALLED_RECORD, "record", "--source", str(clip),
                                    "-o", str(tmp_path / "killed.pdn"), "--events", str(log)])
     written, held = unnumbered(log), [e.with_seq(0) for e in Outbox.held(spool)]
     assert len(written) == 2 and sum(e.kind.value == "move" for e in held) >= 2
     accepted = written + held
     assert accepted == expected[:len(accepted)]
-    assert main(["record", str(clip), "-o", str(tmp_path / "resumed.pdn"), "--events", str(log),
+    assert main(["record", "--source", str(clip), "-o", str(tmp_path / "resumed.pdn"), "--events", str(log),
                  "--resume", "--start", str(held[-1].time)]) == 0
     assert unnumbered(log)[:len(accepted)] == accepted
     assert not spool.exists()
@@ -140,6 +167,6 @@ def test_a_new_record_over_an_old_log_starts_afresh(clip, tmp_path):
     stale = GameEvent("board-1", EventKind.CAMERA, -1.0, detail=CameraNotice(CameraStatus.LOST))
     log.write_text(stale.to_json() + "\n")
     log.with_name("events.jsonl.outbox").write_text(stale.to_json() + "\n")
-    assert main(["record", str(clip), "-o", str(tmp_path / "game.pdn"), "--events", str(log)]) == 0
+    assert main(["record", "--source", str(clip), "-o", str(tmp_path / "game.pdn"), "--events", str(log)]) == 0
     events = [GameEvent.from_json(line) for line in log.read_text().splitlines()]
     assert events[0].kind is EventKind.GAME_STARTED and all(e.time >= 0 for e in events)

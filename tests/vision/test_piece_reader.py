@@ -123,7 +123,7 @@ def test_adapted_from_a_start_photo_reads_its_set_up(reader: PieceReader) -> Non
     """b3nny01 v1 (wooden men, overhead phone): adapt on its first start photo, read the
     next ten photos of that set-up. The committed model saw this set in training, so this is
     a check that the run-time path works end to end, not a held-out figure (that is
-    ``lab/reader/bench_realdata.py``)."""
+    ``bench/reader_realdata.py``)."""
     sets, photo_geometry = _real()
     photos = [p for p in sets["b3nny01-checkersvision"] if p.setup == "v1"]
     first = next(i for i, p in enumerate(photos) if p.start_side())

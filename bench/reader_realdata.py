@@ -1,4 +1,5 @@
-"""The reader on the shared real sets, each held out: adapted from one photo and zero-shot.
+"""The piece reader (``vision.reader``) on the shared real sets, each held out: adapted from
+one photo and zero-shot. (``bench.realdata`` reads the same photos with the square classifier.)
 
 For every set of ``../shared/realdata`` the network trained without that set
 (``RUNS/<set>.onnx`` and ``RUNS/<set>.heads.json``, from ``lab.reader.train --hold-out``)
@@ -18,7 +19,7 @@ the sticker kings of soon-jynn are scored for occupancy and side only) and % of 
 every square right. Then speed (one board read: crops, ONNX on one thread, heads; median and
 p95), adaptation time, model size and peak memory.
 
-    python -m lab.reader.bench_realdata --runs DIR [--sets a,b] [--no-old]
+    python -m bench.reader_realdata --runs DIR [--sets a,b] [--no-old]
 """
 
 from __future__ import annotations
@@ -32,14 +33,14 @@ import resource
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+from lab.tally import Tally
 from lab.realdata import (SYMBOL_KINGS, photo_geometry, RealPhoto, TrueGeometry, board_parity, cells_of,
                              collections, to_labelled, true_crops)
+from makhos.vision.pipeline import SquareReader
 from makhos.vision.reader import PRIOR, PieceReader, labels_of
 
 #: Held-out figures of the committed network from issue #30's table (#22, board found).
@@ -49,31 +50,11 @@ OLD_HELD_OUT = {"julie-robot-webcam": 3.98, "alexkassil-playing-the-computer": 1
                 "soon-jynn-chu-checkers-piece-detection": 39.14}
 
 
-@dataclass
-class Tally:
-    squares: int = 0
-    wrong: int = 0
-    boards: int = 0
-    perfect: int = 0
-
-    def add(self, truth: str, read: str, symbol_kings: bool) -> None:
-        bad = 0
-        for t, r in zip(truth, read):
-            if t == "?":
-                continue
-            if symbol_kings:
-                t, r = t.lower(), r.lower()
-            self.squares += 1
-            bad += t != r
-        self.wrong += bad
-        self.boards += 1
-        self.perfect += bad == 0
-
-    def __str__(self) -> str:
-        if not self.boards:
-            return f"{'-':>7} {'-':>6} {0:>4}"
-        return (f"{100 * self.wrong / self.squares:7.2f} {100 * self.perfect / self.boards:6.1f}"
-                f" {self.boards:4d}")
+def cell(tally: Tally) -> str:
+    """A column of the table: % squares wrong, % boards right, boards."""
+    if not tally.boards:
+        return f"{'-':>7} {'-':>6} {0:>4}"
+    return f"{100 * tally.square_error:7.2f} {100 * tally.board_accuracy:6.1f} {tally.boards:4d}"
 
 
 def adaptation_photos(photos: list[RealPhoto]) -> dict[str, tuple[int, str]]:
@@ -109,18 +90,19 @@ def bench_set(name: str, photos: list[RealPhoto], runs: Path, old: bool, prior: 
         corners, lens, truth = photo_geometry(photo, image)
         crops = reader.crops(image, corners, "dark", lens)
         e = reader.embed(crops)
-        zero.add(truth, labels_of(reader.generic.probabilities(e)), symbol)
+        zero.add_text(truth, labels_of(reader.generic.probabilities(e)), kings=not symbol)
         if photo.setup in states and chosen[photo.setup][0] != i:
-            adapted.add(truth, labels_of(states[photo.setup].heads.probabilities(e)), symbol)
+            adapted.add_text(truth, labels_of(states[photo.setup].heads.probabilities(e)),
+                             kings=not symbol)
         if old:
             old_crops, old_truth = true_crops(photo, image)
-            old_t.add(old_truth, old_labels(classifier.classify(old_crops)), symbol)
+            old_t.add_text(old_truth, old_labels(classifier.classify(old_crops)), kings=not symbol)
     kinds = [k for _, k in chosen.values()]
     how = f"{kinds.count('start')} start, {kinds.count('labelled')} labelled"
     return zero, adapted, old_t, how
 
 
-def found_geometry(photo: RealPhoto, image: np.ndarray, old: Any
+def found_geometry(photo: RealPhoto, image: np.ndarray, old: SquareReader
                    ) -> tuple[np.ndarray, str, TrueGeometry] | None:
     """The board as ``makhos read`` finds it (no lens): corners and colour in play from the
     board finder, the orientation cue and the committed classifier's colour check."""
@@ -130,7 +112,7 @@ def found_geometry(photo: RealPhoto, image: np.ndarray, old: Any
     location = locate_board(image)
     if location is None:
         return None
-    numbered = colour_in_play(old.classify, image, orient(image, location))
+    numbered = colour_in_play(old, image, orient(image, location))
     truth = TrueGeometry.of(photo, (image.shape[1], image.shape[0]))
     return numbered.location.corners, numbered.played, truth
 
@@ -171,7 +153,7 @@ def bench_found(name: str, photos: list[RealPhoto], runs: Path) -> tuple[Tally, 
         image = photo.image()
         found = found_geometry(photo, image, old)
         if found is None:
-            zero.add("l" * 32, "x" * 32, symbol)
+            zero.add_text("l" * 32, "x" * 32, kings=not symbol)
             continue
         corners, played, truth = found
         e = reader.embed(reader.crops(image, corners, played))
@@ -182,8 +164,8 @@ def bench_found(name: str, photos: list[RealPhoto], runs: Path) -> tuple[Tally, 
             if heads is None:
                 continue
             labels = labels_of(heads.probabilities(e))
-            tally.add(*scored(photo, image, truth,
-                              to_labelled(labels, corners, played, None, truth)), symbol)
+            tally.add_text(*scored(photo, image, truth,
+                                 to_labelled(labels, corners, played, None, truth)), kings=not symbol)
     return zero, adapted
 
 
@@ -272,20 +254,17 @@ def main() -> None:
         zero, adapted, old, how = bench_set(name, sets[name], args.runs, not args.no_old,
                                             args.prior)
         for total, part in zip(totals, (adapted, zero, old)):
-            total.squares += part.squares
-            total.wrong += part.wrong
-            total.boards += part.boards
-            total.perfect += part.perfect
-        print(f"{name:40s} {str(adapted):>32s} | {str(zero):>19s} | {str(old):>19s} | "
+            total.merge(part)
+        print(f"{name:40s} {cell(adapted):>32s} | {cell(zero):>19s} | {cell(old):>19s} | "
               f"{OLD_HELD_OUT.get(name, float('nan')):18.2f} | {how}", flush=True)
-    print(f"{'all':40s} {str(totals[0]):>32s} | {str(totals[1]):>19s} | {str(totals[2]):>19s} |")
+    print(f"{'all':40s} {cell(totals[0]):>32s} | {cell(totals[1]):>19s} | {cell(totals[2]):>19s} |")
     if args.found:
         print(f"\nboard found (locate_board, orientation, colour in play as `makhos read`; no lens)")
         print(f"{'set (held out)':40s} {'adapted: %wrong %perfect boards':>32s} | {'zero-shot':>19s}")
         for name in wanted:
             zero, adapted = bench_found(name, sets[name], args.runs)
-            print(f"{name:40s} {str(adapted):>32s} | {str(zero):>19s}", flush=True)
-    subprocess.run([sys.executable, "-m", "lab.reader.bench_realdata", "--runs", str(args.runs),
+            print(f"{name:40s} {cell(adapted):>32s} | {cell(zero):>19s}", flush=True)
+    subprocess.run([sys.executable, "-m", "bench.reader_realdata", "--runs", str(args.runs),
                     "--speed-only", *(["--model", str(args.model)] if args.model else [])],
                    check=True)
 
