@@ -11,7 +11,9 @@ The bytes must be UTF-8 (not replaced with U+FFFD behind the referee's back), an
 string in the body, keys included, goes through one check, :func:`plain_text`: one line
 of visible text, no lone surrogate (``"\\ud800"`` is valid JSON, but no text), no control,
 format or bidirectional mark (U+200B, U+200F, U+061C, U+FEFF: they make a name display as
-another, or as nothing), no private-use or unassigned code point.
+another, or as nothing), no private-use or unassigned code point, no letter that draws
+nothing (U+3164, U+2800) and no combining mark with no letter before it (a lone U+0301,
+U+FE0F): a name that shows blank on the board page is no name.
 """
 
 from __future__ import annotations
@@ -33,6 +35,11 @@ _SIGNIFICANT = re.compile(r'[\[\]{}"\\]')
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # Bidirectional embeddings and overrides (format characters) read as controls, as before.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Letters and symbols that draw nothing (Hangul fillers, the blank Braille cell, the
+# grapheme joiner, Khmer's inherent vowels, Mongolian selectors): a name of them shows blank.
+_BLANKS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0")
+# Marks drawn on the character before them: one at the start, or after a space, sits on nothing.
+_MARK_CATEGORIES = frozenset({"Mn", "Me", "Mc"})
 _CATEGORY_NAMES = {"Cc": "a control character", "Cf": "an invisible format character",
                    "Cs": "a lone surrogate", "Co": "a private-use character",
                    "Cn": "an unassigned code point", "Zl": "a line break", "Zp": "a line break"}
@@ -82,13 +89,21 @@ def plain_text(value: str, what: str) -> None:
     ...
     makhos.server.body.TextError: first holds an invisible format character (U+200B); names, rounds, reasons and moves are one line of plain text
     """
+    before = " "
     for char in value:
         category = unicodedata.category(char)
+        kind = None
         if category in _REFUSED_CATEGORIES or char == "\ufffd":
             kind = ("a control character" if char in _BIDI_CONTROLS else
                     _CATEGORY_NAMES.get(category, "a replacement character (bad encoding)"))
+        elif char in _BLANKS:
+            kind = "a character that shows as nothing"
+        elif category in _MARK_CATEGORIES and before.isspace():
+            kind = "a mark with no letter to sit on"
+        if kind is not None:
             raise TextError(f"{what} holds {kind} (U+{ord(char):04X}); names, rounds, reasons "
                             "and moves are one line of plain text")
+        before = char
 
 
 def check_strings(data: Any, where: str = "") -> None:
