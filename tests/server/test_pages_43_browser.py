@@ -11,7 +11,6 @@ import json
 import os
 import re
 import time
-from pathlib import Path
 
 import pytest
 
@@ -23,7 +22,7 @@ from makhos.server import create_app
 from makhos.server.camera import FolderFrames
 from makhos.server.config import BoardInfo, ServerConfig
 
-from live_browser import ARGS, CHROMIUM, require_browser, served, shot
+from live_browser import chromium, fresh_page, require_browser, served, shot
 from server_sample import MOVES, game_events
 
 TOKEN = "browser-token"
@@ -95,21 +94,15 @@ def thai_less_browser(tmp_path_factory):
     """Chromium that sees none of the system's Thai fonts: only the pages' own can draw Thai."""
     config = tmp_path_factory.mktemp("fontconfig") / "fonts.conf"
     config.write_text(NO_THAI_FONTS, encoding="utf-8")
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS,
-                                             env={**os.environ, "FONTCONFIG_FILE": str(config)})
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with chromium(sync_api, env={**os.environ, "FONTCONFIG_FILE": str(config)}) as browser:
+        yield browser
 
 
 @pytest.fixture
 def page(thai_less_browser):
-    """A fresh page (nothing cached: each loads the fonts anew) of the Thai-less browser."""
-    context = thai_less_browser.new_context(viewport={"width": 1280, "height": 800})
-    yield context.new_page()
-    context.close()
+    """Each test's page loads the fonts anew (nothing cached)."""
+    with fresh_page(thai_less_browser) as fresh:
+        yield fresh
 
 
 def is_thai(char: str) -> bool:
