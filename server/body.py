@@ -25,6 +25,8 @@ from typing import Any
 
 from flask import abort, request
 
+from makhos.events.decisions import shows_nothing
+
 # The largest action (three names of 80 Thai letters, each sent as \uXXXX) is under 2 KiB, a
 # calibration a few hundred bytes. Every body costs the server a pass of its checks in Python
 # while holding the interpreter's lock, so the bound is what bounds each request's work: at
@@ -42,11 +44,6 @@ _INNERMOST_PAIR = re.compile(r"\[\]|\{\}")
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 # Bidirectional embeddings and overrides (format characters) read as controls, as before.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-# Letters and symbols that draw nothing (Hangul fillers, the blank Braille cell, the
-# grapheme joiner, Khmer's inherent vowels, Mongolian selectors): a name of them shows blank.
-_BLANKS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0")
-# Marks drawn on the character before them: one at the start, or after a space, sits on nothing.
-_MARK_CATEGORIES = frozenset({"Mn", "Me", "Mc"})
 _CATEGORY_NAMES = {"Cc": "a control character", "Cf": "an invisible format character",
                    "Cs": "a lone surrogate", "Co": "a private-use character",
                    "Cn": "an unassigned code point", "Zl": "a line break", "Zp": "a line break"}
@@ -92,21 +89,17 @@ def plain_text(value: str, what: str) -> None:
     ...
     makhos.server.body.TextError: first holds an invisible format character (U+200B); names, rounds, reasons and moves are one line of plain text
     """
-    before = " "
     for char in value:
         category = unicodedata.category(char)
-        kind = None
         if category in _REFUSED_CATEGORIES or char == "\ufffd":
             kind = ("a control character" if char in _BIDI_CONTROLS else
                     _CATEGORY_NAMES.get(category, "a replacement character (bad encoding)"))
-        elif char in _BLANKS:
-            kind = "a character that shows as nothing"
-        elif category in _MARK_CATEGORIES and before.isspace():
-            kind = "a mark with no letter to sit on"
-        if kind is not None:
             raise TextError(f"{what} holds {kind} (U+{ord(char):04X}); names, rounds, reasons "
                             "and moves are one line of plain text")
-        before = char
+    blank = shows_nothing(value)
+    if blank is not None:
+        raise TextError(f"{what} holds {blank[1]} (U+{ord(blank[0]):04X}); names, rounds, "
+                        "reasons and moves are one line of plain text")
 
 
 def check_strings(data: Any, where: str = "") -> None:

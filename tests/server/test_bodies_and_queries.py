@@ -120,3 +120,12 @@ def test_names_whose_marks_sit_on_letters_pass(log, client, name):
                            json={"action": "set_players", "first": name, "second": "Malee"})
     assert response.status_code == 201, response.get_json()
     assert log.read(after=0)[0].detail.first == name
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u2800\u2800", "\u0301"])
+def test_a_hall_profile_naming_a_player_blank_is_refused_at_start(name):
+    """The worker's players reach the log (and the PDN's tags) without the API's check."""
+    from makhos.worker.profile import BoardPlan
+
+    with pytest.raises(ValueError, match="board 3: players: first holds"):
+        BoardPlan.from_json({"id": 3, "players": [name, "Malee"]})
