@@ -43,8 +43,8 @@ def check_redis_url(url: str) -> str:
     ValueError: 'redis://127.0.0.1:99999/0': the port is a number from 1 to 65535
     """
     if not url.strip():
-        raise ValueError("--redis is empty: give the hall's Redis URL (redis://host:port/0), "
-                         "or leave --redis out for the SQLite file of --events")
+        raise ValueError("the Redis URL is empty: give the hall's (redis://host:port/0), or "
+                         "none at all for the SQLite file")
     scheme, found, rest = url.partition("://")
     if not found:
         raise ValueError(f"{url!r} is not a Redis URL: write redis://{url}{'' if '/' in url else '/0'}")

@@ -80,7 +80,7 @@ def one_clear_line(done, *words: str) -> str:
 @pytest.mark.parametrize("value, advice", [
     ("127.0.0.1:6390", "write redis://127.0.0.1:6390/0"),
     ("127.0.0.1:6390/0", "write redis://127.0.0.1:6390/0"),
-    ("", "--redis is empty"),
+    ("", "the Redis URL is empty"),
     ("redis://127.0.0.1:99999/0", "'redis://127.0.0.1:99999/0': the port is a number"),
     ("redis://127.0.0.1:abc/0", "'redis://127.0.0.1:abc/0': the port is a number"),
 ])
