@@ -98,10 +98,14 @@ def run(args: argparse.Namespace) -> int:
     from makhos.server.serving import Server
     from makhos.server.camera import FolderFrames
     from makhos.server.config import ServerConfig
+    from makhos.events.store import check_redis_url
 
     if args.threads < 1:
         raise ValueError("--threads must be at least 1")
-    store = open_log(args.redis or args.events, password=os.environ.get(HALL_TOKEN_ENV))
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port {args.port}: a port is a number from 0 to 65535 (0: any free one)")
+    target = check_redis_url(args.redis) if args.redis is not None else args.events
+    store = open_log(target, password=os.environ.get(HALL_TOKEN_ENV))
     config = ServerConfig(events=store,
                           referee_token=args.token or os.environ.get(TOKEN_ENV) or None,
                           broadcast_delay=args.delay, trusted_proxies=args.trusted_proxies,
@@ -117,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         app.extensions["makhos"].close()
         raise ValueError(f"cannot listen on {args.host}:{args.port} ({error.strerror})") from None
     analysis = config.analysis
-    print(f"makhos serve: {server.url}/ (events {'redis' if args.redis else args.events}, "
+    print(f"makhos serve: {server.url}/ (events {'redis' if args.redis is not None else args.events}, "
           f"delay {args.delay:g} s, referee console {'on' if config.referee_token else 'off'}, "
           f"analysis {f'{analysis.seconds:g} s a position' if analysis else 'off'})",
           flush=True)

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     if args.token is not None:
         raise ValueError("the Redis password is --hall-token (--token is the "
                          "referee token of serve, run and demo)")
-    target = check_redis_url(args.redis) if args.redis else args.events  # before any other work
+    target = check_redis_url(args.redis) if args.redis is not None else args.events  # before any other work
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     plan = board_plan(args.hall_profile, args.board) if args.hall_profile else BoardPlan(args.board)
     spec = args.source or plan.source
@@ -101,6 +101,12 @@ def run(args: argparse.Namespace) -> int:
     source = open_input(spec, speed=args.speed, seconds_per_ply=args.ply_seconds, profile=board_profile,
                         start=args.start)
     store = open_log(target, password=args.hall_token or os.environ.get(TOKEN_ENV))
+    try:
+        store.boards()  # once: a log never reached is a wrong address, not an outage
+    except LogUnavailable as error:
+        raise ValueError(f"cannot reach the event log ({error}): is Redis running there, and is "
+                         "the URL right? (a worker stops when its log is away at start, and "
+                         "waits for it when it goes away later)") from None
     worker = Worker(config, store, source)
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):

@@ -49,6 +49,30 @@ MAX_TEXT = 80  # a name or a reason longer than this is a mistake, not a name
 MAX_FEN = 200  # 24 pieces, kings marked, ranges or not: under 120 characters
 # Bidirectional embeddings and overrides: they would make a name display as another.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Letters and symbols that draw nothing (Hangul fillers, the blank Braille cell, the
+# grapheme joiner, Khmer's inherent vowels, Mongolian selectors): a name of them shows blank.
+_BLANKS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u180b\u180c\u180d\u180f\u2800\u3164\uffa0")
+# Marks drawn on the character before them: one at the start, or after a space, sits on nothing.
+_MARK_CATEGORIES = frozenset({"Mn", "Me", "Mc"})
+
+
+def shows_nothing(value: str) -> tuple[str, str] | None:
+    """The first character of ``value`` that a page draws as nothing, and what it is: a
+    letter that draws nothing (U+3164, U+2800) or a mark with no letter before it (a lone
+    U+0301, U+FE0F). Names of them showed blank on the board page and in the PDN's tags.
+
+    >>> shows_nothing("สมชาย")
+    >>> shows_nothing("\u3164")
+    ('\u3164', 'a character that shows as nothing')
+    """
+    before = " "
+    for char in value:
+        if char in _BLANKS:
+            return char, "a character that shows as nothing"
+        if before.isspace() and unicodedata.category(char) in _MARK_CATEGORIES:
+            return char, "a mark with no letter to sit on"
+        before = char
+    return None
 
 
 class ActionError(ValueError):
@@ -205,6 +229,10 @@ def _text(value: Any, what: str, allow_empty: bool = False) -> None:
                     if unicodedata.category(c) in ("Cc", "Zl", "Zp") or c in _BIDI_CONTROLS), None)
     if control is not None:
         raise ActionError(f"{what} holds a control character (U+{ord(control):04X}); "
+                          "names, rounds and reasons are one line of plain text")
+    blank = shows_nothing(value)
+    if blank is not None:
+        raise ActionError(f"{what} holds {blank[1]} (U+{ord(blank[0]):04X}); "
                           "names, rounds and reasons are one line of plain text")
 
 

@@ -77,6 +77,7 @@ class RedisLog:
         self._prefix = prefix
         self._append = self._redis.register_script(APPEND)
         self._subscription: redis.client.PubSub | None = None  # the polling reader's only
+        self._password_checked = not self._password
 
     def _stream(self, board: str) -> str:
         return f"{self._prefix}:board:{board}"
@@ -150,7 +151,10 @@ class RedisLog:
         """Run ``operation``; an outage becomes :class:`LogUnavailable` (wait and retry), a
         fault that waiting cannot mend a ValueError that says what to change."""
         try:
-            return operation()
+            result = operation()
+            if not self._password_checked:
+                self._check_password_is_asked()
+            return result
         except (redis.AuthenticationError, redis.exceptions.AuthorizationError) as error:
             if not self._password:
                 raise ValueError("redis asks for a password and none was given: pass the hall "
@@ -160,10 +164,30 @@ class RedisLog:
             if "DB index" in str(error):
                 raise ValueError(f"redis has no database {self._database} ({error})") from error
             raise
+        except redis.exceptions.InvalidResponse as error:  # a banner of SSH, a reply of HTTP...
+            raise ValueError(f"{self._where} answers, but not as Redis: is it the right port?") from error
         except (redis.ConnectionError, redis.TimeoutError) as error:
             if "closed by server" in str(error) and not self._speaks_redis():
                 raise ValueError(f"{self._where} answers, but not as Redis: is it the right port?") from error
-            raise LogUnavailable(f"redis: {error}") from error
+            raise LogUnavailable(f"redis at {self._where}: {error}") from error
+
+    def _check_password_is_asked(self) -> None:
+        """A hall token given to a Redis that asks for no password protects nothing (Redis
+        takes any AUTH then): say so rather than let a hall believe it is closed."""
+        pool = self._redis.connection_pool
+        options = {k: v for k, v in pool.connection_kwargs.items() if k not in ("password", "username")}
+        anonymous = redis.Redis(connection_pool=redis.ConnectionPool(
+            connection_class=pool.connection_class, **options))
+        try:
+            anonymous.ping()
+        except (redis.AuthenticationError, redis.exceptions.AuthorizationError):
+            self._password_checked = True  # it asks: the token is the hall's lock
+            return
+        finally:
+            anonymous.close()
+        raise ValueError(f"a hall token (the Redis password) was given, but redis at {self._where} asks for no "
+                         "password, so anyone who reaches it may write the hall's games: start "
+                         "redis-server with --requirepass TOKEN, or give no token")
 
     def _speaks_redis(self) -> bool:
         """Whether the server at the URL answers a plain PING the way Redis does (any Redis

@@ -26,21 +26,40 @@ def is_redis_url(target: str | Path) -> bool:
 
 def check_redis_url(url: str) -> str:
     """``url`` if it names a Redis server as redis-py reads it; else a ValueError that says
-    how to write it (a bare ``host:port`` would otherwise open a SQLite file of that name).
+    how to write it (a bare ``host:port`` would otherwise open a SQLite file of that name,
+    and an empty one the default ``events.db``).
 
     >>> check_redis_url("127.0.0.1:6379")
     Traceback (most recent call last):
     ...
     ValueError: '127.0.0.1:6379' is not a Redis URL: write redis://127.0.0.1:6379/0
+    >>> check_redis_url("127.0.0.1:6379/2")
+    Traceback (most recent call last):
+    ...
+    ValueError: '127.0.0.1:6379/2' is not a Redis URL: write redis://127.0.0.1:6379/2
+    >>> check_redis_url("redis://127.0.0.1:99999/0")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'redis://127.0.0.1:99999/0': the port is a number from 1 to 65535
     """
+    if not url.strip():
+        raise ValueError("the Redis URL is empty: give the hall's (redis://host:port/0), or "
+                         "none at all for the SQLite file")
     scheme, found, rest = url.partition("://")
     if not found:
-        raise ValueError(f"{url!r} is not a Redis URL: write redis://{url}/0")
+        raise ValueError(f"{url!r} is not a Redis URL: write redis://{url}{'' if '/' in url else '/0'}")
     if not is_redis_url(url):
         raise ValueError(f"{url!r} is not a Redis URL: it starts with redis://, rediss:// or "
                          f"unix://, not {scheme}://")
     if scheme.lower() != "unix":
-        database = urlsplit(url).path.strip("/")
+        parts = urlsplit(url)
+        try:
+            port = parts.port  # urllib's own check, in its own words otherwise
+        except ValueError:
+            port = 0
+        if port == 0:
+            raise ValueError(f"{url!r}: the port is a number from 1 to 65535")
+        database = parts.path.strip("/")
         if database and not (database.isdigit() and len(database) <= 4):
             raise ValueError(f"{url!r}: the database after the last / is a number (redis://host:port/0)")
     return url

@@ -11,7 +11,9 @@ The bytes must be UTF-8 (not replaced with U+FFFD behind the referee's back), an
 string in the body, keys included, goes through one check, :func:`plain_text`: one line
 of visible text, no lone surrogate (``"\\ud800"`` is valid JSON, but no text), no control,
 format or bidirectional mark (U+200B, U+200F, U+061C, U+FEFF: they make a name display as
-another, or as nothing), no private-use or unassigned code point.
+another, or as nothing), no private-use or unassigned code point, no letter that draws
+nothing (U+3164, U+2800) and no combining mark with no letter before it (a lone U+0301,
+U+FE0F): a name that shows blank on the board page is no name.
 """
 
 from __future__ import annotations
@@ -23,11 +25,20 @@ from typing import Any
 
 from flask import abort, request
 
-MAX_BODY_BYTES = 64 * 1024  # the largest action (a new game's rules) is well under 1 KiB
+from makhos.events.decisions import shows_nothing
+
+# The largest action (three names of 80 Thai letters, each sent as \uXXXX) is under 2 KiB, a
+# calibration a few hundred bytes. Every body costs the server a pass of its checks in Python
+# while holding the interpreter's lock, so the bound is what bounds each request's work: at
+# 64 KiB, 20 senders of nested arrays slowed every page to 0.4-0.8 s (bench/flood.py).
+MAX_BODY_BYTES = 8 * 1024
 MAX_DEPTH = 8  # a new game with a forced opening, {"rules": {"forced_opening": [[...]]}}, is 4
 
-# Only these characters matter to the depth; everything else is skipped by the regex engine.
-_SIGNIFICANT = re.compile(r'[\[\]{}"\\]')
+# A JSON string, closed or running to the end of the text; then what is not a bracket; then
+# the innermost pairs, which one pass removes at every place at once.
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
+_BRACKETS_ONLY = re.compile(r"[^\[\]{}]+")
+_INNERMOST_PAIR = re.compile(r"\[\]|\{\}")
 # Categories no name, round, reason or move holds: controls, format marks (zero-width,
 # bidi marks and embeddings, the BOM), surrogates, private use, unassigned, line breaks.
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -42,35 +53,31 @@ class TextError(ValueError):
     """A string that is not one line of plain text; the message names the field."""
 
 
-def nesting_depth(text: str) -> int:
-    """How deep the arrays and objects of JSON text nest (strings do not count). One pass:
-    a string that never closes hides the rest of the text, as a parser would read it.
+def nesting_depth(text: str, most: int = 64) -> int:
+    """How deep the arrays and objects of JSON text nest (strings do not count), up to
+    ``most``. A string that never closes hides the rest of the text, as a parser would
+    read it; brackets that never close count as levels.
+
+    Each step is one pass of the regex engine over the text (strings out, then the
+    innermost pairs out, once a level), so a body full of brackets or escaped quotes costs
+    C's time, not the interpreter's: the work of every request stays small beside the
+    pages' (``python -m bench.flood``).
 
     >>> nesting_depth('{"a": [1, {"b": "[[["}]}')
     3
     >>> nesting_depth('{"a": "\\\\"[[[[')
     1
+    >>> nesting_depth("[" * 30_000, most=9)
+    9
     """
-    depth = deepest = 0
-    in_string = False
-    escaped_at = -1  # the index of the character a backslash escapes
-    for match in _SIGNIFICANT.finditer(text):
-        char, at = match.group(), match.start()
-        if in_string:
-            if at == escaped_at:
-                continue
-            if char == "\\":
-                escaped_at = at + 1
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
+    bare = _BRACKETS_ONLY.sub("", _STRING.sub("", text))
+    depth = 0
+    while depth < most:
+        bare, pairs = _INNERMOST_PAIR.subn("", bare)
+        if not pairs:
+            break
+        depth += 1
+    return min(most, depth + bare.count("[") + bare.count("{"))
 
 
 def plain_text(value: str, what: str) -> None:
@@ -89,10 +96,22 @@ def plain_text(value: str, what: str) -> None:
                     _CATEGORY_NAMES.get(category, "a replacement character (bad encoding)"))
             raise TextError(f"{what} holds {kind} (U+{ord(char):04X}); names, rounds, reasons "
                             "and moves are one line of plain text")
+    blank = shows_nothing(value)
+    if blank is not None:
+        raise TextError(f"{what} holds {blank[1]} (U+{ord(blank[0]):04X}); names, rounds, "
+                        "reasons and moves are one line of plain text")
 
 
 def check_strings(data: Any, where: str = "") -> None:
-    """:func:`plain_text` on every string of parsed JSON, keys included (named by path)."""
+    """:func:`plain_text` on every string of parsed JSON, keys included (named by path).
+
+    JSON whose every string is printable ASCII (the text ``json.dumps`` gives back is, with
+    no escape but of a quote or a backslash) passes in one pass of C: a body of thousands of
+    numbers or arrays is not walked value by value."""
+    if not where:
+        text = json.dumps(data, ensure_ascii=False)
+        if text.isascii() and text.isprintable() and "\\" not in text.replace("\\\\", "").replace('\\"', ""):
+            return
     if isinstance(data, str):
         plain_text(data, where or "the body")
     elif isinstance(data, dict):

@@ -25,6 +25,7 @@ bp = Blueprint("pages", __name__)
 
 THEMES = ("dark", "light")
 BOARD_SIZES = (160, 1600)  # ``?size=`` in CSS pixels: smaller cannot be read, larger is a typo
+GAME_DIGITS = 6  # ``?game=``: no match is a million games long
 
 
 @bp.app_template_filter("json_text")
@@ -82,9 +83,10 @@ class ViewOptions:
                 abort(400, description=f"{name} must be 1 ({meaning}) or 0")
         if "ply" in args and not (args["ply"].isascii() and args["ply"].isdigit()):
             abort(400, description="ply must be a whole number >= 0 (0: the start)")
+        # Digits counted before int() reads them: past 4,300 Python refuses (a ValueError).
         if "game" in args and not (args["game"].isascii() and args["game"].isdigit()
-                                   and int(args["game"]) >= 1):
-            abort(400, description="game must be a whole number >= 1")
+                                   and len(args["game"]) <= GAME_DIGITS and int(args["game"]) >= 1):
+            abort(400, description=f"game must be a whole number from 1 to {'9' * GAME_DIGITS}")
         return cls(theme=theme, size=size, moves=moves == "1", transparent=bg == "transparent")
 
     @property

@@ -201,6 +201,8 @@ class _Dispatcher:
                 environ["wsgi.input"] = io.BytesIO(_read_body(environ))
         except gevent.Timeout:
             return _plain("408 Request Timeout", "the body did not arrive in time\n", start_response)
+        except _BodyRefused as refused:
+            return _plain(refused.status, str(refused), start_response)
         environ.pop("wsgi.file_wrapper", None)  # files are read in the thread, not sent by the loop
         pool = self.referee_pool if REFEREE_PATH.match(path) else self.pool
         try:
@@ -213,9 +215,22 @@ class _Dispatcher:
         return chunks
 
 
+class _BodyRefused(Exception):
+    """A body the app is never given: its status line and the reason, for the client."""
+
+    def __init__(self, status: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status = status
+
+
 def _read_body(environ: Environ) -> bytes:
-    """The request body, read on the loop (a pool thread may not touch the loop's socket);
-    one byte past the limit at most, so that the app answers 413 for a larger one."""
+    """The request body, read on the loop (a pool thread may not touch the loop's socket).
+
+    A body over the limit with ``Content-Length`` is left unread, and the app refuses it on
+    that header alone; a chunked one is read one byte past the limit at most and refused
+    here (:class:`_BodyRefused`, 413), never cut and handed on. A body that ends before
+    its ``Content-Length`` (the client closed its side, or the chunks broke off) is a 400,
+    refused quietly: a dropped upload is the client's fault, not the log's news."""
     stream = environ["wsgi.input"]
     try:
         length = int(environ.get("CONTENT_LENGTH") or 0)
@@ -223,14 +238,19 @@ def _read_body(environ: Environ) -> bytes:
         length = 0
     if length > MAX_BODY_BYTES:
         return b""  # the app refuses it on Content-Length alone
-    if length:
-        return cast(bytes, stream.read(length))
-    if environ.get("HTTP_TRANSFER_ENCODING", "").lower() == "chunked":
-        data = cast(bytes, stream.read(MAX_BODY_BYTES + 1))
-        if len(data) > MAX_BODY_BYTES:
-            environ["CONTENT_LENGTH"] = str(len(data))  # over the limit: a 413
-        return data
-    return b""
+    chunked = environ.get("HTTP_TRANSFER_ENCODING", "").lower() == "chunked"
+    if not length and not chunked:
+        return b""
+    try:
+        data = cast(bytes, stream.read(length if length else MAX_BODY_BYTES + 1))
+    except (OSError, ValueError):  # gevent: end of file inside the body, or a broken chunk
+        data = None
+    if data is None or len(data) < length:
+        raise _BodyRefused("400 Bad Request", "the body ended before it was whole\n")
+    if len(data) > MAX_BODY_BYTES:
+        raise _BodyRefused("413 Request Entity Too Large",
+                           f"the body is over {MAX_BODY_BYTES} bytes\n")
+    return data
 
 
 class _Handler(gevent.pywsgi.WSGIHandler):  # type: ignore[misc]

@@ -116,8 +116,13 @@ class BoardState(LoggedGame):
     def game_json(self, record: GameRecord) -> dict[str, Any]:
         result = record.result
         last = record.moves[-1] if record.moves else None
+        match = self.match_of(record)
         return {
             "number": record.number,
+            # The game's place in its own match ("Game 1 of 4 · Round 2"): the board's games
+            # are numbered on across rounds, and an earlier game keeps its own round.
+            "in_match": {"number": record.number - match.first_game + 1, "games": match.games,
+                         "round": match.round, "named": bool(match.first)},
             "rules": record.rules.to_dict(),
             "start_fen": record.game.start.fen(),
             "fen": record.game.position.fen(),

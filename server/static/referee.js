@@ -103,6 +103,7 @@ Makhos.referee = function (options) {
       const body = {action: form.dataset.action};
       const rules = {};
       for (const field of form.querySelectorAll("input[name], select[name]")) {
+        if ("optional" in field.dataset && !field.value.trim()) continue;  // the API's default
         const value = "int" in field.dataset ? parseInt(field.value, 10) : field.value;
         if ("rule" in field.dataset) rules[field.name] = value;
         else body[field.name] = value;
@@ -117,6 +118,7 @@ Makhos.referee = function (options) {
     });
   }
 
+  const SILENT_S = 5;
   // What the camera makes of the board: its state, how often it is found, the camera's
   // shake and how long since the last read, or how long the recorder has been silent.
   async function showVision(line) {
@@ -126,14 +128,17 @@ Makhos.referee = function (options) {
       if (response.ok) health = await response.json();
     } catch (error) { /* offline: say nothing new */ }
     if (!health) { line.textContent = ""; return; }
-    const parts = [T["vision_" + health.state] || health.state,
-                   `${T.vision_found} ${Math.round(health.found * 100)} %`,
-                   `${T.vision_shake} ${health.shake_px.toFixed(1)} px`,
-                   health.since_read === null ? T.vision_never_read
-                     : `${T.vision_last_read} ${health.since_read.toFixed(0)} s`];
-    if (health.age > 5) parts.push(`${T.vision_silent} ${health.age.toFixed(0)} s`);
+    // A recorder that has written nothing for a while: what it last wrote is old news, so
+    // the line says only how long it has been silent and how long since its last read.
+    const silent = health.age > SILENT_S;
+    const sinceRead = health.since_read === null ? T.vision_never_read
+      : `${T.vision_last_read} ${(health.since_read + (silent ? health.age : 0)).toFixed(0)} s`;
+    const parts = silent ? [`${T.vision_silent} ${health.age.toFixed(0)} s`, sinceRead]
+      : [T["vision_" + health.state] || health.state,
+         `${T.vision_found} ${Math.round(health.found * 100)} %`,
+         `${T.vision_shake} ${health.shake_px.toFixed(1)} px`, sinceRead];
     line.textContent = `${T.vision}: ${parts.join(" · ")}`;
-    line.dataset.state = health.state;
+    line.dataset.state = silent ? "silent" : health.state;
   }
 
   function alarm(state) {

@@ -15,6 +15,7 @@ Makhos.viewer = function (options) {
     state: Makhos.readJson("initial"),
     ply: null, // null: follow the game live; else the ply shown (0 = the start)
     archived: null, // an earlier game of the match, opened by a #game=N&ply=M link
+    missing: null, // the game a link named that this board has not played
     flipped: setting("flip"),
     numbers: setting("numbers"),
     connected: true,
@@ -91,9 +92,12 @@ Makhos.viewer = function (options) {
     }
     const line = $("game-line");
     if (line) {
-      let text = `${T.game} ${game.number}`;
-      if (match.first) text += ` ${T.of} ${match.games}`;
-      if (match.round) text += ` · ${T.round} ${match.round}`;
+      // The shown game's own match: a new match's first game is its game 1, and an earlier
+      // game keeps its round when the next round has begun.
+      const place = game.in_match;
+      let text = `${T.game} ${place.named ? place.number : game.number}`;
+      if (place.named) text += ` ${T.of} ${place.games}`;
+      if (place.round) text += ` · ${T.round} ${place.round}`;
       line.textContent = text;
     }
   }
@@ -216,6 +220,7 @@ Makhos.viewer = function (options) {
       const over = !!shownGame().result;
       const [text, kind] = view.archived ? [`${T.game} ${view.archived.number} · ${shownPly()} / ${n}`, "history"]
         : view.ply !== null ? [`${shownPly()} / ${n}`, "history"]
+        : view.missing !== null ? [T.no_such_game.replace("{game}", view.missing), "missing"]
         : !view.connected ? [T.connection_lost, "offline"]
         : over ? [T.finished, "finished"]
         : view.state.camera === "ended" ? [T.camera_ended, "finished"] : [T.live, ""];
@@ -299,7 +304,11 @@ Makhos.viewer = function (options) {
       const record = await earlierGame(wanted.game);
       if (turn !== addressTurn) return;
       view.archived = record;
-      if (!view.archived) wanted.ply = null; // no such game: follow the live one
+      // No such game: follow the live one, and say that the link named a game not played here.
+      if (!view.archived) wanted.ply = null;
+      view.missing = view.archived ? null : wanted.game;
+    } else {
+      view.missing = null;
     }
     view.ply = wanted.ply === null ? (view.archived ? moves().length : null) : Math.min(wanted.ply, moves().length);
     render();

@@ -60,8 +60,10 @@ def test_written_again_every_entry_reads_back_the_same(log):
 def as_old(view: dict) -> dict:
     """A view without the facts it gained after the old log (issue #23: when the clock
     stopped, the time spent on each move; #25: the plies seen after a gap; #32: each game's
-    match points; #33: whether a game waits for the board to be read)."""
+    match points; #33: whether a game waits for the board to be read; #43: the game's place
+    in its own match)."""
     assert view["game"].pop("awaits_board") is False
+    view["game"].pop("in_match")
     view["clock"].pop("stopped")
     for result in view["match"]["results"]:
         result.pop("score")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +15,16 @@ from makhos.events import EventLog
 from makhos.server.state import BoardState
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository, where ``python -m makhos.cli.main`` runs
+
+
+def makhos(*args: str, token: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """A ``makhos`` command run as a user runs it, with the hall token in the environment
+    only when given."""
+    env = {k: v for k, v in os.environ.items() if k != "MAKHOS_HALL_TOKEN"}
+    if token:
+        env["MAKHOS_HALL_TOKEN"] = token
+    return subprocess.run([sys.executable, "-m", "makhos.cli.main", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60)
 
 
 def random_game(seed: int, plies: int = 30) -> Game:

@@ -3,17 +3,13 @@ server stops at once with a clear message, with it the game flows. Nothing liste
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 
 from makhos.cli.main import build_parser
 from makhos.engine.pdn import write_game
 from makhos.events import open_log
 
-from hall_sample import ROOT, folded_pdn, recorded
+from hall_sample import folded_pdn, makhos, recorded
 from lab.redis_server import BINARY, RedisServer
 
 TOKEN = "hall-7f3a"
@@ -27,14 +23,6 @@ def locked_redis(tmp_path):
     server.start()
     yield server
     server.kill()
-
-
-def makhos(*args: str, token: str | None = None) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "MAKHOS_HALL_TOKEN"}
-    if token:
-        env["MAKHOS_HALL_TOKEN"] = token
-    return subprocess.run([sys.executable, "-m", "makhos.cli.main", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
 
 
 def test_a_worker_needs_the_hall_token_and_works_with_it(tmp_path, locked_redis):

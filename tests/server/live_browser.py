@@ -51,13 +51,26 @@ def served(app, port: int = 0, threads: int = 16) -> Iterator[str]:
 
 
 @contextmanager
-def chromium(sync_api) -> Iterator[object]:
+def chromium(sync_api, env: dict[str, str] | None = None) -> Iterator[object]:
+    """Debian's chromium, headless; ``env`` its environment (e.g. a FONTCONFIG_FILE that
+    hides fonts from it), else this process's."""
     with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        options = {"env": env} if env is not None else {}
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, **options)
         try:
             yield browser
         finally:
             browser.close()
+
+
+@contextmanager
+def fresh_page(browser, width: int = 1280, height: int = 800) -> Iterator[object]:
+    """A page in a browser context of its own: no cache, cookies or storage of another test."""
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
 
 
 def shots_folder() -> Path:

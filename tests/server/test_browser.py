@@ -75,12 +75,17 @@ def camera_of_board_2(folder) -> FolderFrames:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory):
+def camera_folder(tmp_path_factory):
+    return tmp_path_factory.mktemp("camera")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, camera_folder):
     log = SQLiteLog(tmp_path_factory.mktemp("events") / "events.db")
     fill_hall(log, time.time())
     app = create_app(ServerConfig(events=log, referee_token=TOKEN, boards=BOARDS,
                                   event_name="PEA Open 2026", poll_seconds=0.05,
-                                  camera=camera_of_board_2(tmp_path_factory.mktemp("camera"))))
+                                  camera=camera_of_board_2(camera_folder)))
     with served(app) as url:
         yield url, log
     log.close()
@@ -189,10 +194,11 @@ def test_the_move_list_shows_the_time_spent_on_each_move(site, page):
     assert '[TimeControl "1/120"]' in pdn and pdn.count("{[%emt 0:00:10]}") == len(MOVES)
 
 
-def test_referee_console_needs_the_token_and_shows_alerts(site, page):
+def test_referee_console_needs_the_token_and_shows_alerts(site, page, camera_folder):
     url, log = site
     assert page.goto(url + "/referee/2").status == 401
     assert page.goto(url + "/referee/2?token=wrong").status == 403
+    camera_of_board_2(camera_folder)  # a recorder at work: its vision health is fresh
     page.goto(url + f"/referee/2?token={TOKEN}")
     sync_api.expect(page.locator("#alerts .alert")).to_have_count(1)
     sync_api.expect(page.locator("#vision")).to_contain_text(
