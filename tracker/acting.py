@@ -15,7 +15,7 @@ from typing import Any
 from makhos.engine import Colour, Move, Piece, Position, Rules
 from makhos.engine.game import Game
 from makhos.engine.changes import (Hypothesis, Pending, Verdict, describe, describe_change,
-                                   stopped_chain)
+                                   first_ply)
 from makhos.engine.sanity import no_start
 from makhos.events import EventKind, GameEvent
 from makhos.events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
@@ -154,10 +154,10 @@ class Acts:
                                         detail=Takeback(h.plies_back))]
         if h.verdict is Verdict.PARTIAL_CHAIN:
             return events  # the chain may go on: the tracker raises the alert if it rests
-        if h.verdict is Verdict.STOPPED_AND_REPLIED:
-            # Two changes in a row: the chain's alert as if it had rested, then the reply
-            # played on from it, so the log reads as when the camera saw the chain rest.
-            events += self.irregular(phase.game, stopped_chain(phase.game.position, h), time)
+        if h.verdict in (Verdict.STOPPED_AND_REPLIED, Verdict.MISSED_AND_REPLIED):
+            # Two changes in a row: the irregular ply's alert as if its board had settled,
+            # then the reply played on from it, so the log reads as when the camera saw it.
+            events += self.irregular(phase.game, first_ply(phase.game.position, h), time)
             return events + self._stood(h.moves[1], story.mover.opponent, time, h.pending)
         return events + self.irregular(phase.game, h, time)
 

@@ -3,7 +3,8 @@
 Every story's board is scored against the reading (:mod:`tracker.scoring`). The best one
 is chosen only when no story that would lead to another decision on another board comes
 within ``margin`` nats; a best story contradicted on some square by more than
-``square_tolerance`` nats means the board matches no story at all.
+``square_tolerance`` nats means the board matches no story at all, which the tracker
+believes only at once when more squares than a misread takes are contradicted.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import numpy as np
 from makhos.vision.reading import Reading
 
 from .config import TrackerConfig
-from .scoring import (KING_CLASSES, MAN_CLASSES, SIDE_OF_CLASS, board_classes, log_probabilities,
-                      score_boards, worst_square_gap)
+from .scoring import (KING_CLASSES, MAN_CLASSES, SIDE_OF_CLASS, board_classes, contradicted,
+                      log_probabilities, score_boards)
 from .stories import Story, StoryKind
 
 
@@ -41,8 +42,9 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig) 
     stories, classes, decisions = candidates.stories, candidates.classes, candidates.decisions
     scores = score_boards(log_p, classes)
     best = int(np.argmax(scores))
-    if worst_square_gap(log_p, classes[best]) > config.square_tolerance:
-        return Story(StoryKind.MISMATCH, reading.position().board)
+    against = contradicted(log_p, classes[best], config.square_tolerance)
+    if against:
+        return Story(StoryKind.MISMATCH, reading.position().board, against=against)
     sides = SIDE_OF_CLASS[classes]
     same_sides = np.all(sides == sides[best], axis=1)
     if stories[best].kind is StoryKind.START:

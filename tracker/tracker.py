@@ -131,7 +131,7 @@ class GameTracker:
         else:
             self._streak = _Streak(story, 1, time)
         streak = self._streak
-        if not streak.acted and streak.count >= self._needed(story, streak.count):
+        if not streak.acted and self._confirmed(streak, time):
             streak.acted = True
             self._saw_stop(story)
             events += self.acts.act(story, time)
@@ -244,18 +244,31 @@ class GameTracker:
         return Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
                      gap=round(seconds, 1))
 
-    def _needed(self, story: Story, count: int) -> int:
-        """Readings that must agree before acting. A board no story explains waits longer
-        (a misread is brief), unless it is one piece moved against the rules: two squares
-        that change together, as a hand does and a misread rarely does."""
-        if story.kind is not StoryKind.MISMATCH or count < self.config.confirm_readings:
-            return self.config.confirm_readings
+    def _confirmed(self, streak: _Streak, time: float) -> bool:
+        """Whether the streak's story has been read long enough to act on.
+
+        A board no story explains waits longer, as a misread is brief: a few readings when
+        many squares contradict every story, ``misread_patience`` seconds when the likeliest
+        story is contradicted only on a misread's few squares (a piece read for a moment
+        on a square a hand just emptied must not become the record). It is acted on at once
+        when it is one piece moved against the rules: two squares that change together, as
+        a hand does and a misread rarely does."""
+        story, config = streak.story, self.config
+        if streak.count < config.confirm_readings:
+            return False
+        if story.kind is not StoryKind.MISMATCH or self._moved_against_rules(story):
+            return True
+        if len(story.against) <= config.misread_squares:
+            return time - streak.since >= config.misread_patience
+        return streak.count >= config.confirm_mismatch
+
+    def _moved_against_rules(self, story: Story) -> bool:
+        """Whether a board no story explains is the game's with one piece moved illegally."""
         game = self.game
-        if game is not None and self.alert is None:
-            seen = Position(*settled(story.board, game.position, self.overlay), turn=game.position.turn)
-            if describe_change(game.position, seen, game.start).side is not None:
-                return self.config.confirm_readings
-        return self.config.confirm_mismatch
+        if game is None or self.alert is not None:
+            return False
+        seen = Position(*settled(story.board, game.position, self.overlay), turn=game.position.turn)
+        return describe_change(game.position, seen, game.start).side is not None
 
     def _patience(self, time: float) -> list[GameEvent]:
         """A chain that rests unfinished past its patience is a chain stopped early."""
