@@ -140,3 +140,18 @@ def test_a_piece_really_added_is_still_said_once_it_stays() -> None:
     feed.hand()
     events = feed.seen(Position.from_fen("B:W1,5,14:B22,30"), 5.0)
     assert [e.kind for e in events] == [EventKind.BOARD_MISMATCH]
+
+
+def test_a_king_read_as_a_man_that_moves_against_the_rules_stays_a_king() -> None:
+    """No story of the rules shows a king jumping its own man: the board as read names it,
+    and the piece that moved keeps its kind though every reading calls it a man."""
+    feed = started("B:W1:BK22,18,30")
+    feed.hand()
+    events = feed.seen(Position.from_fen("W:W1:BK15,18,30"), 1.0)
+    assert [(e.kind, e.reason) for e in events] == [
+        (EventKind.IRREGULARITY, "dark king jumped over its own piece on 18 (22-15)")]
+    feed.hand()
+    feed.seen(Position.from_fen("B:W5:BK15,18,30"), 1.0)  # light plays on from it
+    assert [(m.move, m.irregular is not None) for m in feed.tracker.record.current.moves] == [
+        ("22-15", True), ("1-5", False)]
+    assert feed.tracker.game.position == Position.from_fen("B:W5:BK15,18,30")
