@@ -63,13 +63,18 @@ def _set_up(reading: Reading, classes: np.ndarray, candidates: np.ndarray, margi
     A king appears only by crowning or in a set-up, and real men read as kings far more
     often than kings as men (thick turned men, wide discs seen from above): a set-up with
     kings is taken only where it explains every king the camera sees, so men that look
-    tall never turn the standard start into another (#22).
+    tall never turn the standard start into another (#22). Nor do kings that look like men
+    (low stacks seen side-on, #42) turn a configured set-up with kings into one with fewer:
+    a set-up is taken over the configured one only for kings the camera sees.
     """
     sharp = score_boards(log_probabilities(reading, king_doubt=0.0), classes[candidates])
     p = reading.probabilities
     read_king = p[:, list(KING_CLASSES)].sum(1) > p[:, list(MAN_CLASSES)].sum(1)
     is_man = np.isin(classes[candidates], MAN_CLASSES)
+    is_king = np.isin(classes[candidates], KING_CLASSES)
     explains = ~(is_man & read_king[None, :]).any(axis=1)
+    seen_kings = is_king.any(axis=1) & ~(is_king & ~read_king[None, :]).any(axis=1)
+    explains &= seen_kings | ~is_king[0].any()
     leader = int(np.argmax(np.where(explains, sharp, -np.inf)))
     if explains[leader] and sharp[leader] - sharp[0] >= margin:
         return int(candidates[leader])

@@ -15,11 +15,12 @@ from dataclasses import dataclass
 
 import pytest
 
-from makhos.engine import Move, Piece, Position
+from makhos.engine import Move, Piece, Position, Rules, Setup
 from makhos.events import EventKind
 from makhos.events.details import AlertEnding, IrregularityKind
 
 from feed import Feed, started
+from makhos.tracker import GameTracker
 
 MISSED, STOPPED = IrregularityKind.MISSED_CAPTURE, IrregularityKind.PARTIAL_CHAIN
 
@@ -155,3 +156,10 @@ def test_a_king_read_as_a_man_that_moves_against_the_rules_stays_a_king() -> Non
     assert [(m.move, m.irregular is not None) for m in feed.tracker.record.current.moves] == [
         ("22-15", True), ("1-5", False)]
     assert feed.tracker.game.position == Position.from_fen("B:W5:BK15,18,30")
+
+
+def test_a_configured_set_up_with_kings_stands_though_its_kings_read_as_men() -> None:
+    rules = Rules(setup=Setup.TWO_KINGS)
+    feed = Feed(GameTracker("b1", rules))
+    feed.seen(Position.start(rules), 1.0)
+    assert feed.tracker.game is not None and feed.tracker.game.start == Position.start(rules)
