@@ -2,14 +2,15 @@
 
 Every story's board is scored against the reading (:mod:`tracker.scoring`). The best one
 is chosen only when no story that would lead to another decision on another board comes
-within ``margin`` nats; a best story contradicted on some square by more than
-``square_tolerance`` nats means the board matches no story at all, which the tracker
-believes only at once when more squares than a misread takes are contradicted.
+within ``margin`` nats. A best story contradicted on some square by more than
+``square_tolerance`` nats is the story with a misread when few squares contradict it and
+no piece seems to have moved between them (the tracker believes the misread until it
+lasts); otherwise the board matches no story at all.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -37,22 +38,39 @@ class Candidates:
 
 
 def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig) -> Story | None:
-    """The story to act on, a MISMATCH story when none fits, or None while unsure."""
+    """The story to act on, a MISMATCH story when none fits, or None while unsure. A story
+    or a MISMATCH that a misread may explain names the squares ``against`` it."""
     log_p = log_probabilities(reading)
     stories, classes, decisions = candidates.stories, candidates.classes, candidates.decisions
     scores = score_boards(log_p, classes)
     best = int(np.argmax(scores))
     against = contradicted(log_p, classes[best], config.square_tolerance)
-    if against:
-        return Story(StoryKind.MISMATCH, reading.position().board, against=against)
+    if against and not _misread(reading, classes[best], against, config.misread_squares):
+        return Story(StoryKind.MISMATCH, reading.position().board)
     sides = SIDE_OF_CLASS[classes]
     same_sides = np.all(sides == sides[best], axis=1)
     if stories[best].kind is StoryKind.START:
         best = _set_up(reading, classes, np.flatnonzero(same_sides), config.margin)
     rival = (decisions != decisions[best]) & ~same_sides
     if rival.any() and scores[best] - scores[rival].max() < config.margin:
+        if against:  # stories that each need a misread, none clearly: no story fits, unless
+            # the misread passes (the tracker waits for it)
+            return Story(StoryKind.MISMATCH, reading.position().board, against=against)
         return None  # not sure yet: say nothing rather than guess
-    return stories[best]
+    return replace(stories[best], against=against)
+
+
+def _misread(reading: Reading, classes: np.ndarray, against: tuple[int, ...], most: int) -> bool:
+    """Whether the squares ``against`` a story may be a misread: at most ``most`` of them,
+    and not a piece gone from one and a piece of its side come on the other, which is a
+    move (a board a ply further on than the story) far more often than a misread."""
+    if len(against) > most:
+        return False
+    if len(against) != 2:
+        return True
+    told = SIDE_OF_CLASS[classes[[s - 1 for s in against]]]
+    read = SIDE_OF_CLASS[reading.labels()[[s - 1 for s in against]]]
+    return not (sorted(told.tolist()) == sorted(read.tolist()) and 0 in told and told.any())
 
 
 def _set_up(reading: Reading, classes: np.ndarray, candidates: np.ndarray, margin: float) -> int:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable
 
 from makhos.engine import Move, Piece, Position, Rules
+from makhos.engine.position import Board
 from makhos.engine.game import Game
 from makhos.engine.changes import Verdict, describe_change
 from makhos.events import EventKind, GameEvent
@@ -67,6 +68,8 @@ class GameTracker:
         self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
         self._gap_cache: tuple[tuple[object, ...], GapLines | None] | None = None
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
+        self._contradicted: tuple[Board, float] | None = None  # a board read against the best
+        # story on a few squares, and since when (tracker._misread)
 
     # ------------------------------------------------------------ what it knows
 
@@ -116,6 +119,8 @@ class GameTracker:
         self._seen = time
         story = (self._board_read(reading) if self.record.current.awaits_board
                  else best_story(reading, self._candidates(), self.config))
+        if story is not None and story.kind is not StoryKind.MISMATCH:
+            story = self._misread(story, reading, time)
         if story is not None and story.kind is StoryKind.MISMATCH:
             story = self._gap_story(reading, time) or story
         elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None and self._blind:
@@ -248,9 +253,9 @@ class GameTracker:
         """Whether the streak's story has been read long enough to act on.
 
         A board no story explains waits longer, as a misread is brief: a few readings when
-        many squares contradict every story, ``misread_patience`` seconds when the likeliest
-        story is contradicted only on a misread's few squares (a piece read for a moment
-        on a square a hand just emptied must not become the record). It is acted on at once
+        many squares contradict every story, ``misread_patience`` seconds when stories are
+        contradicted only on a misread's few squares (a piece read for a moment on a square
+        a hand just emptied must not become the record). It is acted on at once
         when it is one piece moved against the rules: two squares that change together, as
         a hand does and a misread rarely does."""
         story, config = streak.story, self.config
@@ -258,9 +263,29 @@ class GameTracker:
             return False
         if story.kind is not StoryKind.MISMATCH or self._moved_against_rules(story):
             return True
-        if len(story.against) <= config.misread_squares:
+        if story.against:  # stories that a misread of those squares would explain
             return time - streak.since >= config.misread_patience
         return streak.count >= config.confirm_mismatch
+
+    def _misread(self, story: Story, reading: Reading, time: float) -> Story:
+        """A story the reading contradicts on a misread's few squares (:func:`best_story`)
+        is acted on as a misread of them, as the real board almost always is (a piece read
+        for a moment on a square a hand just emptied, a man read as the other side). The
+        board as read is believed instead when plies through a gap explain it, when it is
+        one piece moved against the rules, or once it lasted ``misread_patience``."""
+        if not story.against:
+            self._contradicted = None
+            return story
+        board = reading.position().board
+        seen = Story(StoryKind.MISMATCH, board)
+        if self._contradicted is None or self._contradicted[0] != board:
+            self._contradicted = (board, time)
+        gap = self._gap_story(reading, time)
+        if gap is not None:
+            return gap
+        if self._moved_against_rules(seen) or time - self._contradicted[1] >= self.config.misread_patience:
+            return seen
+        return story
 
     def _moved_against_rules(self, story: Story) -> bool:
         """Whether a board no story explains is the game's with one piece moved illegally."""
