@@ -25,7 +25,8 @@ class StoryKind(enum.Enum):
     START = "start"  # a known set-up, perhaps with its first moves made, or the referee's start
     GAME = "game"  # a hypothesis from the game position
     ALERT_UNCHANGED = "alert unchanged"  # the irregular board still stands
-    STOOD = "stood"  # the opponent played on from the irregular board
+    STOOD = "stood"  # the opponent played on from the irregular board (legally, or by
+    # missing a capture in turn: its ``hypothesis``)
     MISMATCH = "mismatch"  # no story fits: the board as read
     GAP = "gap"  # plies played while the board was unseen (tracker.gaps)
 
@@ -118,6 +119,10 @@ def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piec
             on = board.with_turn(side)
             stories += [Story(StoryKind.STOOD, on.play(m).board, move=m, mover=side)
                         for m in on.legal_moves(game.rules)]
+            # A game played under other rules (captures not compulsory) misses capture after
+            # capture: the reply to an irregular ply may be one too.
+            stories += [Story(StoryKind.STOOD, h.board, h, mover=side)
+                        for h in hypotheses(on, game.rules) if h.verdict is Verdict.MISSED_CAPTURE]
     return stories + [Story(StoryKind.GAME, with_overlay(h.board, position, overlay), h, mover=mover)
                       for h, mover in found]
 

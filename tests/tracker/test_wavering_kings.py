@@ -163,3 +163,16 @@ def test_a_configured_set_up_with_kings_stands_though_its_kings_read_as_men() ->
     feed = Feed(GameTracker("b1", rules))
     feed.seen(Position.start(rules), 1.0)
     assert feed.tracker.game is not None and feed.tracker.game.start == Position.start(rules)
+
+
+#: Under English rules (the real game's), both sides may miss a capture in a row: dark's
+#: king plays 29-18 (29x11 due), light answers 1-5 (15x22 due).
+BOTH_MISS = ("B:W1,2,6,15,20:BK29,27,31,32,23,24", [Ply("29-18", MISSED), Ply("1-5", MISSED)])
+
+
+def test_an_irregular_reply_to_an_irregular_ply_stands_in_turn() -> None:
+    start, plies = BOTH_MISS
+    boards, played = game_of(start, plies, more=2)
+    feed = started(start)
+    replay_readings(feed, boards, {1: phantom_on_emptied(boards, 1)})
+    assert_scored_right(feed, played, boards)
