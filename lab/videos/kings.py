@@ -11,12 +11,18 @@ opponent, stacks barely taller than a man, a wobbling, noisy, compressed camera.
 
 from __future__ import annotations
 
-from dataclasses import replace
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 
+from makhos.cli.main import main
 from makhos.engine import Rules, Setup
+from makhos.engine.game import Game
+from makhos.engine.pdn import read_game
 from lab.render import Scene, sample_scene
+from lab.render.scene import sample_camera
 
 from .nuisances import Nuisances, sample_nuisances
 from .render import shot_starts
@@ -48,4 +54,53 @@ def king_play(seed: int, plies: int) -> tuple[GameScript, Scene, Nuisances]:
                                  size=SIZE)
     rng = np.random.default_rng(seed)
     scene = sample_scene(rng, held_out=True, elevation=(ELEVATION, ELEVATION), size=SIZE)
-    return script, low_stacks(scene, rng), nuisances
+    # Framed as a player frames a game: the playing area fills the picture, a border or a
+    # table edge cut off where it must be (the frame is small enough as it is).
+    camera = sample_camera(rng, SIZE, (ELEVATION, ELEVATION), margin=0.2)
+    return script, replace(low_stacks(scene, rng), camera=camera), nuisances
+
+
+@dataclass(frozen=True)
+class PlyScore:
+    """A recorded game against the true one, ply by ply (each ply is judged by the board
+    it leaves, so a path the camera cannot tell is no fault)."""
+
+    plies: int  # in the true game
+    right: int  # recorded right and in its place
+    irregular: int  # irregular plies in the true game
+    standing: int  # of them, recorded in place as irregular plies (the alert's ply stood)
+    invented: int  # recorded plies whose board the true game never had
+    shifted: int  # recorded plies whose board the true game had at another ply
+
+    @property
+    def perfect(self) -> bool:
+        return self.right == self.plies and self.standing == self.irregular and not (
+            self.invented or self.shifted)
+
+
+def score_plies(truth: Game, recorded: Game) -> PlyScore:
+    """How ``recorded`` follows ``truth``: in place, irregular plies standing, none invented
+    or shifted (a game recorded with plies swallowed is shifted from there on)."""
+    true_boards = [p.after.board for p in truth.plies]
+    right = standing = invented = shifted = 0
+    for index, ply in enumerate(recorded.plies):
+        board = ply.after.board
+        if index < len(true_boards) and board == true_boards[index]:
+            right += 1
+            standing += ply.is_irregular and truth.plies[index].is_irregular
+        elif board in true_boards:
+            shifted += 1
+        else:
+            invented += 1
+    return PlyScore(len(truth.plies), right, sum(p.is_irregular for p in truth.plies), standing,
+                    invented, shifted)
+
+
+def recorded_game(video: Path, rules: Rules) -> Game:
+    """The game ``makhos record`` writes for ``video``, told the rules it was played under
+    (its set-up with kings: kings that read as men)."""
+    pdn = video.with_suffix(".recorded.pdn")
+    settings = json.dumps({"setup": rules.setup.value})
+    if main(["record", str(video), "--rules", settings, "-o", str(pdn)]) != 0:
+        return Game(rules)
+    return read_game(pdn.read_text(encoding="utf-8")).game
