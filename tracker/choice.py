@@ -39,7 +39,7 @@ class Candidates:
 
 def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig) -> Story | None:
     """The story to act on, a MISMATCH story when none fits, or None while unsure. A story
-    or a MISMATCH that a misread may explain names the squares ``against`` it."""
+    that a misread may explain names the squares ``against`` it."""
     log_p = log_probabilities(reading)
     stories, classes, decisions = candidates.stories, candidates.classes, candidates.decisions
     scores = score_boards(log_p, classes)
@@ -55,7 +55,7 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig) 
     if rival.any() and scores[best] - scores[rival].max() < config.margin:
         if against:  # stories that each need a misread, none clearly: no story fits, unless
             # the misread passes (the tracker waits for it)
-            return Story(StoryKind.MISMATCH, reading.position().board, against=against)
+            return Story(StoryKind.MISMATCH, reading.position().board)
         return None  # not sure yet: say nothing rather than guess
     return replace(stories[best], against=against)
 

@@ -12,7 +12,8 @@ class TrackerConfig:
     """Thresholds of the tracker; log-likelihoods are in nats over the 32 squares."""
 
     confirm_readings: int = 2  # consecutive settled readings that must agree
-    confirm_mismatch: int = 6  # ... before "board does not match" (a misread is brief)
+    confirm_mismatch: int = 6  # ... before "board does not match" (a misread is brief),
+    # read for misread_patience seconds too
     margin: float = 4.0  # lead of the best story over any story with another board
     square_tolerance: float = 3.0  # how far, on any one square, the best story may trail
     misread_squares: int = 2  # squares a reading may contradict the best story on, as a misread

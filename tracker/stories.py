@@ -44,8 +44,8 @@ class Story:
     gap: float | None = None  # GAME and GAP after a gap: seconds the board was unseen
     # (not part of the decision)
     turn: Colour | None = None  # START from a position the referee named: the side to move
-    against: tuple[int, ...] = ()  # the squares the reading contradicts it on (a misread's);
-    # MISMATCH: those of the likeliest story (not part of the decision)
+    against: tuple[int, ...] = ()  # the squares the reading contradicts it on, as a misread
+    # (not part of the decision)
 
     @property
     def decision(self) -> tuple[object, ...]:

@@ -65,6 +65,7 @@ class GameTracker:
         self._seen: float | None = None  # when the last settled reading came
         self._frame: float | None = None  # when the last frame came (settled or not)
         self._gap_from: float | None = None  # when the board was last seen before a gap
+        self._gap_to = 0.0  # ... and first seen after it (how many plies fit is fixed then)
         self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
         self._gap_cache: tuple[tuple[object, ...], GapLines | None] | None = None
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
@@ -115,14 +116,14 @@ class GameTracker:
             self._streak = None
             return events
         if self._seen is not None and time - self._seen >= self.config.gap_after and self._gap_from is None:
-            self._gap_from = self._seen
+            self._gap_from, self._gap_to = self._seen, time
         self._seen = time
         story = (self._board_read(reading) if self.record.current.awaits_board
                  else best_story(reading, self._candidates(), self.config))
         if story is not None and story.kind is not StoryKind.MISMATCH:
             story = self._misread(story, reading, time)
         if story is not None and story.kind is StoryKind.MISMATCH:
-            story = self._gap_story(reading, time) or story
+            story = self._gap_story(reading) or story
         elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None and self._blind:
             # One or two plies the camera was not there for (a hand that stayed long is no
             # gap of the camera's: the move's time is still its own).
@@ -232,11 +233,11 @@ class GameTracker:
             return None
         return self._stop[1], self._stop[2]
 
-    def _gap_story(self, reading: Reading, time: float) -> Story | None:
+    def _gap_story(self, reading: Reading) -> Story | None:
         """After a gap, the plies that lead from the game to a board no story fits."""
         if self._gap_from is None or not isinstance(self.phase, Playing):
             return None
-        seconds = time - self._gap_from
+        seconds = self._gap_to - self._gap_from
         record, config = self.record.current, self.config
         seen, most = sight(reading, config.square_tolerance), most_plies(seconds, config)
         key = (id(record), len(record.game.plies), record.game.position, seen, most)
@@ -252,10 +253,10 @@ class GameTracker:
     def _confirmed(self, streak: _Streak, time: float) -> bool:
         """Whether the streak's story has been read long enough to act on.
 
-        A board no story explains waits longer, as a misread is brief: a few readings when
-        many squares contradict every story, ``misread_patience`` seconds when stories are
-        contradicted only on a misread's few squares (a piece read for a moment on a square
-        a hand just emptied must not become the record). It is acted on at once
+        A board no story explains waits ``misread_patience`` seconds, as a misread is brief
+        (a piece read for a moment on a square a hand just emptied, a board read in the
+        middle of a cross-fade that no hand announced, must not become the record). It is
+        acted on at once
         when it is one piece moved against the rules: two squares that change together, as
         a hand does and a misread rarely does."""
         story, config = streak.story, self.config
@@ -263,16 +264,18 @@ class GameTracker:
             return False
         if story.kind is not StoryKind.MISMATCH or self._moved_against_rules(story):
             return True
-        if story.against:  # stories that a misread of those squares would explain
-            return time - streak.since >= config.misread_patience
-        return streak.count >= config.confirm_mismatch
+        since = streak.since
+        if self._contradicted is not None and self._contradicted[0] == story.board:
+            since = min(since, self._contradicted[1])  # read so since, taken for a misread
+        return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
 
     def _misread(self, story: Story, reading: Reading, time: float) -> Story:
         """A story the reading contradicts on a misread's few squares (:func:`best_story`)
         is acted on as a misread of them, as the real board almost always is (a piece read
         for a moment on a square a hand just emptied, a man read as the other side). The
-        board as read is believed instead when plies through a gap explain it, when it is
-        one piece moved against the rules, or once it lasted ``misread_patience``."""
+        board as read is believed instead after a gap (what happened unseen is looked for
+        among the plies that fit it), when it is one piece moved against the rules, or once
+        it lasted ``misread_patience``."""
         if not story.against:
             self._contradicted = None
             return story
@@ -280,10 +283,8 @@ class GameTracker:
         seen = Story(StoryKind.MISMATCH, board)
         if self._contradicted is None or self._contradicted[0] != board:
             self._contradicted = (board, time)
-        gap = self._gap_story(reading, time)
-        if gap is not None:
-            return gap
-        if self._moved_against_rules(seen) or time - self._contradicted[1] >= self.config.misread_patience:
+        if (self._gap_from is not None or self._moved_against_rules(seen)
+                or time - self._contradicted[1] >= self.config.misread_patience):
             return seen
         return story
 

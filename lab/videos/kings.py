@@ -26,10 +26,11 @@ from lab.render.scene import sample_camera
 
 from .nuisances import Nuisances, sample_nuisances
 from .render import shot_starts
-from .script import KING_IRREGULARITIES, GameScript, script_game
+from .script import FPS, KING_IRREGULARITIES, GameScript, Shot, script_game
 
 SIZE = (480, 270)
 ELEVATION = 35.0  # degrees: side-on, as the real game was filmed
+LAST_BOARD_S = 4  # seconds the last board is held
 
 
 def low_stacks(scene: Scene, rng: np.random.Generator) -> Scene:
@@ -41,10 +42,13 @@ def low_stacks(scene: Scene, rng: np.random.Generator) -> Scene:
 
 
 def king_script(seed: int, plies: int) -> GameScript:
-    """A game from a set-up with kings, with irregular king plies, each played on."""
+    """A game from a set-up with kings, with irregular king plies, each played on; its last
+    board held a while, as a game's last photo is."""
     setup = (Setup.TWO_KINGS, Setup.THREE_KINGS)[seed % 2]
-    return script_game(seed, Rules(setup=setup), plies=plies, irregularities=1 + seed // 2 % 2,
-                       kinds=KING_IRREGULARITIES, corrected=0.0, fade_every=3)
+    script = script_game(seed, Rules(setup=setup), plies=plies, irregularities=1 + seed // 2 % 2,
+                         kinds=KING_IRREGULARITIES, corrected=0.0, fade_every=3)
+    script.shots.append(Shot(script.shots[-1].after or script.shots[-1].board, LAST_BOARD_S * FPS))
+    return script
 
 
 def king_play(seed: int, plies: int) -> tuple[GameScript, Scene, Nuisances]:

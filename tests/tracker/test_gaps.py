@@ -85,7 +85,7 @@ def test_a_gap_longer_than_its_plies_can_fill_is_searched_no_further():
     config = TrackerConfig(first_mover=Colour.DARK, shortest_ply=3.0)
     feed = started(fen, config)
     feed.time += 12.0  # four plies of three seconds at most
-    events = feed.board(played(Position.from_fen(fen), line), frames=10)
+    events = feed.board(played(Position.from_fen(fen), line), frames=100)  # past a misread's time
     assert kinds(events) == ["board_mismatch"]
 
 
