@@ -256,9 +256,8 @@ class GameTracker:
         A board no story explains waits ``misread_patience`` seconds, as a misread is brief
         (a piece read for a moment on a square a hand just emptied, a board read in the
         middle of a cross-fade that no hand announced, must not become the record). It is
-        acted on at once
-        when it is one piece moved against the rules: two squares that change together, as
-        a hand does and a misread rarely does."""
+        acted on at once when it is one piece moved against the rules: two squares that
+        change together, as a hand does and a misread rarely does."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings:
             return False
