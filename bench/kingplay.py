@@ -10,7 +10,8 @@ after its first jump), each followed by the reply. It is rendered once into ``--
 recorded by `makhos record` told the set-up, and scored ply by ply
 (:func:`lab.videos.kings.score_plies`). Prints per video and in all: plies right and in
 place, irregular plies standing with their alert, plies invented, plies shifted; games
-recorded every ply right.
+recorded every ply right; and apart, the videos where no game was found at all (the board
+never found: a failure of the reading, before any rule is applied).
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ from lab.videos.render import write_video
 FIRST_SEED = 70_000
 
 
-def video(seed: int, plies: int, folder: Path) -> tuple[Path, PlyScore]:
-    """Render (once) and record one video; its score."""
+def video(seed: int, plies: int, folder: Path) -> tuple[Path, PlyScore | None]:
+    """Render (once) and record one video; its score (None: no game found)."""
     script, scene, nuisances = king_play(seed, plies)
     path = folder / f"kings-{seed}-{plies}.mp4"
     if not path.exists():
@@ -37,7 +38,7 @@ def video(seed: int, plies: int, folder: Path) -> tuple[Path, PlyScore]:
     assert script.game is not None  # script_game keeps the game it scripted
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         recorded = recorded_game(path, script.rules)
-    return path, score_plies(script.game, recorded)
+    return path, None if recorded is None else score_plies(script.game, recorded)
 
 
 def main() -> None:
@@ -51,16 +52,21 @@ def main() -> None:
     print(f"# {platform.node()} {date.today()}: {args.videos} videos of irregular king play, "
           f"about {args.plies} plies each, seeds {args.first}..")
     print("seed    plies right  irregular standing  invented  shifted")
-    scores = []
+    scores, lost = [], []
     for seed in range(args.first, args.first + args.videos):
         _, score = video(seed, args.plies, args.folder)
+        if score is None:
+            lost.append(seed)
+            print(f"{seed}  no game found (the board never found)", flush=True)
+            continue
         scores.append(score)
         print(f"{seed}  {score.plies:5d} {score.right:5d}  {score.irregular:9d} {score.standing:8d}"
               f"  {score.invented:8d} {score.shifted:8d}{'' if score.perfect else '  <-'}", flush=True)
     total = PlyScore(*(sum(getattr(s, f) for s in scores) for f in PlyScore.__dataclass_fields__))
     print(f"plies right {total.right}/{total.plies}; irregular plies standing "
           f"{total.standing}/{total.irregular}; invented {total.invented}; shifted {total.shifted}; "
-          f"games every ply right {sum(s.perfect for s in scores)}/{len(scores)}")
+          f"games every ply right {sum(s.perfect for s in scores)}/{len(scores)}; "
+          f"no game found {len(lost)} ({', '.join(map(str, lost)) or 'none'})")
 
 
 if __name__ == "__main__":

@@ -100,11 +100,12 @@ def score_plies(truth: Game, recorded: Game) -> PlyScore:
                     invented, shifted)
 
 
-def recorded_game(video: Path, rules: Rules) -> Game:
+def recorded_game(video: Path, rules: Rules) -> Game | None:
     """The game ``makhos record`` writes for ``video``, told the rules it was played under
-    (its set-up with kings: kings that read as men)."""
+    (its set-up with kings: kings that read as men); None when it found no game (the board
+    never found: the reading's failure, not the rules')."""
     pdn = video.with_suffix(".recorded.pdn")
     settings = json.dumps({"setup": rules.setup.value})
     if main(["record", str(video), "--rules", settings, "-o", str(pdn)]) != 0:
-        return Game(rules)
+        return None
     return read_game(pdn.read_text(encoding="utf-8")).game

@@ -28,5 +28,7 @@ def test_irregular_king_play_is_recorded_every_ply_right(game: tuple[int, int], 
     script, scene, nuisances = king_play(seed, plies)
     video = write_video(script, scene, tmp_path / "kings.mp4", seed=seed, nuisances=nuisances)
     assert script.game is not None and any(p.is_irregular for p in script.game.plies)
-    score = score_plies(script.game, recorded_game(video, script.rules))
+    recorded = recorded_game(video, script.rules)
+    assert recorded is not None, "no game found"
+    score = score_plies(script.game, recorded)
     assert score.perfect, score
