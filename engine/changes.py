@@ -3,8 +3,8 @@
 :func:`explain` compares the position before a turn with the board as observed (only the
 pieces count; the observed side to move is ignored) and says what happened: a legal move,
 a capture chain still in progress or stopped early, a plain move made while a capture was
-compulsory, two plies at once, a capture chain stopped early and the reply played on from
-it, a takeback, a crowning not yet done, a move by the wrong side, or an illegal change
+compulsory, two plies at once, a capture chain stopped early or a capture missed and the
+reply played on from it, a takeback, a crowning not yet done, a move by the wrong side, or an illegal change
 with a reason a referee understands.
 
 Tolerances model what players really do over the board: the captured men are lifted
@@ -34,6 +34,8 @@ class Verdict(enum.Enum):
     TWO_PLIES = "two plies"  # a move and the reply, seen at once
     STOPPED_AND_REPLIED = "chain stopped, then the reply"  # a chain stopped early, then the
     # opponent's reply from where it stopped (``landed_on``: where it stopped)
+    MISSED_AND_REPLIED = "capture missed, then the reply"  # a plain move while a capture was
+    # compulsory, then the opponent's reply from the board it left
     TAKEBACK = "takeback"  # the board is back at an earlier position
     WRONG_SIDE = "wrong side"  # a legal move of the side not to move
     ILLEGAL = "illegal"  # nothing legal explains it
@@ -127,8 +129,8 @@ def hypotheses(before: Position, rules: Rules | None = None,
 
     Order of precedence: the board unchanged, a legal move done (then with steps still
     pending), a takeback, a chain in progress, a plain move that missed a capture, two
-    plies, a chain stopped early and the reply to it, a move by the wrong side. Illegal
-    changes are what remains.
+    plies, a chain stopped early and the reply to it, a capture missed and the reply to it, a
+    move by the wrong side. Illegal changes are what remains.
     """
     rules = rules or Rules()
     legal = before.legal_moves(rules)
@@ -145,6 +147,8 @@ def hypotheses(before: Position, rules: Rules | None = None,
         for reply in middle.legal_moves(rules):
             out += _with_pending(Verdict.TWO_PLIES, before, (first, reply), removals=False)
     out += _stopped_and_replied(before, legal, rules)
+    if legal and legal[0].is_capture:
+        out += _missed_and_replied(before, rules)
     other = before.with_turn(before.turn.opponent)
     out += [h for m in other.legal_moves(rules) for h in _with_pending(Verdict.WRONG_SIDE, other, (m,))]
     return out
@@ -209,6 +213,12 @@ def describe(before: Position, found: list[Hypothesis], earlier: Sequence[Positi
         return Explanation(verdict, f"{side} capture chain stopped at {first.shown} ({chain} was "
                            f"due), then {before.turn.opponent.value} played {reply}", candidates,
                            first.pending, landed_on=first.landed_on)
+    if verdict is Verdict.MISSED_AND_REPLIED:
+        missed = tuple(before.legal_moves(rules))
+        plain, reply = first.moves
+        return Explanation(verdict, f"{side} played {plain} while a capture was compulsory "
+                           f"({', '.join(map(str, missed))}), then {before.turn.opponent.value} "
+                           f"played {reply}", candidates, first.pending, missed)
     moved_last = bool(earlier) and earlier[-1].turn is before.turn.opponent
     verb = "moved twice" if moved_last else "moved out of turn"
     return Explanation(Verdict.WRONG_SIDE, f"{before.turn.opponent.value} {verb} ({listed})",
@@ -275,6 +285,27 @@ def stopped_chain(before: Position, h: Hypothesis) -> Hypothesis:
     chain = h.moves[0]
     board = _stopped(before, chain, chain.path.index(h.landed_on)).board
     return Hypothesis(Verdict.PARTIAL_CHAIN, (chain,), board, landed_on=h.landed_on)
+
+
+def first_ply(before: Position, h: Hypothesis) -> Hypothesis:
+    """The irregular first ply of a two-ply hypothesis (a chain stopped early, or a capture
+    missed, then the reply), as the board showed it before the reply: the alert it raises."""
+    if h.verdict is Verdict.STOPPED_AND_REPLIED:
+        return stopped_chain(before, h)
+    plain = h.moves[0]
+    return Hypothesis(Verdict.MISSED_CAPTURE, (plain,), before.play(plain).board)
+
+
+def _missed_and_replied(before: Position, rules: Rules) -> list[Hypothesis]:
+    """A plain move made while a capture was compulsory, then each reply of the opponent
+    from the board it left: the reply may come before the camera sees the board settle."""
+    out = []
+    for plain in before.plain_moves():
+        missed = before.play(plain)
+        for reply in missed.legal_moves(rules):
+            out += [replace(h, moves=(plain, reply)) for h in
+                    _with_pending(Verdict.MISSED_AND_REPLIED, missed, (reply,))]
+    return out
 
 
 def _stopped_and_replied(before: Position, legal: list[Move], rules: Rules) -> list[Hypothesis]:

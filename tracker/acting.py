@@ -15,7 +15,7 @@ from typing import Any
 from makhos.engine import Colour, Move, Piece, Position, Rules
 from makhos.engine.game import Game
 from makhos.engine.changes import (Hypothesis, Pending, Verdict, describe, describe_change,
-                                   stopped_chain)
+                                   first_ply)
 from makhos.engine.sanity import no_start
 from makhos.events import EventKind, GameEvent
 from makhos.events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
@@ -122,6 +122,10 @@ class Acts:
             return self._mismatch(phase.game, story, time)
         if story.kind is StoryKind.ALERT_UNCHANGED:
             return []  # the irregular board still stands: still waiting for a correction
+        if story.kind is StoryKind.STOOD and story.hypothesis is not None:
+            assert story.mover is not None  # a capture missed in reply: it stands, then its alert
+            events = self._stand(story.mover, time)
+            return events + self.irregular(self.record.current.game, story.hypothesis, time)
         if story.kind is StoryKind.STOOD:
             assert story.move is not None and story.mover is not None
             return self._stood(story.move, story.mover, time)
@@ -154,10 +158,10 @@ class Acts:
                                         detail=Takeback(h.plies_back))]
         if h.verdict is Verdict.PARTIAL_CHAIN:
             return events  # the chain may go on: the tracker raises the alert if it rests
-        if h.verdict is Verdict.STOPPED_AND_REPLIED:
-            # Two changes in a row: the chain's alert as if it had rested, then the reply
-            # played on from it, so the log reads as when the camera saw the chain rest.
-            events += self.irregular(phase.game, stopped_chain(phase.game.position, h), time)
+        if h.verdict in (Verdict.STOPPED_AND_REPLIED, Verdict.MISSED_AND_REPLIED):
+            # Two changes in a row: the irregular ply's alert as if its board had settled,
+            # then the reply played on from it, so the log reads as when the camera saw it.
+            events += self.irregular(phase.game, first_ply(phase.game.position, h), time)
             return events + self._stood(h.moves[1], story.mover.opponent, time, h.pending)
         return events + self.irregular(phase.game, h, time)
 
@@ -298,8 +302,17 @@ class Acts:
                pending: Pending = Pending()) -> list[GameEvent]:
         """``side`` played on from the open alert's board: the change stands as an irregular
         ply, then the move is played (RULES.md: the game goes on from the board), perhaps
-        with steps still ``pending``. Several lines through a gap that no referee chose
-        between stand as the likeliest, unconfirmed (its board is the one played on)."""
+        with steps still ``pending``."""
+        events = self._stand(side, time)
+        board = self.record.current.game.position.with_turn(side)
+        events.append(self._emit(EventKind.MOVE, time, move=str(reply), fen=board.play(reply).fen(),
+                                 side=side, detail=MovePlayed(reply.captured)))
+        return events + self._record_pending(pending, time) + self._result_events(time)
+
+    def _stand(self, side: Colour, time: float) -> list[GameEvent]:
+        """The open alert's board stands as an irregular ply, ``side`` to play on from it.
+        Several lines through a gap that no referee chose between stand as the likeliest,
+        unconfirmed (its board is the one played on)."""
         alert = self.alert
         assert alert is not None and alert.fen is not None
         record = self.record.current
@@ -310,17 +323,13 @@ class Acts:
         if line and isinstance(detail, Irregularity):
             events = self._play(tuple(line), mover, Pending(), time, gap=detail.gap,
                                 unconfirmed=True, stood_for=alert.seq)
-            board = self.record.current.game.position.with_turn(side)
         else:
             board = Position.from_fen(alert.fen).with_turn(side)
             events = [self._emit(EventKind.MOVE, time, move=alert.move, fen=board.fen(), side=mover,
                                  reason=alert.standing, detail=MovePlayed(irregular=True))]
         if alert.kind is AlertKind.IRREGULARITY:
             events.append(self._close_alert(time, AlertEnding.STOOD))
-        events += self._matched(self.record.current.game, time)  # the board is the game's now
-        events.append(self._emit(EventKind.MOVE, time, move=str(reply), fen=board.play(reply).fen(),
-                                 side=side, detail=MovePlayed(reply.captured)))
-        return events + self._record_pending(pending, time) + self._result_events(time)
+        return events + self._matched(self.record.current.game, time)  # the board is the game's now
 
     def _close_alert(self, time: float, how: AlertEnding) -> GameEvent:
         """The open alert ends; corrected on the board, it names the attempt taken back

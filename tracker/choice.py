@@ -2,21 +2,23 @@
 
 Every story's board is scored against the reading (:mod:`tracker.scoring`). The best one
 is chosen only when no story that would lead to another decision on another board comes
-within ``margin`` nats; a best story contradicted on some square by more than
-``square_tolerance`` nats means the board matches no story at all.
+within ``margin`` nats. A best story contradicted on some square by more than
+``square_tolerance`` nats is the story with a misread when few squares contradict it and
+no piece seems to have moved between them (the tracker believes the misread until it
+lasts); otherwise the board matches no story at all.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from makhos.vision.reading import Reading
 
 from .config import TrackerConfig
-from .scoring import (KING_CLASSES, MAN_CLASSES, SIDE_OF_CLASS, board_classes, log_probabilities,
-                      score_boards, worst_square_gap)
+from .scoring import (KING_CLASSES, MAN_CLASSES, SIDE_OF_CLASS, board_classes, contradicted,
+                      log_probabilities, score_boards)
 from .stories import Story, StoryKind
 
 
@@ -36,12 +38,14 @@ class Candidates:
 
 
 def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig) -> Story | None:
-    """The story to act on, a MISMATCH story when none fits, or None while unsure."""
+    """The story to act on, a MISMATCH story when none fits, or None while unsure. A story
+    that a misread may explain names the squares ``against`` it."""
     log_p = log_probabilities(reading)
     stories, classes, decisions = candidates.stories, candidates.classes, candidates.decisions
     scores = score_boards(log_p, classes)
     best = int(np.argmax(scores))
-    if worst_square_gap(log_p, classes[best]) > config.square_tolerance:
+    against = contradicted(log_p, classes[best], config.square_tolerance)
+    if against and not _misread(reading, classes[best], against, config.misread_squares):
         return Story(StoryKind.MISMATCH, reading.position().board)
     sides = SIDE_OF_CLASS[classes]
     same_sides = np.all(sides == sides[best], axis=1)
@@ -49,8 +53,24 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig) 
         best = _set_up(reading, classes, np.flatnonzero(same_sides), config.margin)
     rival = (decisions != decisions[best]) & ~same_sides
     if rival.any() and scores[best] - scores[rival].max() < config.margin:
+        if against:  # stories that each need a misread, none clearly: no story fits, unless
+            # the misread passes (the tracker waits for it)
+            return Story(StoryKind.MISMATCH, reading.position().board)
         return None  # not sure yet: say nothing rather than guess
-    return stories[best]
+    return replace(stories[best], against=against)
+
+
+def _misread(reading: Reading, classes: np.ndarray, against: tuple[int, ...], most: int) -> bool:
+    """Whether the squares ``against`` a story may be a misread: at most ``most`` of them,
+    and not a piece gone from one and a piece of its side come on the other, which is a
+    move (a board a ply further on than the story) far more often than a misread."""
+    if len(against) > most:
+        return False
+    if len(against) != 2:
+        return True
+    told = SIDE_OF_CLASS[classes[[s - 1 for s in against]]]
+    read = SIDE_OF_CLASS[reading.labels()[[s - 1 for s in against]]]
+    return not (sorted(told.tolist()) == sorted(read.tolist()) and 0 in told and told.any())
 
 
 def _set_up(reading: Reading, classes: np.ndarray, candidates: np.ndarray, margin: float) -> int:
@@ -61,13 +81,18 @@ def _set_up(reading: Reading, classes: np.ndarray, candidates: np.ndarray, margi
     A king appears only by crowning or in a set-up, and real men read as kings far more
     often than kings as men (thick turned men, wide discs seen from above): a set-up with
     kings is taken only where it explains every king the camera sees, so men that look
-    tall never turn the standard start into another (#22).
+    tall never turn the standard start into another (#22). Nor do kings that look like men
+    (low stacks seen side-on, #42) turn a configured set-up with kings into one with fewer:
+    a set-up is taken over the configured one only for kings the camera sees.
     """
     sharp = score_boards(log_probabilities(reading, king_doubt=0.0), classes[candidates])
     p = reading.probabilities
     read_king = p[:, list(KING_CLASSES)].sum(1) > p[:, list(MAN_CLASSES)].sum(1)
     is_man = np.isin(classes[candidates], MAN_CLASSES)
+    is_king = np.isin(classes[candidates], KING_CLASSES)
     explains = ~(is_man & read_king[None, :]).any(axis=1)
+    seen_kings = is_king.any(axis=1) & ~(is_king & ~read_king[None, :]).any(axis=1)
+    explains &= seen_kings | ~is_king[0].any()
     leader = int(np.argmax(np.where(explains, sharp, -np.inf)))
     if explains[leader] and sharp[leader] - sharp[0] >= margin:
         return int(candidates[leader])

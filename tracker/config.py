@@ -12,9 +12,12 @@ class TrackerConfig:
     """Thresholds of the tracker; log-likelihoods are in nats over the 32 squares."""
 
     confirm_readings: int = 2  # consecutive settled readings that must agree
-    confirm_mismatch: int = 6  # ... before "board does not match" (a misread is brief)
+    confirm_mismatch: int = 6  # ... before "board does not match" (a misread is brief),
+    # read for misread_patience seconds too
     margin: float = 4.0  # lead of the best story over any story with another board
     square_tolerance: float = 3.0  # how far, on any one square, the best story may trail
+    misread_squares: int = 2  # squares a reading may contradict the best story on, as a misread
+    misread_patience: float = 3.0  # seconds such a misread must last to be the board
     chain_patience: float = 2.0  # seconds a chain may rest unfinished before the alert
     first_mover: Colour | None = None  # None: the first move decides it
     gap_after: float = 4.0  # seconds without a settled reading that make a gap (tracker.gaps)

@@ -47,7 +47,7 @@ class GapLines:
 def sight(reading: Reading, tolerance: float) -> Sight:
     """What may stand on each square: every piece (or none) within ``tolerance`` nats of
     the square's likeliest, as the tracker's own test of a board that matches
-    (:func:`tracker.scoring.worst_square_gap`) allows it."""
+    (:func:`tracker.scoring.contradicted`) allows it."""
     log_p = log_probabilities(reading)
     allowed = log_p >= log_p.max(axis=1, keepdims=True) - tolerance
     planes = []

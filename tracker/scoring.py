@@ -66,11 +66,12 @@ def score_boards(log_p: np.ndarray, classes: np.ndarray) -> np.ndarray:
     return scores
 
 
-def worst_square_gap(log_p: np.ndarray, classes: np.ndarray) -> float:
-    """How far the board trails the most likely class on its worst square, in nats.
+def contradicted(log_p: np.ndarray, classes: np.ndarray, tolerance: float) -> tuple[int, ...]:
+    """The squares on which the board trails the most likely class by more than
+    ``tolerance`` nats.
 
     A story may be the best of all and still be contradicted by a square the camera is
-    sure about (a piece knocked over, a piece added): that is a board that does not match.
+    sure about (a piece knocked over, a piece added, or a square misread for a moment).
     """
     own = log_p[_ALL, classes]
-    return float((log_p.max(axis=1) - own).max())
+    return tuple(int(s) + 1 for s in np.flatnonzero(log_p.max(axis=1) - own > tolerance))

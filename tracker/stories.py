@@ -17,7 +17,7 @@ from makhos.engine import Colour, Move, Piece, Position, Rules
 from makhos.engine.game import Game
 from makhos.engine.position import Board, place
 from makhos.engine.changes import Hypothesis, Verdict, hypotheses
-from makhos.engine.squares import BIT
+from makhos.engine.squares import BIT, row_col
 from makhos.events.game import movers
 
 
@@ -25,7 +25,8 @@ class StoryKind(enum.Enum):
     START = "start"  # a known set-up, perhaps with its first moves made, or the referee's start
     GAME = "game"  # a hypothesis from the game position
     ALERT_UNCHANGED = "alert unchanged"  # the irregular board still stands
-    STOOD = "stood"  # the opponent played on from the irregular board
+    STOOD = "stood"  # the opponent played on from the irregular board (legally, or by
+    # missing a capture in turn: its ``hypothesis``)
     MISMATCH = "mismatch"  # no story fits: the board as read
     GAP = "gap"  # plies played while the board was unseen (tracker.gaps)
 
@@ -43,6 +44,8 @@ class Story:
     gap: float | None = None  # GAME and GAP after a gap: seconds the board was unseen
     # (not part of the decision)
     turn: Colour | None = None  # START from a position the referee named: the side to move
+    against: tuple[int, ...] = ()  # the squares the reading contradicts it on, as a misread
+    # (not part of the decision)
 
     @property
     def decision(self) -> tuple[object, ...]:
@@ -116,6 +119,10 @@ def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piec
             on = board.with_turn(side)
             stories += [Story(StoryKind.STOOD, on.play(m).board, move=m, mover=side)
                         for m in on.legal_moves(game.rules)]
+            # A game played under other rules (captures not compulsory) misses capture after
+            # capture: the reply to an irregular ply may be one too.
+            stories += [Story(StoryKind.STOOD, h.board, h, mover=side)
+                        for h in hypotheses(on, game.rules) if h.verdict is Verdict.MISSED_CAPTURE]
     return stories + [Story(StoryKind.GAME, with_overlay(h.board, position, overlay), h, mover=mover)
                       for h, mover in found]
 
@@ -132,10 +139,43 @@ def with_overlay(board: Board, position: Position, overlay: Mapping[int, Piece])
 
 def settled(board: Board, position: Position, overlay: Mapping[int, Piece]) -> Board:
     """A board read with the known pending differences done where it still shows them (a
-    king not stacked yet is the game's king, a captured man not lifted yet is gone): the
-    board an attempt made meanwhile is told from, and stands as."""
+    king not stacked yet is the game's king, a captured man not lifted yet is gone), its
+    pieces keeping who they are (:func:`carried`): the board an attempt made meanwhile is
+    told from, and stands as."""
     read, done = Position(*board, turn=position.turn), board
     for square, piece in overlay.items():
         if read.piece_at(square) == piece:
             done = place(done, square, position.piece_at(square))
-    return done
+    return carried(done, position)
+
+
+def carried(board: Board, position: Position) -> Board:
+    """A board read, each piece keeping the kind the game gave it.
+
+    The reader's man/king call is its weakest (a real stacked king seen side-on reads as a
+    man far more often than not), while a piece changes kind only by crowning, which the
+    rules see. So a piece read on its own square keeps its kind, and a side's one piece
+    that left its square for one new square takes its kind along: a king that moved
+    against the rules is still a king, a man that moved is still a man unless it reached
+    the far row.
+    """
+    read, out = Position(*board, turn=position.turn), board
+    for square in range(1, 33):
+        seen, known = read.piece_at(square), position.piece_at(square)
+        if seen is not None and known is not None and seen.colour is known.colour and seen != known:
+            out = place(out, square, known)
+    for colour in Colour:
+        gone = [s for s in range(1, 33) if (p := position.piece_at(s)) is not None
+                and p.colour is colour and not _same_side(read.piece_at(s), colour)]
+        came = [s for s in range(1, 33) if (p := read.piece_at(s)) is not None
+                and p.colour is colour and not _same_side(position.piece_at(s), colour)]
+        if len(gone) == 1 and len(came) == 1:
+            piece = position.piece_at(gone[0])
+            assert piece is not None
+            crowns = not piece.is_king and row_col(came[0])[0] == (0 if colour is Colour.DARK else 7)
+            out = place(out, came[0], Piece.of(colour, piece.is_king or crowns))
+    return out
+
+
+def _same_side(piece: Piece | None, colour: Colour) -> bool:
+    return piece is not None and piece.colour is colour

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from typing import Iterable
 
 from makhos.engine import Move, Piece, Position, Rules
+from makhos.engine.position import Board
 from makhos.engine.game import Game
 from makhos.engine.changes import Verdict, describe_change
 from makhos.events import EventKind, GameEvent
@@ -64,9 +65,12 @@ class GameTracker:
         self._seen: float | None = None  # when the last settled reading came
         self._frame: float | None = None  # when the last frame came (settled or not)
         self._gap_from: float | None = None  # when the board was last seen before a gap
+        self._gap_to = 0.0  # ... and first seen after it (how many plies fit is fixed then)
         self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
         self._gap_cache: tuple[tuple[object, ...], GapLines | None] | None = None
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
+        self._contradicted: tuple[Board, float] | None = None  # a board read against the best
+        # story on a few squares, and since when (tracker._misread)
 
     # ------------------------------------------------------------ what it knows
 
@@ -112,12 +116,14 @@ class GameTracker:
             self._streak = None
             return events
         if self._seen is not None and time - self._seen >= self.config.gap_after and self._gap_from is None:
-            self._gap_from = self._seen
+            self._gap_from, self._gap_to = self._seen, time
         self._seen = time
         story = (self._board_read(reading) if self.record.current.awaits_board
                  else best_story(reading, self._candidates(), self.config))
+        if story is not None and story.kind is not StoryKind.MISMATCH:
+            story = self._misread(story, reading, time)
         if story is not None and story.kind is StoryKind.MISMATCH:
-            story = self._gap_story(reading, time) or story
+            story = self._gap_story(reading) or story
         elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None and self._blind:
             # One or two plies the camera was not there for (a hand that stayed long is no
             # gap of the camera's: the move's time is still its own).
@@ -131,7 +137,7 @@ class GameTracker:
         else:
             self._streak = _Streak(story, 1, time)
         streak = self._streak
-        if not streak.acted and streak.count >= self._needed(story, streak.count):
+        if not streak.acted and self._confirmed(streak, time):
             streak.acted = True
             self._saw_stop(story)
             events += self.acts.act(story, time)
@@ -227,11 +233,11 @@ class GameTracker:
             return None
         return self._stop[1], self._stop[2]
 
-    def _gap_story(self, reading: Reading, time: float) -> Story | None:
+    def _gap_story(self, reading: Reading) -> Story | None:
         """After a gap, the plies that lead from the game to a board no story fits."""
         if self._gap_from is None or not isinstance(self.phase, Playing):
             return None
-        seconds = time - self._gap_from
+        seconds = self._gap_to - self._gap_from
         record, config = self.record.current, self.config
         seen, most = sight(reading, config.square_tolerance), most_plies(seconds, config)
         key = (id(record), len(record.game.plies), record.game.position, seen, most)
@@ -244,18 +250,50 @@ class GameTracker:
         return Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
                      gap=round(seconds, 1))
 
-    def _needed(self, story: Story, count: int) -> int:
-        """Readings that must agree before acting. A board no story explains waits longer
-        (a misread is brief), unless it is one piece moved against the rules: two squares
-        that change together, as a hand does and a misread rarely does."""
-        if story.kind is not StoryKind.MISMATCH or count < self.config.confirm_readings:
-            return self.config.confirm_readings
+    def _confirmed(self, streak: _Streak, time: float) -> bool:
+        """Whether the streak's story has been read long enough to act on.
+
+        A board no story explains waits ``misread_patience`` seconds, as a misread is brief
+        (a piece read for a moment on a square a hand just emptied, a board read in the
+        middle of a cross-fade that no hand announced, must not become the record). It is
+        acted on at once when it is one piece moved against the rules: two squares that
+        change together, as a hand does and a misread rarely does."""
+        story, config = streak.story, self.config
+        if streak.count < config.confirm_readings:
+            return False
+        if story.kind is not StoryKind.MISMATCH or self._moved_against_rules(story):
+            return True
+        since = streak.since
+        if self._contradicted is not None and self._contradicted[0] == story.board:
+            since = min(since, self._contradicted[1])  # read so since, taken for a misread
+        return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
+
+    def _misread(self, story: Story, reading: Reading, time: float) -> Story:
+        """A story the reading contradicts on a misread's few squares (:func:`best_story`)
+        is acted on as a misread of them, as the real board almost always is (a piece read
+        for a moment on a square a hand just emptied, a man read as the other side). The
+        board as read is believed instead after a gap (what happened unseen is looked for
+        among the plies that fit it), when it is one piece moved against the rules, or once
+        it lasted ``misread_patience``."""
+        if not story.against:
+            self._contradicted = None
+            return story
+        board = reading.position().board
+        seen = Story(StoryKind.MISMATCH, board)
+        if self._contradicted is None or self._contradicted[0] != board:
+            self._contradicted = (board, time)
+        if (self._gap_from is not None or self._moved_against_rules(seen)
+                or time - self._contradicted[1] >= self.config.misread_patience):
+            return seen
+        return story
+
+    def _moved_against_rules(self, story: Story) -> bool:
+        """Whether a board no story explains is the game's with one piece moved illegally."""
         game = self.game
-        if game is not None and self.alert is None:
-            seen = Position(*settled(story.board, game.position, self.overlay), turn=game.position.turn)
-            if describe_change(game.position, seen, game.start).side is not None:
-                return self.config.confirm_readings
-        return self.config.confirm_mismatch
+        if game is None or self.alert is not None:
+            return False
+        seen = Position(*settled(story.board, game.position, self.overlay), turn=game.position.turn)
+        return describe_change(game.position, seen, game.start).side is not None
 
     def _patience(self, time: float) -> list[GameEvent]:
         """A chain that rests unfinished past its patience is a chain stopped early."""

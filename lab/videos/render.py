@@ -64,9 +64,11 @@ def frames(script: GameScript, scene: Scene, seed: int = 0, noise_level: float =
     for index, shot in enumerate(script.shots):
         if not shot.path:
             still = renderer.render(shot.board, seed=seed * 100003 + index).image.astype(np.int16)
-            for _ in range(shot.frames):
+            into = _faded_into(renderer, shot, seed * 100003 + index)
+            for k in range(shot.frames):
                 cv2.randn(noise, 0, noise_level)  # type: ignore[call-overload]  # scalars are fine
-                yield np.clip(still + noise, 0, 255).astype(np.uint8)
+                shown = still if into is None else _fade(still, into, (k + 0.5) / shot.frames)
+                yield np.clip(shown + noise, 0, 255).astype(np.uint8)
             continue
         height = float(rng.uniform(0.4, 1.2))
         for k in range(shot.frames):
@@ -74,6 +76,18 @@ def frames(script: GameScript, scene: Scene, seed: int = 0, noise_level: float =
             board = shot.board if t < 0.5 or shot.after is None else shot.after
             hand = _hand_at(shot, t, height, skin, sleeve)
             yield renderer.render(board, hand=hand, seed=seed * 100003 + index).image
+
+
+def _faded_into(renderer: Renderer, shot: Shot, seed: int) -> np.ndarray | None:
+    """The picture a cross-fade shot fades into (None: a still shot)."""
+    if shot.path or shot.after is None:
+        return None
+    return renderer.render(shot.after, seed=seed).image.astype(np.int16)
+
+
+def _fade(still: np.ndarray, into: np.ndarray, t: float) -> np.ndarray:
+    """The cross-fade at fraction ``t`` of its shot."""
+    return (still * (1.0 - t) + into * t).astype(np.int16)
 
 
 def shot_starts(script: GameScript) -> np.ndarray:
@@ -105,7 +119,13 @@ def camera_frames(script: GameScript, scene: Scene, nuisances: Nuisances, seed: 
             if index not in stills:
                 stills.clear()
                 stills[index] = renderer.render(shot.board, seed=seed * 100003 + index).image
+                into = _faded_into(renderer, shot, seed * 100003 + index)
+                if into is not None:
+                    stills[-1 - index] = into
             clean = stills[index]
+            if -1 - index in stills:
+                t = float(np.clip((time - starts[index]) / (starts[index + 1] - starts[index]), 0, 1))
+                clean = np.clip(_fade(clean.astype(np.int16), stills[-1 - index], t), 0, 255).astype(np.uint8)
         else:
             if index not in entered:
                 entered.add(index)

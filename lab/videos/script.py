@@ -32,7 +32,9 @@ IRREGULARITIES = ("too far", "sideways", "backwards", "own piece jumped", "false
 class Shot:
     """A run of frames. ``board`` stands until the middle of the shot, then ``after``
     (the hand has put a piece down); ``path`` is the hand's fingertip route in board units
-    (x = col + 0.5, y = row + 0.5 of the board's dark-side frame), empty for no hand."""
+    (x = col + 0.5, y = row + 0.5 of the board's dark-side frame), empty for no hand. With
+    no hand and an ``after``, ``board`` cross-fades into ``after`` over the shot (a game
+    made of one photo per move, joined by an editor's plain cross-fade)."""
 
     board: Board
     frames: int
@@ -74,13 +76,16 @@ def _centre(square: int) -> tuple[float, float]:
 
 
 class _Scripter:
-    def __init__(self, rng: random.Random, rules: Rules, corrected: float = 0.5) -> None:
+    def __init__(self, rng: random.Random, rules: Rules, corrected: float = 0.5,
+                 fade_every: int = 0) -> None:
         self.rng = rng
         self.corrected = corrected  # the chance that an irregularity is taken back
+        self.fade_every = fade_every  # every so many changes a cross-fade, not a hand (0: none)
         self.script = GameScript(rules)
         self.game = Game(rules)
         self.board: Board = board_of(self.game.position)
         self.frame = 0
+        self.changes = 0
 
     # ------------------------------------------------------------ shots
 
@@ -96,6 +101,9 @@ class _Scripter:
         path = ((first[0] + self.rng.uniform(-1, 1), edge),) + tuple(_centre(s) for s in squares) + (
             (last[0] + self.rng.uniform(-1, 1), edge),)
         frames = int(self.rng.uniform(0.5, 0.9) * FPS) + 5 * len(squares)
+        self.changes += 1
+        if self.fade_every and self.changes % self.fade_every == 0:
+            path = ()
         self.script.shots.append(Shot(dict(self.board), frames, path, side.value, dict(after)))
         self.board = dict(after)
         self.frame += frames
@@ -256,6 +264,26 @@ class _Scripter:
             return False
         move = self.rng.choice(plain)
         return self._step(move.start, move.end, (), "missed capture")
+
+    def _king_missed_capture(self) -> bool:
+        """A king's plain move while a capture was compulsory (a flying king's capture may
+        lie far along a diagonal, easy to overlook)."""
+        position = self.game.position
+        plain = [m for m in position.plain_moves() if _is_king(position.piece_at(m.start))
+                 ] if position.has_capture() else []
+        if not plain:
+            return False
+        move = self.rng.choice(plain)
+        return self._step(move.start, move.end, (), "missed capture")
+
+    def _king_partial_chain(self) -> bool:
+        """A king's capture chain stopped after its first jump, the taken piece lifted."""
+        chains = [m for m in self.game.legal_moves() if len(m.path) > 2
+                  and _is_king(self.game.position.piece_at(m.start))]
+        if not chains:
+            return False
+        chain = self.rng.choice(chains)
+        return self._step(chain.start, chain.path[1], chain.captured[:1], "partial chain")
 
     def _partial_chain(self) -> bool:
         """A capture chain stopped after its first jump, the taken piece lifted."""
@@ -433,6 +461,14 @@ class _Scripter:
         return True
 
 
+def _is_king(piece: Piece | None) -> bool:
+    return piece is not None and piece.is_king
+
+
+#: Irregular king play (issue #42): each injected kind is named by the rule the tracker
+#: reports ("missed capture", "partial chain").
+KING_IRREGULARITIES = ("king missed capture", "king partial chain")
+
 #: The corrections set's kinds: attempts a player takes back (always, there), and a chain
 #: stopped early answered at once.
 CORRECTIONS = ("too far", "sideways", "backwards", "own piece jumped", "false capture",
@@ -441,11 +477,12 @@ CORRECTIONS = ("too far", "sideways", "backwards", "own piece jumped", "false ca
 
 def script_game(seed: int, rules: Rules | None = None, plies: int = 24,
                 irregularities: int = 2, kinds: tuple[str, ...] = IRREGULARITIES,
-                corrected: float = 0.5) -> GameScript:
+                corrected: float = 0.5, fade_every: int = 0) -> GameScript:
     """A scripted game of about ``plies`` plies with ``irregularities`` of ``kinds`` injected
-    at random, each that opens an alert taken back with the chance ``corrected``."""
+    at random, each that opens an alert taken back with the chance ``corrected``; every
+    ``fade_every``-th change of the board a cross-fade instead of a hand (0: never)."""
     rng = random.Random(seed)
-    scripter = _Scripter(rng, rules or Rules(), corrected)
+    scripter = _Scripter(rng, rules or Rules(), corrected, fade_every)
     scripter.still(1.0, 2.0)
     scripter.truth("start")
     due = sorted(rng.sample(range(2, max(plies, 3)), k=min(irregularities, max(plies - 2, 0))))

@@ -147,7 +147,7 @@ def play_session(monkeypatch: pytest.MonkeyPatch) -> Hall:
     gone = min(s for s, p in pieces.items() if p.colour is Colour.LIGHT)
     hall.hand()
     hall.show(Position.from_pieces({s: p for s, p in pieces.items() if s != gone},
-                                   game.position.turn), frames=8)
+                                   game.position.turn), frames=50)  # past a misread's time
     hall.show(game.position)
     first = game.legal_moves()[0]
     hall.hand()
@@ -204,7 +204,7 @@ def play_session(monkeypatch: pytest.MonkeyPatch) -> Hall:
     gone = max(s for s, p in pieces.items() if p.colour is game.position.turn.opponent)
     knocked = Position.from_pieces({s: p for s, p in pieces.items() if s != gone}, game.position.turn)
     hall.hand()
-    hall.show(knocked, frames=8)
+    hall.show(knocked, frames=50)  # past a misread's time
     hall.referee(ra.AcceptMove(hall.alert_seq()))
     game.play_irregular(knocked, "accepted")  # no side moved: the same side is still to move
     hall.show(game.position)

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from makhos.engine import Colour, Position
+from makhos.engine import Colour, Piece, Position
 from makhos.events import GameEvent
 from makhos.events.decisions import parse_action
 from makhos.tracker import GameTracker, TrackerConfig
-from makhos.vision.reading import Reading
+from makhos.vision.reading import CLASS_INDEX, Reading
 
 
 class Feed:
@@ -46,6 +46,17 @@ class Feed:
         self.events += new
         return new
 
+    def seen(self, position: Position, seconds: float, misread: dict | None = None,
+             kings_as_men: bool = True) -> list:
+        """``seconds`` of settled readings of ``position`` as :func:`wavering` reads it."""
+        new = []
+        for _ in range(round(seconds * 30)):
+            self.time += 1 / 30
+            reading = wavering(position, self.time, misread, kings_as_men)
+            new += self.log(self.tracker.observe(self.time, reading))
+        self.events += new
+        return new
+
     def hand(self, frames: int = 10) -> list:
         new = []
         for _ in range(frames):
@@ -72,3 +83,21 @@ def started(fen: str, **config) -> Feed:
 
 def decision(feed: Feed, game: int = 1, **detail) -> None:
     feed.log([parse_action(detail).to_event("b1", game, feed.time)])
+
+
+def wavering(position: Position, time: float, misread: dict | None = None,
+             kings_as_men: bool = True) -> Reading:
+    """A reading as a real camera gives it: every king scored as a man with the confidence
+    the reader has in a real stacked king seen side-on (about -5 log-odds of king), and the
+    squares of ``misread`` read, with confidence, as the piece (or None) it names."""
+    p = Reading.certain(position, time, sureness=0.96).probabilities
+    for square in range(1, 33):
+        piece = position.piece_at(square)
+        if kings_as_men and piece is not None and piece.is_king:
+            p[square - 1] = 0.005
+            p[square - 1, CLASS_INDEX[Piece.of(piece.colour, False)]] = 0.975
+            p[square - 1, CLASS_INDEX[piece]] = 0.005
+    for square, piece in (misread or {}).items():
+        p[square - 1] = 0.02
+        p[square - 1, CLASS_INDEX[piece]] = 0.92
+    return Reading(time, p)

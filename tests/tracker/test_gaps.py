@@ -62,7 +62,8 @@ def test_without_a_gap_a_board_three_plies_on_is_no_move_at_all():
     fen, line = LINES[2]
     feed = started(fen)
     feed.hand(30)  # a second of hands is no gap: nobody plays three plies in it
-    events = feed.board(played(Position.from_fen(fen), line), frames=10)
+    # Two plies with two squares misread would tell it too, until it lasts past a misread.
+    events = feed.board(played(Position.from_fen(fen), line), frames=100)
     assert kinds(events) == ["board_mismatch"]
 
 
@@ -84,7 +85,7 @@ def test_a_gap_longer_than_its_plies_can_fill_is_searched_no_further():
     config = TrackerConfig(first_mover=Colour.DARK, shortest_ply=3.0)
     feed = started(fen, config)
     feed.time += 12.0  # four plies of three seconds at most
-    events = feed.board(played(Position.from_fen(fen), line), frames=10)
+    events = feed.board(played(Position.from_fen(fen), line), frames=100)  # past a misread's time
     assert kinds(events) == ["board_mismatch"]
 
 
@@ -124,7 +125,7 @@ def test_a_board_no_line_reaches_after_a_gap_is_a_mismatch_and_the_game_goes_on(
     feed = started(start.fen())
     feed.time += 10.0
     impossible = Position.from_pieces({**start.pieces(), 20: start.piece_at(25)}, Colour.LIGHT)
-    events = feed.board(impossible, frames=10)
+    events = feed.board(impossible, frames=100)  # one square off: it must outlast a misread
     assert kinds(events) == ["board_mismatch"]
     assert not feed.tracker.game.plies
     back = feed.board(start, frames=10)  # the board put right: the game is where it was

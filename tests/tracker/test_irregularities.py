@@ -111,7 +111,9 @@ def raise_it(case: Case) -> tuple[Feed, int]:
         feed.hand()
         feed.board(board)
     feed.hand()
-    frames = 45 if case.rule is IrregularityKind.PARTIAL_CHAIN else 8  # it must rest first
+    # A chain must rest first; a board a misread of one or two squares may explain must
+    # outlast a misread (misread_patience).
+    frames = 45 if case.rule is IrregularityKind.PARTIAL_CHAIN else 100 if case.opens_mismatch else 8
     events = feed.board(case.shown, frames)
     kind = "board_mismatch" if case.opens_mismatch else "irregularity"
     said = [(e.kind.value, e.move, e.reason, _said(e.detail)) for e in events]
@@ -289,9 +291,10 @@ def test_the_referee_can_undo_a_board_no_move_explained_after_it_stood():
 
 
 def test_every_name_the_engine_gives_is_a_kind_the_events_carry():
-    # A chain stopped, then the reply: the chain is the irregularity (a partial chain).
+    # A chain stopped (a capture missed), then the reply: the first ply is the irregularity.
     names = {f.value for f in Fault} | {v.value for v in Verdict} - {
-        "unchanged", "move", "ambiguous", "takeback", Verdict.STOPPED_AND_REPLIED.value}
+        "unchanged", "move", "ambiguous", "takeback", Verdict.STOPPED_AND_REPLIED.value,
+        Verdict.MISSED_AND_REPLIED.value}
     assert names <= {k.value for k in IrregularityKind}
     assert {c.rule for c in CASES} == {IrregularityKind(n) for n in names} - {
         IrregularityKind.TWO_PLIES, IrregularityKind.ILLEGAL}

@@ -71,7 +71,7 @@ def test_missed_capture_raises_an_alert_naming_the_capture_then_correction():
 
 def test_a_board_no_move_explains_stands_once_play_goes_on_from_it():
     feed = started("B:W1,5:B25,30")
-    events = feed.board("B:W1:B25,30", frames=8)  # light man on 5 gone: no move explains it
+    events = feed.board("B:W1:B25,30", frames=100)  # light man on 5 gone past a misread's time
     assert [(e.kind.value, e.detail.rule) for e in events] == [
         ("board_mismatch", IrregularityKind.PIECE_REMOVED)]
     events = feed.board("W:W1:B21,30", frames=8)  # then dark plays on from it
@@ -84,7 +84,7 @@ def test_a_board_no_move_explains_stands_once_play_goes_on_from_it():
 
 def test_a_misread_that_passes_never_becomes_the_record():
     feed = started("B:W1,5:B25,30")
-    feed.board("B:W1:B25,30", frames=8)  # the man on 5 misread as empty, long enough to say so
+    feed.board("B:W1:B25,30", frames=100)  # the man on 5 misread as empty, long enough to say so
     feed.board("W:W1,5:B21,30", frames=8)  # the real board: dark played 25-21
     assert [(str(p.move), p.is_irregular) for p in feed.tracker.game.plies] == [("25-21", False)]
     assert feed.tracker.alert is None
@@ -150,8 +150,8 @@ def test_a_king_stacked_in_time_is_said_so_the_pages_stop_calling_it_pending():
 
 def test_knocked_piece_put_back_is_a_mismatch_then_matched_and_the_game_kept():
     feed = started("B:W1,5:B25,30")
-    assert feed.board("B:W1:B25,30", frames=3) == []  # a misread is brief: wait before saying so
-    events = feed.board("B:W1:B25,30", frames=5)  # a light man knocked off the board
+    assert feed.board("B:W1:B25,30", frames=80) == []  # a misread is brief: wait before saying so
+    events = feed.board("B:W1:B25,30", frames=20)  # a light man knocked off the board
     assert kinds(events) == ["board_mismatch"] and "removed from 5" in events[0].reason
     events = feed.board("B:W1,5:B25,30")
     assert kinds(events) == ["board_matched"]  # the mismatch alert closes with it
