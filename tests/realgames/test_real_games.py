@@ -37,6 +37,12 @@ LOST = {
                   "board also reads the dark king on 2 (a man never stacked) as a man and the "
                   "dark man on 22 as light; dark's 22-18 and light's 13x22 follow and the record "
                   "stops at ply 8",
+    "julie-log8-dark-room": "ply 8: dark's 17-14 (3x14 was compulsory) is alerted, then light's "
+                            "10x17 and light's 17-22 out of turn come, and the three plies are "
+                            "recorded as one, 'light man left its diagonal, out of turn (10x22)': "
+                            "every later ply is numbered two short; light's 5-9 out of turn, dark's "
+                            "7-3 and 29x22 are then swallowed into an 'irregular position change' "
+                            "that turns the dark king on 12 (a man never stacked) into a man",
 }
 
 
