@@ -31,7 +31,7 @@ from makhos.engine.position import Piece
 from makhos.events import GameEvent, JSONLinesLog
 from makhos.events.decisions import parse_action
 
-from .realdata import ROOT
+from .realdata import JULIE, JULIE_CORNERS, ROOT, RealPhoto, grid_of
 
 LABELS = Path(__file__).resolve().parents[1] / "bench" / "realgames.json"
 BOARD = "board-1"
@@ -108,6 +108,19 @@ def games(labels: Path = LABELS, root: Path = ROOT) -> list[RealGame]:
     return [RealGame(name, root / g["folder"], int(g["men"]), Colour(g["first"]),
                      tuple(Step(s[0], s[1]) for s in g["steps"]))  # s[2]: the labeller's note
             for name, g in data["games"].items()]
+
+
+def game_photos(labels: Path = LABELS, root: Path = ROOT) -> list[RealPhoto]:
+    """Every photo of the games as a labelled photo, with its camera set-up's corners
+    (``bench/realdata_corners.json``): the board finder is checked on them too."""
+    setups = json.loads(JULIE_CORNERS.read_text(encoding="utf-8"))
+    photos = []
+    for game in games(labels, root):
+        setup = game.folder.relative_to(root / JULIE).as_posix()
+        corners, played = np.asarray(setups[setup]["corners"], float), setups[setup]["played"]
+        photos += [RealPhoto(f"{JULIE} games", setup, game.folder / s.photo, grid_of(s.labels, played),
+                             corners) for s in game.steps if s.photo is not None]
+    return photos
 
 
 def _photo(path: Path) -> np.ndarray:
