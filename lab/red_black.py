@@ -18,18 +18,22 @@ from .render.palettes import BoardPalette, PieceSet, bgr
 from .render.renderer import RenderedFrame, Renderer, random_position
 from .render.scene import Scene, sample_scene
 
-RED_SQUARES, BLACK_SQUARES = bgr("#B8302A"), bgr("#1C1C1E")
+#: The reds of printed boards, from a deep red (little brighter than the black) to a bright one.
+DEEP_RED, BRIGHT_RED = np.array(bgr("#7E1A18")), np.array(bgr("#C83A30"))
+BLACK_SQUARES = bgr("#1C1C1E")
 RED_MEN, BLACK_MEN = bgr("#C0282D"), bgr("#161616")
 
 
 def red_black_scene(seed: int, hostile: bool = True) -> Scene:
-    """A red and black paper board; ``hostile``: seen from 28-45 degrees above the table, in
-    a dim room (a third to two thirds of the light), with a glare on most of them."""
+    """A red and black paper board, its red drawn between a deep and a bright one; ``hostile``:
+    seen from 28-45 degrees above the table, in a dim room (a third to two thirds of the
+    light), with a glare on most of them."""
     rng = np.random.default_rng([seed, 42])
+    red = tuple(int(v) for v in DEEP_RED + rng.uniform() * (BRIGHT_RED - DEEP_RED))
     scene = sample_scene(rng, elevation=(28.0, 45.0) if hostile else (50.0, 90.0),
                          size=(1280, 720), played="dark")
     board = dataclasses.replace(scene.board, palette=BoardPalette(
-        "red-black-paper", RED_SQUARES, BLACK_SQUARES, "paper"))
+        "red-black-paper", (red[0], red[1], red[2]), BLACK_SQUARES, "paper"))
     pieces = dataclasses.replace(scene.pieces, pieces=PieceSet("red-black", RED_MEN, BLACK_MEN))
     lighting = scene.lighting
     if hostile:

@@ -23,10 +23,10 @@ def test_every_real_photo_of_the_shared_sets_and_games_is_found_right():
     assert not missed and len(photos) > 300
 
 
-@pytest.mark.parametrize("seed", range(0, 60, 4))
+@pytest.mark.parametrize("seed", [*range(12), 13, 39, 69, 96])
 def test_a_hostile_red_and_black_paper_board_is_found(seed):
-    """Seeds 24 and 44 were lost under a confidence floor of 0.25: red men hide most of their
-    corners, and the fit rests on under a third of the 49."""
+    """13, 69 and 96 were lost under a confidence floor of 0.25 (red men hide most of their
+    corners), 39 to a pink cloth that outshone the board in the two planes searched."""
     frame = red_black_frame(seed)
     found = locate_board(frame.image)
     assert found is not None
