@@ -43,6 +43,10 @@ LOST = {
                             "every later ply is numbered two short; light's 5-9 out of turn, dark's "
                             "7-3 and 29x22 are then swallowed into an 'irregular position change' "
                             "that turns the dark king on 12 (a man never stacked) into a man",
+    "julie-log7-board-moved": "ply 3: light's 14-17 (14x23 compulsory) is alerted but never "
+                              "stands; dark's 27-23 (irregular too: 22x13 compulsory) and "
+                              "light's 6-10 come between two photos, no story explains the "
+                              "board and the record stops at ply 2",
 }
 
 
