@@ -1,6 +1,6 @@
 """Real whole games, labelled by hand, made into videos and scored move by move.
 
-The time-ordered webcam frames of ``julie-robot-webcam/log*/More`` (``../shared/realdata``,
+The time-ordered webcam frames of ``julie-robot-webcam/**/More`` (``../shared/realdata``,
 never in the repository) are real games between a robot and a person, played under rules
 that are not Thai: some of their plies are irregular here, which is the point, the game
 must go on. Every settled position was written down by eye (``bench/realgames.json``,
