@@ -20,7 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 from makhos.engine import Rules
 from makhos.session import BoardSession
 from makhos.tracker import GameTracker
-from makhos.vision.classifier import SquareClassifier, labels_of
+from makhos.vision.classifier import SquareClassifier
+from makhos.vision.reading import labels_of
 from makhos.vision.pipeline import BoardReader
 from makhos.vision.sources import read_image
 

@@ -45,7 +45,8 @@ ROOT = Path(__file__).resolve().parents[1]
 from lab.render import Renderer, random_position, sample_hand, sample_scene
 from bench.machine import describe
 from makhos.vision.follower import BoardFollower
-from makhos.vision.classifier import SquareClassifier, labels_of
+from makhos.vision.classifier import SquareClassifier
+from makhos.vision.reading import labels_of
 from makhos.vision.geometry import corner_error
 from makhos.vision.locate import locate_board
 from makhos.vision.occlusion import OcclusionGate

@@ -297,7 +297,7 @@ class CameraNotice(Detail):
 
 @dataclass(frozen=True, slots=True)
 class ReaderAdapted(Detail):
-    """The square reader's refit on the start position (``vision.pipeline.StartAdapting``),
+    """The square reader's refit on the start position (``vision.squares.StartAdapting``),
     kept with the game so a worker restarted mid-game reads as it did. The replay has no
     rule for it: it changes what the camera sees, not the game."""
 

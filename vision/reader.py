@@ -41,14 +41,12 @@ import numpy as np
 
 from .. import models
 from .lens import Lens
+from .logistic import ridge_logistic, sigmoid
 from .rectify import CropGeometry, SquareCrops, crop_transforms, sightlines
 
 #: The crops the reader sees: 32 px a square, 2 squares wide and 2.5 tall, the square's
 #: centre 1.6 squares below the top edge (room above it for a stack seen obliquely).
 GEOMETRY = CropGeometry(pps=32, width=64, height=80, centre_y=52.0)
-#: Column order of ``read``'s probabilities (as ``vision.classifier.CLASSES``).
-CLASSES: tuple[str, ...] = ("empty", "light man", "dark man", "light king", "dark king")
-LABELS: tuple[str, ...] = (".", "l", "d", "L", "D")
 DEFAULT_MODEL = models.path(models.PIECE_READER)
 DEFAULT_HEADS = models.path(models.PIECE_READER_HEADS)
 #: Strength of the pull toward the generic heads when refitting on a start frame (an L2
@@ -137,11 +135,6 @@ def _colour_sides(colour: np.ndarray, piece: np.ndarray, light: np.ndarray) -> n
     return out
 
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    out: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
-    return out
-
-
 @dataclass(frozen=True)
 class Heads:
     """The linear heads on the embeddings, as numpy arrays (weights then bias).
@@ -175,7 +168,7 @@ class Heads:
                    None if ref is None else np.asarray(ref, np.float64))
 
     def probabilities(self, e: np.ndarray) -> np.ndarray:
-        """(N, 5) probabilities (columns as ``CLASSES``) of features (N, D) of one board.
+        """(N, 5) probabilities (columns as ``vision.reading.CLASSES``) of features (N, D) of one board.
 
         Light and dark are decided for the board as a whole: a first pass compares each
         piece with the reference (the start's pieces, or this board's pieces), then each
@@ -184,7 +177,7 @@ class Heads:
         ones keeps its comparison point between the sides (the start, with as many of each,
         is what the heads were refit at). With one side on the board the first pass stands.
         """
-        p_occ = _sigmoid(e @ self.occupied[:-1] + self.occupied[-1])
+        p_occ = sigmoid(e @ self.occupied[:-1] + self.occupied[-1])
         ref = self.reference
         if ref is None:
             weight = p_occ if p_occ.sum() >= 1e-3 else np.ones_like(p_occ)
@@ -196,13 +189,13 @@ class Heads:
             light = self._light(e, (e[lights].mean(0) + e[darks].mean(0)) / 2)
         if self.reference is None and piece.sum() >= 2:
             light = _colour_sides(e[:, -COLOUR:], piece, light)
-        king = _sigmoid(np.concatenate([e, e - ref], 1) @ self.king[:-1] + self.king[-1])
+        king = sigmoid(np.concatenate([e, e - ref], 1) @ self.king[:-1] + self.king[-1])
         man = p_occ * (1 - king)
         return np.stack([1 - p_occ, man * light, man * (1 - light), p_occ * king * light,
                          p_occ * king * (1 - light)], axis=1)
 
     def _light(self, e: np.ndarray, ref: np.ndarray) -> np.ndarray:
-        return _sigmoid((e - ref) @ self.light_rel[:-1] + self.light_rel[-1] + e @ self.light_abs)
+        return sigmoid((e - ref) @ self.light_rel[:-1] + self.light_rel[-1] + e @ self.light_abs)
 
 
 @dataclass(frozen=True)
@@ -232,41 +225,6 @@ def fingerprint(path: Path | str) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
-def _ridge_logistic(x: np.ndarray, y: np.ndarray, prior: np.ndarray, strength: float,
-                    offset: np.ndarray | None = None, iterations: int = 25) -> np.ndarray:
-    """Weights (D + 1, bias last) of a logistic regression of ``y`` on ``x`` pulled toward
-    ``prior``: Newton steps on sum log-loss + strength / 2 * |w - prior|^2 (the bias is
-    pulled too, more weakly). ``offset``: fixed logits added to each sample."""
-    n, d = x.shape
-    xb = np.concatenate([x, np.ones((n, 1))], 1)
-    off = np.zeros(n) if offset is None else offset
-    pull = np.full(d + 1, strength)
-    pull[-1] = strength * 0.1
-
-    def objective(w: np.ndarray) -> float:
-        z = xb @ w + off
-        return float(np.sum(np.logaddexp(0, z) - y * z) + 0.5 * pull @ (w - prior) ** 2)
-
-    w = prior.astype(np.float64).copy()
-    current = objective(w)
-    for _ in range(iterations):
-        p = _sigmoid(xb @ w + off)
-        grad = xb.T @ (p - y) + pull * (w - prior)
-        hess = (xb * (p * (1 - p))[:, None]).T @ xb + np.diag(pull) + 1e-6 * np.eye(d + 1)
-        step = np.linalg.solve(hess, grad)
-        for _ in range(20):  # halve a step that does not lower the objective (saturation)
-            trial = objective(w - step)
-            if trial <= current:
-                break
-            step = step / 2
-        else:
-            break
-        w, gain, current = w - step, current - trial, trial
-        if gain < 1e-7:
-            break
-    return w
-
-
 def adapt_heads(generic: Heads, embeddings: np.ndarray, labels: str,
                 prior: float = PRIOR, kings: np.ndarray | None = None) -> Heads:
     """Heads refit on embeddings (K * 32, D) of start frames whose squares are ``labels``
@@ -287,13 +245,13 @@ def adapt_heads(generic: Heads, embeddings: np.ndarray, labels: str,
     reference = embeddings[occupied].mean(0)
     occ = generic.occupied
     if (known & ~occupied).any():  # a full board (no empty square) keeps the generic head
-        occ = _ridge_logistic(embeddings[known], occupied[known].astype(float),
+        occ = ridge_logistic(embeddings[known], occupied[known].astype(float),
                               generic.occupied, prior)
     pieces = embeddings[occupied]
     light_y = np.isin(lab[occupied], ["l", "L"]).astype(float)
     light_rel = generic.light_rel
     if 0 < light_y.sum() < len(light_y):
-        light_rel = _ridge_logistic(pieces - reference, light_y, generic.light_rel, prior,
+        light_rel = ridge_logistic(pieces - reference, light_y, generic.light_rel, prior,
                                     offset=pieces @ generic.light_abs)
     men = pieces[np.isin(lab[occupied], ["l", "d"])]
     king = generic.king.copy()
@@ -304,7 +262,7 @@ def adapt_heads(generic: Heads, embeddings: np.ndarray, labels: str,
         x = np.concatenate([men, kings])
         generic_logit = np.concatenate([x, x - reference], 1) @ king[:-1] + king[-1]
         y = np.r_[np.zeros(len(men)), np.ones(len(kings))]
-        scale, offset = _ridge_logistic(generic_logit[:, None], y, np.array([1.0, 0.0]), prior)
+        scale, offset = ridge_logistic(generic_logit[:, None], y, np.array([1.0, 0.0]), prior)
         king = king * max(scale, 0.0)
         king[-1] += offset + ADAPTED_KING_PRIOR
     if len(men):
@@ -345,7 +303,7 @@ def stacked_kings(crops: SquareCrops, men: np.ndarray,
 class PieceReader:
     """The reader: ONNX embeddings on one thread, numpy heads, adaptation from a start frame.
 
-    ``read`` gives (32, 5) probabilities in ``CLASSES`` order, rows squares 1..32; with an
+    ``read`` gives (32, 5) probabilities in ``vision.reading.CLASSES`` order, rows squares 1..32; with an
     ``AdaptedState`` it reads with that board's heads, without one it is zero-shot.
     """
 
@@ -418,7 +376,7 @@ class PieceReader:
 
 
 class AdaptingReader:
-    """The reader as a camera uses it (``vision.pipeline.StartAdapting``): zero-shot until the
+    """The reader as a camera uses it (``vision.squares.StartAdapting``): zero-shot until the
     settled start position teaches it this board, then with the heads refit on it."""
 
     geometry = GEOMETRY
@@ -480,11 +438,3 @@ def fast_crops(image: np.ndarray, corners: np.ndarray, played: str = "dark",
                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return SquareCrops(out.reshape(32, geometry.height, geometry.width, 3), sight)
 
-
-def labels_of(probabilities: np.ndarray) -> str:
-    """The most likely label of each square, as a 32-character string.
-
-    >>> labels_of(np.eye(5)[[0, 1, 2, 3, 4] + [0] * 27])
-    '.ldLD...........................'
-    """
-    return "".join(LABELS[i] for i in probabilities.argmax(1))

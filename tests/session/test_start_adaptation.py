@@ -11,7 +11,8 @@ from makhos.session import BoardSession
 from makhos.tracker import GameTracker
 from makhos.vision.classifier import SquareClassifier
 from makhos.vision.lens import Lens
-from makhos.vision.pipeline import BoardReader, StartAdapting
+from makhos.vision.pipeline import BoardReader
+from makhos.vision.squares import StartAdapting
 from makhos.vision.rectify import CropGeometry, SquareCrops
 
 from lab.render import Renderer, sample_scene
