@@ -10,7 +10,7 @@ from makhos.vision.follower import BoardFollower
 from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, model_path
 from makhos.vision.geometry import BoardLocation, location_from_corners
 from makhos.vision.pipeline import BoardReader
-from makhos.vision.reader import AdaptingReader
+from makhos.vision.learning import AdaptingReader
 from makhos.vision.rectify import crop_squares
 from makhos.vision.squares import SquareReader
 

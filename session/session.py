@@ -14,10 +14,11 @@ import time as clock
 
 import numpy as np
 
+from makhos.engine import Piece, Position
 from makhos.engine.pdn import Numbering
 from makhos.engine.starts import start_boards
 from makhos.events import EventKind, EventLog, GameEvent
-from makhos.events.details import CameraNotice, CameraStatus, ReaderAdapted
+from makhos.events.details import CameraNotice, CameraStatus, CrowningPending, ReaderAdapted
 from makhos.events.game import replay
 from makhos.tracker import GameTracker
 from makhos.tracker.tracker import NoGame, Playing
@@ -28,6 +29,27 @@ from .health import HealthWatch
 
 #: Seconds (wall clock) between two looks at the log.
 DECISION_POLL = 0.25
+#: Events after which the board is a position the game accepted: the reader learns from it.
+ACCEPTED = frozenset({EventKind.MOVE, EventKind.CROWNED, EventKind.BOARD_MATCHED, EventKind.TAKEBACK})
+
+
+def shown(position: Position, overlay: dict[int, Piece], crowned_at: dict[int, int], plies: int) -> str:
+    """What the board shows on each square (labels in square order) where the game has
+    proved it: the position, except squares still pending (``overlay``: a man not lifted,
+    a king not stacked), which are '?'. A king whose crowning is a ply old or more counts
+    as stacked (the opponent crowns before moving): that is how the reader learns a king
+    it still reads as a man.
+    """
+    out = []
+    for square in range(1, 33):
+        piece = position.piece_at(square)
+        stacked = (piece is not None and piece.is_king
+                   and crowned_at.get(square, plies) < plies)
+        if square in overlay and not stacked:
+            out.append("?")
+        else:
+            out.append("." if piece is None else piece.value)
+    return "".join(out)
 
 
 class BoardSession:
@@ -49,6 +71,7 @@ class BoardSession:
         self._history_until = tracker.resumed
         self._polled = -np.inf
         self._in_play = False  # whether the reader was told a game is in play
+        self._crowned_at: dict[int, int] = {}  # square -> the ply that crowned a man there
         self._tell_reader(self._kept_adaptation(history), in_play=False)
 
     def read_with(self, reader: BoardReader) -> None:
@@ -90,6 +113,7 @@ class BoardSession:
         if self._history_until is not None and time <= self._history_until:
             return []
         events = self.observe(time, self.last.reading)
+        self._teach(events)
         if self.reader.adaptation != self._kept:
             if not isinstance(self.tracker.phase, NoGame):  # kept with the game it started
                 self._kept = self.reader.adaptation
@@ -102,6 +126,20 @@ class BoardSession:
             assert self.health.health is not None  # update() has just set it
             events.append(self.camera_notice(time, status, self.health.health.describe()))
         return events
+
+    def _teach(self, events: list[GameEvent]) -> None:
+        """A position the game accepted is a labelled picture of this board: hand the reader
+        what its squares show (after the events are stored: never on the way to a move)."""
+        for event in events:
+            if isinstance(event.detail, CrowningPending) and event.ply is not None:
+                self._crowned_at[event.detail.square] = event.ply
+        if (self.reader is None or self.tracker.alert is not None
+                or not any(e.kind in ACCEPTED for e in events)):
+            return
+        game = self.tracker.game
+        if game is not None:
+            self.reader.learn(shown(game.position, self.tracker.overlay, self._crowned_at,
+                                    len(game.plies)))
 
     def _adapted(self, time: float, adaptation: str) -> GameEvent:
         """Keep the reader's refit on the start with the game, stored."""

@@ -41,7 +41,7 @@ from .orientation import Orientation
 from .photo import numbered
 from .rectify import SquareCrops, crop_squares
 from .reading import CLASS_INDEX, Reading
-from .squares import SquareReader, StartAdapting
+from .squares import GameLearning, SquareReader, StartAdapting
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
 #: before the glance may pass over frames that show nothing new: the gate first makes the
@@ -145,6 +145,7 @@ class BoardReader:
         self._adaptation: str | None = None
         self._last: FrameResult | None = None  # of the last analysed frame
         self._probabilities: np.ndarray | None = None  # of the last read
+        self._read_crops: SquareCrops | None = None  # the crops of the last read, as read
         self._reads = 0
         self._read_picture: np.ndarray | None = None  # the glance's picture of the frame last read
         self._read_corners: np.ndarray | None = None  # where the board was when read
@@ -164,6 +165,17 @@ class BoardReader:
             if isinstance(self.classifier, StartAdapting):
                 self.classifier.restore(game.adaptation)
                 self._adaptation = game.adaptation
+
+    def learn(self, shown: str) -> None:
+        """The game accepted a position: the squares of the last read show ``shown`` (32
+        labels in square order, '?' where the game cannot say). A reader that learns the
+        game (``GameLearning``) refits on it; its new refit is :attr:`adaptation`, for the
+        session to keep with the game. Called after the position is accepted, so the refit
+        is never on the path that decides a move."""
+        if isinstance(self.classifier, GameLearning) and self._read_crops is not None:
+            adaptation = self.classifier.learn(self._read_crops, shown)
+            if adaptation is not None:
+                self._adaptation = adaptation
 
     def _seek(self, positions: list[Position]) -> None:
         self._starts = positions
@@ -234,8 +246,10 @@ class BoardReader:
             location = orientation.location
         key = (self.played, self.quarter_turns, self._adaptation)
         if self._probabilities is None or self._stale(location, key):
-            crops = crop_squares(image, location.corners, self.played, self.classifier.geometry, self.lens)
-            self._probabilities = self.classifier.classify(view(crops, self._reads)).astype(np.float32)
+            crops = view(crop_squares(image, location.corners, self.played, self.classifier.geometry,
+                                      self.lens), self._reads)
+            self._probabilities = self.classifier.classify(crops).astype(np.float32)
+            self._read_crops = crops
             self._reads += 1
             self._read_key, self._read_picture, self._read_corners = key, self.glance.picture, location.corners
             self._disturbed = False

@@ -72,6 +72,8 @@ STACK_THICKNESS = (0.2, 0.35)
 #: it sees in equal numbers; a game has far fewer kings than men).
 ADAPTED_KING_PRIOR = -2.0
 MIN_STACK_PX = 3
+#: The board row (0-7, rows of four squares in square order) of each of the 32 squares.
+ROW_OF_SQUARE = np.arange(32) // 4
 #: Colour features appended to the network's embedding (``colour_features``).
 COLOUR = 7
 #: Prior log-odds of a king, added to the generic king head: the synthetic training boards
@@ -142,6 +144,13 @@ class Heads:
     ``reference``: the mean embedding of the pieces the ``light`` and ``king`` heads compare
     each square with. ``None`` (generic, zero-shot): the board's own pieces in each read.
     Adapted: the start frame's men, a fixed reference that does not drift as pieces leave.
+
+    ``king_offsets``: (2, 8), set once the game has shown a king (``vision.learning``): the
+    king head then compares each piece with a man of its own side on its own row, not with
+    the board's mean piece (a stack is a piece taller than a man *there*, where the
+    perspective moves every man's top a little from row to row). Its weights on ``e - man``
+    are folded into the weights on ``e`` and these offsets (the man references times those
+    weights, per side, light first, and row), so the heads stay a few kilobytes.
     """
 
     occupied: np.ndarray  # (D + 1,)
@@ -149,23 +158,39 @@ class Heads:
     light_abs: np.ndarray  # (D,)
     king: np.ndarray  # (2 D + 1,)
     reference: np.ndarray | None = None  # (D,)
+    king_offsets: np.ndarray | None = None  # (2, 8)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {k: [round(float(v), 7) for v in getattr(self, k)]
+        out: dict[str, Any] = {k: _rounded(getattr(self, k))
                                for k in ("occupied", "light_rel", "light_abs", "king")}
-        out["reference"] = (None if self.reference is None
-                            else [round(float(v), 7) for v in self.reference])
+        out["reference"] = None if self.reference is None else _rounded(self.reference)
+        if self.king_offsets is not None:
+            out["king_offsets"] = [_rounded(side) for side in self.king_offsets]
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Heads:
-        ref = data.get("reference")
+        ref, offsets = data.get("reference"), data.get("king_offsets")
 
         def arr(key: str) -> np.ndarray:
             return np.asarray(data[key], np.float64)
 
         return cls(arr("occupied"), arr("light_rel"), arr("light_abs"), arr("king"),
-                   None if ref is None else np.asarray(ref, np.float64))
+                   None if ref is None else np.asarray(ref, np.float64),
+                   None if offsets is None else np.asarray(offsets, np.float64))
+
+    def _king_logit(self, e: np.ndarray, ref: np.ndarray, light: np.ndarray) -> np.ndarray:
+        """Log-odds of a king over a man: against ``ref``, or, once learnt from the game's
+        kings, against a man of the piece's side (as read) on its row (32 squares of one board)."""
+        d = e.shape[1]
+        w = self.king[:-1]
+        if self.king_offsets is None or len(e) != 32:
+            logit: np.ndarray = np.concatenate([e, e - ref], 1) @ w + self.king[-1]
+            return logit
+        side = np.where(light > 0.5, 0, 1)
+        out: np.ndarray = (e @ (w[:d] + w[d:]) + self.king[-1]
+                           - self.king_offsets[side, ROW_OF_SQUARE])
+        return out
 
     def probabilities(self, e: np.ndarray) -> np.ndarray:
         """(N, 5) probabilities (columns as ``vision.reading.CLASSES``) of features (N, D) of one board.
@@ -189,7 +214,7 @@ class Heads:
             light = self._light(e, (e[lights].mean(0) + e[darks].mean(0)) / 2)
         if self.reference is None and piece.sum() >= 2:
             light = _colour_sides(e[:, -COLOUR:], piece, light)
-        king = sigmoid(np.concatenate([e, e - ref], 1) @ self.king[:-1] + self.king[-1])
+        king = sigmoid(self._king_logit(e, ref, light))
         man = p_occ * (1 - king)
         return np.stack([1 - p_occ, man * light, man * (1 - light), p_occ * king * light,
                          p_occ * king * (1 - light)], axis=1)
@@ -269,6 +294,10 @@ def adapt_heads(generic: Heads, embeddings: np.ndarray, labels: str,
         logits = np.concatenate([men, men - reference], 1) @ king[:-1] + king[-1]
         king[-1] += min(0.0, MEN_KING_LOGIT - float(logits.max()))
     return Heads(occ, light_rel, generic.light_abs, king, reference)
+
+
+def _rounded(values: np.ndarray) -> list[float]:
+    return [round(float(v), 7) for v in values]
 
 
 def stacked_kings(crops: SquareCrops, men: np.ndarray,
@@ -373,30 +402,6 @@ class PieceReader:
         kings = self.embed(stacks) if len(stacks.images) else None
         heads = adapt_heads(self.generic, np.concatenate(shots), start_position, prior, kings)
         return AdaptedState(heads, self.model)
-
-
-class AdaptingReader:
-    """The reader as a camera uses it (``vision.squares.StartAdapting``): zero-shot until the
-    settled start position teaches it this board, then with the heads refit on it."""
-
-    geometry = GEOMETRY
-
-    def __init__(self, reader: PieceReader | None = None) -> None:
-        self.reader = reader if reader is not None else PieceReader()
-        self.state: AdaptedState | None = None
-
-    def classify(self, crops: SquareCrops) -> np.ndarray:
-        return self.reader.classify(crops, self.state)
-
-    def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
-              lens: Lens | None = None) -> str:
-        self.state = self.reader.adapt(image, corners, played, labels, lens=lens)
-        return self.state.to_json()
-
-    def restore(self, adaptation: str) -> None:
-        state = AdaptedState.from_json(adaptation)
-        self.reader.heads(state)  # refuses a state fitted for another network
-        self.state = state
 
 
 def fast_crops(image: np.ndarray, corners: np.ndarray, played: str = "dark",

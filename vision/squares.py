@@ -3,7 +3,7 @@ crops of the 32 squares.
 
 Two networks read squares today (``docs/reading.md``, "One square reader"):
 ``vision.classifier.SquareClassifier`` for a board profile (whose set adaptation was
-fitted on it) and ``vision.reader.AdaptingReader`` everywhere else;
+fitted on it) and ``vision.learning.AdaptingReader`` everywhere else;
 ``calibration.reader.square_reader`` is the one place that picks. Both are a
 :class:`SquareReader`; the piece reader also learns the game (:class:`GameLearning`).
 """
