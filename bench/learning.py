@@ -35,6 +35,8 @@ from makhos.vision.learning import AdaptingReader
 from makhos.vision.reader import PieceReader
 from makhos.vision.reading import labels_of
 
+#: The shared set whose photos show kings (stickers with a printed symbol, not stacks).
+SOON = "soon-jynn-chu-checkers-piece-detection"
 #: The 8-man start in square order.
 START = "l" * 8 + "." * 16 + "d" * 8
 
@@ -66,11 +68,13 @@ def game_boards(seed: int, plies: int) -> tuple[list[str], int]:
 
 @dataclass
 class Counts:
+    """Kings read as kings and men read as men (whatever their side), and the squares' tally."""
+
+    tally: Tally = field(default_factory=Tally)
     kings: int = 0
     kings_right: int = 0
     men: int = 0
     men_right: int = 0
-    tally: Tally = field(default_factory=Tally)
 
     def add(self, truth: str, read: str) -> None:
         t, r = np.array(list(truth)), np.array(list(read))
@@ -84,6 +88,39 @@ class Counts:
     def line(self, name: str) -> str:
         return (f"{name:<34} kings read as kings {self.kings_right}/{self.kings}  men read as men "
                 f"{self.men_right}/{self.men}  squares wrong {self.tally.wrong}/{self.tally.squares}")
+
+
+def real_games(network: PieceReader) -> tuple[Counts, Counts]:
+    """The shared photos with kings (``SOON``: sticker kings), each set-up's photos taken as
+    one game in file order: adapted on the first, then each read before it is learnt (its
+    true labels stand in for the tracker's); counted from the photo after the first with a
+    king. The set's own photos only: nothing is trained on another set."""
+    from lab.realdata import ROOT, collections, photo_geometry
+
+    start_only, learning = Counts(), Counts()
+    if not ROOT.is_dir():
+        return start_only, learning
+    photos = sorted(collections().get(SOON, []), key=lambda p: (p.setup, len(p.path.stem), p.path.stem))
+    setups = sorted({p.setup for p in photos})
+    for setup in setups:
+        reader, fixed = AdaptingReader(network), AdaptingReader(network)
+        crowned = False
+        for k, photo in enumerate(p for p in photos if p.setup == setup):
+            image = photo.image()
+            corners, lens, truth = photo_geometry(photo, image)
+            if "?" in truth or not any(c != "." for c in truth):
+                continue
+            crops = network.crops(image, corners, "dark", lens)
+            if fixed.state is None:
+                fixed.restore(reader.adapt(image, corners, "dark", truth, lens))
+                continue
+            read = labels_of(reader.classify(crops))
+            if crowned:
+                start_only.add(truth, labels_of(fixed.classify(crops)))
+                learning.add(truth, read)
+            reader.learn(crops, truth)
+            crowned |= any(c in "LD" for c in truth)
+    return start_only, learning
 
 
 def main() -> None:
@@ -134,6 +171,13 @@ def main() -> None:
     print(f"{'  light kings before a light king':<34} {unseen_side.kings_right}/{unseen_side.kings}")
     print(f"read: median {np.median(read_ms):.1f} ms CPU; refit: median {np.median(refit_ms):.1f} ms, "
           f"max {np.max(refit_ms):.1f} ms CPU over {len(refit_ms)} refits")
+    real = real_games(network)
+    if not real[0].tally.boards:
+        print("real photos: skipped (../shared/realdata is absent)")
+        return
+    print(f"real photos with kings ({SOON}), after the first photo with a king:")
+    print(real[0].line("refit on the first photo alone"))
+    print(real[1].line("learning the photos as a game"))
 
 
 if __name__ == "__main__":

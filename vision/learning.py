@@ -8,11 +8,12 @@ each pulled toward the heads the start gave (``vision.reader.adapt_heads``):
 - ``occupied`` and ``light`` on every square the game names, as on the start frame;
 - ``king`` — the whole head, not only its scale — once the game has shown a king (a
   crowning the rules confirmed). A king must not be learnt as a square, so each piece is
-  compared with what a man looks like on its own row (``Heads.rows``: the start put a man
-  on every square of both home areas), and the memory keeps at most a few pieces per square
-  and label, so kings of many squares and both sides weigh as they come, and no square's
-  hundred men outweigh a king seen on three. Until a side has crowned, the pull toward the
-  start's king head (which saw this game's men stacked from both sides) is its prior.
+  compared with what a man of its own side looks like on its own row (``side_rows``, from
+  the men the game has shown: the start put one on every square of both home areas), and
+  the memory keeps at most a few pieces per square and label, so kings of many squares
+  and both sides weigh as they come, and no square's hundred men outweigh a king seen on
+  three. The start's own men stacked into kings (``vision.reader.stacked_kings``, both
+  sides) stay in the fit at a lower weight: the king prior of a side not crowned yet.
 
 Bounded: the memory holds at most ``PER_SQUARE`` embeddings per square and label (5 x 32 x
 3, about half a megabyte); a refit is a few Newton steps on a few hundred samples (tens of
