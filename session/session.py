@@ -72,6 +72,7 @@ class BoardSession:
         self._polled = -np.inf
         self._in_play = False  # whether the reader was told a game is in play
         self._crowned_at: dict[int, int] = {}  # square -> the ply that crowned a man there
+        self._note_crownings(history)
         self._tell_reader(self._kept_adaptation(history), in_play=False)
 
     def read_with(self, reader: BoardReader) -> None:
@@ -130,9 +131,7 @@ class BoardSession:
     def _teach(self, events: list[GameEvent]) -> None:
         """A position the game accepted is a labelled picture of this board: hand the reader
         what its squares show (after the events are stored: never on the way to a move)."""
-        for event in events:
-            if isinstance(event.detail, CrowningPending) and event.ply is not None:
-                self._crowned_at[event.detail.square] = event.ply
+        self._note_crownings(events)
         if (self.reader is None or self.tracker.alert is not None
                 or not any(e.kind in ACCEPTED for e in events)):
             return
@@ -141,8 +140,16 @@ class BoardSession:
             self.reader.learn(shown(game.position, self.tracker.overlay, self._crowned_at,
                                     len(game.plies)))
 
+    def _note_crownings(self, events: list[GameEvent]) -> None:
+        """The ply of each crowning, so that a king not read as stacked is taught as one a
+        ply later (:func:`shown`)."""
+        for event in events:
+            if isinstance(event.detail, CrowningPending) and event.ply is not None:
+                self._crowned_at[event.detail.square] = event.ply
+
     def _adapted(self, time: float, adaptation: str) -> GameEvent:
-        """Keep the reader's refit on the start with the game, stored."""
+        """Keep the reader's refit (on the start, or on a position the game accepted) with
+        the game, stored."""
         game = self.tracker.game
         return self._store(GameEvent(self.tracker.board_id, EventKind.READER_ADAPTED, time,
                                      game=self.tracker.record.current.number,
