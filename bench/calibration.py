@@ -51,7 +51,8 @@ from lab.realdata import julie_labels as labels_from_name
 from lab.render import Renderer, random_position, sample_scene
 from lab.render.camera import Camera
 from lab.render.scene import Scene
-from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier
+from makhos.vision.reading import labels_of
 from makhos.vision.geometry import corner_error
 from makhos.vision.lens import Lens
 from makhos.vision.locate import locate_board

@@ -25,7 +25,8 @@ import numpy as np
 from lab.training.dataset import TEST, TEST_SEEDS, scene_shots
 from lab.render import Renderer
 from lab.tally import Tally
-from makhos.vision.reader import DEFAULT_HEADS, DEFAULT_MODEL, PieceReader, labels_of
+from makhos.vision.reader import DEFAULT_HEADS, DEFAULT_MODEL, PieceReader
+from makhos.vision.reading import labels_of
 
 #: Squares 1-8 light men, 25-32 dark men: the 8-man start in square order.
 START = "l" * 8 + "." * 16 + "d" * 8

@@ -41,7 +41,8 @@ from lab.tally import Tally
 from lab.realdata import (SYMBOL_KINGS, photo_geometry, RealPhoto, TrueGeometry, board_parity, cells_of,
                              collections, to_labelled, true_crops)
 from makhos.vision.pipeline import SquareReader
-from makhos.vision.reader import PRIOR, PieceReader, labels_of
+from makhos.vision.reader import PRIOR, PieceReader
+from makhos.vision.reading import labels_of
 
 #: Held-out figures of the committed network from issue #30's table (#22, board found).
 OLD_HELD_OUT = {"julie-robot-webcam": 3.98, "alexkassil-playing-the-computer": 19.49,
@@ -82,7 +83,7 @@ def bench_set(name: str, photos: list[RealPhoto], runs: Path, old: bool, prior: 
         states[setup] = reader.adapt(image, corners, "dark", truth, prior=prior, lens=lens)
     if old:
         from makhos.vision.classifier import SquareClassifier
-        from makhos.vision.classifier import labels_of as old_labels
+        from makhos.vision.reading import labels_of as old_labels
 
         classifier = SquareClassifier()
     for i, photo in enumerate(photos):

@@ -48,7 +48,8 @@ from makhos.calibration.adaptation import AdaptedClassifier, fit_adaptation, mod
 from lab.tally import Tally
 from lab.realdata import (ROOT, RealPhoto, TrueGeometry, board_parity, cells_of,
                              collections, image_points, numbering_corners, to_labelled)
-from makhos.vision.classifier import LABELS, SquareClassifier, model_path
+from makhos.vision.classifier import SquareClassifier, model_path
+from makhos.vision.reading import LABELS
 from makhos.vision.geometry import location_from_corners
 from makhos.vision.locate import locate_board
 from makhos.vision.orientation import colour_in_play, orient

@@ -24,9 +24,10 @@ from bench.machine import describe
 from lab.realdata import ROOT, RealPhoto, collections
 from makhos.engine import Position, Rules
 from makhos.engine.starts import start_boards
-from makhos.vision.classifier import LABELS, SquareClassifier
-from makhos.vision.pipeline import BoardReader, SquareReader
-from makhos.vision.reader import AdaptingReader
+from makhos.calibration.reader import square_reader
+from makhos.vision.pipeline import BoardReader
+from makhos.vision.reading import LABELS
+from makhos.vision.squares import SquareReader
 
 FPS = 15
 RULES = Rules(men_per_side=12)
@@ -67,7 +68,7 @@ def main() -> int:
     start = Position.start(RULES)
     want = "".join("." if (p := start.piece_at(s)) is None else p.value for s in range(1, 33))
     def reader() -> SquareReader:
-        return SquareClassifier(args.model) if args.model is not None else AdaptingReader()
+        return square_reader(model=args.model)
 
     found = read = turns = 0
     for name, photos in collections().items():

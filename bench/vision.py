@@ -46,7 +46,8 @@ from lab.render import Renderer, random_position, sample_hand, sample_scene
 from bench.machine import describe
 from lab.tally import Tally
 from makhos.vision.follower import BoardFollower
-from makhos.vision.classifier import SquareClassifier, labels_of
+from makhos.vision.classifier import SquareClassifier
+from makhos.vision.reading import labels_of
 from makhos.vision.geometry import corner_error
 from makhos.vision.locate import locate_board
 from makhos.vision.occlusion import OcclusionGate

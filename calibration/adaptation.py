@@ -43,6 +43,7 @@ import numpy as np
 
 from makhos.vision.classifier import centre_tone, light_probability
 from makhos.vision.lens import Lens
+from makhos.vision.logistic import sigmoid
 from makhos.vision.rectify import CROP, CropGeometry, SquareCrops, crop_squares
 
 #: Log-odds above the set's median man where a piece starts to read as a king: half the
@@ -83,8 +84,8 @@ class SetAdaptation:
     def correct(self, kind: np.ndarray) -> np.ndarray:
         """Kind probabilities (N, 3) empty/man/king, re-read with this set's bounds."""
         piece_odds, king_odds = log_odds(kind)
-        piece = _sigmoid(piece_odds + self.piece_bias)
-        king = _sigmoid(king_odds - self.king_threshold)
+        piece = sigmoid(piece_odds + self.piece_bias)
+        king = sigmoid(king_odds - self.king_threshold)
         return np.stack([1 - piece, piece * (1 - king), piece * king], axis=1)
 
 
@@ -176,7 +177,3 @@ def augmented_crops(frame: np.ndarray, corners: np.ndarray, played: str, lens: L
     crops += rng.normal(0, rng.uniform(0, 5), crops.shape)
     return cut.with_images(np.clip(crops, 0, 255).astype(np.uint8))
 
-
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    p: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
-    return p

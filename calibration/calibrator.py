@@ -19,8 +19,8 @@ import numpy as np
 
 from makhos.engine import Colour, Rules
 from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier
-from makhos.vision.locate import locate_board
-from makhos.vision.orientation import Orientation, colour_in_play, orient
+from makhos.vision.orientation import Orientation
+from makhos.vision.photo import read_photo
 from makhos.vision.rectify import crop_squares
 
 from .adaptation import SetAdaptation, fit_adaptation, model_fingerprint
@@ -77,12 +77,11 @@ class Calibrator:
         if self.size is not None and size != self.size:
             raise ValueError(f"frames changed size from {self.size} to {size}")
         self.size = size
-        location = locate_board(frame)
-        if location is None:
+        photo = read_photo(self.network, frame)
+        if photo is None:
             return FrameKind.NO_BOARD
-        orientation = colour_in_play(self.network, frame, orient(frame, location))
+        location, orientation, probabilities = photo.found, photo.orientation, photo.probabilities
         corners = orientation.location.corners
-        probabilities = self.network.classify(crop_squares(frame, corners, orientation.played))
         if not (probabilities[:, 0] > 0.5).all():
             return self._offer_start(frame, orientation, probabilities)
         other = "light" if orientation.played == "dark" else "dark"

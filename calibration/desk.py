@@ -16,12 +16,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from makhos.vision.classifier import DEFAULT_MODEL, LABELS, SquareClassifier
+from makhos.vision.classifier import DEFAULT_MODEL
 from makhos.vision.geometry import BoardLocation, clockwise, location_from_corners
+from makhos.vision.reading import LABELS
 from makhos.vision.rectify import crop_squares, played_cells
 
-from .adaptation import AdaptedClassifier
 from .profile import BoardProfile
+from .reader import square_reader
 
 PX = 48  # pixels per square of the rectified board
 _TEXT = {".": (160, 160, 160), "l": (30, 30, 200), "d": (170, 80, 20), "L": (30, 30, 200),
@@ -35,9 +36,7 @@ class ProfileDesk:
         self.board = board
         self.path = Path(path)
         self.profile = BoardProfile.load(self.path)
-        network = SquareClassifier(model)
-        self.classifier = (AdaptedClassifier(network, self.profile.adaptation)
-                           if self.profile.adaptation is not None else network)
+        self.classifier = square_reader(self.profile, self.path, model)
         self._frame: np.ndarray | None = None
         self._saved: BoardProfile | None = None
         self._lock = threading.Lock()

@@ -7,29 +7,46 @@ from pathlib import Path
 import numpy as np
 
 from makhos.vision.follower import BoardFollower
-from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, model_path
 from makhos.vision.geometry import BoardLocation, location_from_corners
 from makhos.vision.pipeline import BoardReader
+from makhos.vision.learning import AdaptingReader
 from makhos.vision.rectify import crop_squares
+from makhos.vision.squares import SquareReader
 
 from .adaptation import AdaptedClassifier, model_fingerprint
 from .profile import BoardProfile, ProfileError
 
 
+def square_reader(profile: BoardProfile | None = None, where: Path | str = "the board profile",
+                  model: Path | str | None = None) -> SquareReader:
+    """The one place that picks which network reads the squares (``docs/reading.md``).
+
+    A board profile reads with the square classifier and the set adaptation calibration
+    fitted on it (``calibration.adaptation``; refused where it was fitted for another
+    network, ``where`` naming the profile in the error); a square classifier file given by
+    hand (``--model``) reads alone; anything else reads with the piece reader, zero-shot
+    until the start position teaches it the board and learning the board as the game goes.
+    """
+    if profile is None and model is None:
+        return AdaptingReader()
+    path = model_path(model)
+    network = SquareClassifier(path)
+    if profile is None or profile.adaptation is None:
+        return network
+    installed = model_fingerprint(path)
+    if profile.adaptation.model != installed:
+        raise ProfileError(where, "adaptation.model",
+                           f"fitted for network {profile.adaptation.model}, the installed one "
+                           f"is {installed}: run makhos calibrate again with the start position")
+    return AdaptedClassifier(network, profile.adaptation)
+
+
 def board_reader(profile: BoardProfile, where: Path | str,
                  model: Path | str = DEFAULT_MODEL) -> BoardReader:
     """A BoardReader that starts from the profile's corners and numbering, cuts crops
-    through its lens and reads them with its set adaptation. ``where`` names the profile
-    in errors: an adaptation fitted for another network is refused, not applied."""
-    network = SquareClassifier(model)
-    classifier: SquareClassifier | AdaptedClassifier = network
-    if profile.adaptation is not None:
-        installed = model_fingerprint(model)
-        if profile.adaptation.model != installed:
-            raise ProfileError(where, "adaptation.model",
-                               f"fitted for network {profile.adaptation.model}, the installed one "
-                               f"is {installed}: run makhos calibrate again with the start position")
-        classifier = AdaptedClassifier(network, profile.adaptation)
+    through its lens and reads them with its set adaptation (``square_reader``)."""
+    classifier = square_reader(profile, where, model)
     # The tracker keeps the corner order of its first location through every re-search,
     # so the profile's numbering holds after a bump; the lens places the corners it finds.
     tracker = BoardFollower(initial=location_from_corners(profile.corners), lens=profile.lens)

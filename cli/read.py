@@ -32,12 +32,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from makhos.vision.classifier import LABELS, SquareClassifier, model_path
-    from makhos.vision.locate import locate_board
-    from makhos.vision.orientation import colour_in_play, orient
-    from makhos.vision.pipeline import SquareReader
-    from makhos.vision.reader import AdaptingReader
-    from makhos.vision.rectify import crop_squares, played_cells
+    from makhos.calibration.reader import read_photograph, square_reader
+    from makhos.vision.classifier import model_path
+    from makhos.vision.photo import read_photo
+    from makhos.vision.reading import LABELS
+    from makhos.vision.rectify import played_cells
     from makhos.vision.sources import SourceError, read_image
 
     source = source_of(args)
@@ -52,19 +51,15 @@ def run(args: argparse.Namespace) -> int:
     except SourceError as error:
         raise ValueError(str(error)) from None
     if profile is not None:
-        from makhos.calibration.reader import read_photograph
-
         location, probabilities = read_photograph(profile, args.board_profile, image, model_path(model))
         played = profile.played
     else:
-        found = locate_board(image)
-        if found is None:
-            raise ValueError(f"no board found in {source}: is the whole board in view?")
         # A lone photograph teaches nothing: the piece reader reads it zero-shot.
-        reader: SquareReader = SquareClassifier(model) if model is not None else AdaptingReader()
-        orientation = colour_in_play(reader, image, orient(image, found))
-        location, played = orientation.location, orientation.played
-        probabilities = reader.classify(crop_squares(image, location.corners, played, reader.geometry))
+        photo = read_photo(square_reader(model=model), image)
+        if photo is None:
+            raise ValueError(f"no board found in {source}: is the whole board in view?")
+        location, played = photo.orientation.location, photo.orientation.played
+        probabilities = photo.probabilities
     labels = probabilities.argmax(axis=1)
     grid = [["."] * 8 for _ in range(8)]
     for (row, col), label in zip(played_cells(played), labels):

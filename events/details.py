@@ -297,8 +297,9 @@ class CameraNotice(Detail):
 
 @dataclass(frozen=True, slots=True)
 class ReaderAdapted(Detail):
-    """The square reader's refit on the start position (``vision.pipeline.StartAdapting``),
-    kept with the game so a worker restarted mid-game reads as it did. The replay has no
+    """The square reader's refit on the start position (``vision.squares.StartAdapting``),
+    or again on a position the game accepted (``GameLearning``, #42), kept with the game so
+    a worker restarted mid-game reads as it did: the last of a game is the one in force. The replay has no
     rule for it: it changes what the camera sees, not the game."""
 
     kind: ClassVar[EventKind] = EventKind.READER_ADAPTED

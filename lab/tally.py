@@ -1,7 +1,7 @@
 """One tally of square readings against the truth: the training's evaluation, the
 calibration bench and the real-data bench all count with it, so their figures mean the same.
 
-Labels are those of ``makhos.vision.classifier.LABELS`` ('.', 'l', 'd', 'L', 'D'); '?' in
+Labels are those of ``makhos.vision.reading.LABELS`` ('.', 'l', 'd', 'L', 'D'); '?' in
 the truth (a square nobody can see) is not scored.
 
 >>> tally = Tally()

@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from makhos.vision.classifier import LABELS
+from makhos.vision.reading import LABELS
 from makhos.vision.pipeline import FrameResult
 from makhos.vision.rectify import played_cells
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from makhos.events.game import LoggedGame
-from makhos.vision.classifier import labels_of
+from makhos.vision.reading import labels_of
 from makhos.vision.occlusion import GateConfig, GateState
 from makhos.vision.pipeline import FrameResult
 

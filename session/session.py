@@ -17,36 +17,53 @@ import time as clock
 
 import numpy as np
 
+from makhos.engine import Piece, Position
 from makhos.engine.pdn import Numbering
 from makhos.engine.starts import start_boards
 from makhos.events import EventKind, EventLog, GameEvent
-from makhos.events.details import CameraNotice, CameraStatus, ReaderAdapted
+from makhos.events.details import CameraNotice, CameraStatus, CrowningPending, ReaderAdapted
 from makhos.events.game import replay
 from makhos.events.outbox import Outbox
 from makhos.tracker import GameTracker
 from makhos.tracker.tracker import NoGame, Playing
-from makhos.vision.pipeline import BoardReader, FrameResult, StartAdapting
+from makhos.vision.pipeline import BoardReader, FrameResult, GameKnowledge
 from makhos.vision.reading import Reading
 
 from .health import HealthWatch
 
 #: Seconds (wall clock) between two looks at the log.
 DECISION_POLL = 0.25
+#: Events after which the board is a position the game accepted: the reader learns from it.
+ACCEPTED = frozenset({EventKind.MOVE, EventKind.CROWNED, EventKind.BOARD_MATCHED, EventKind.TAKEBACK})
+
+
+def shown(position: Position, overlay: dict[int, Piece], crowned_at: dict[int, int], plies: int) -> str:
+    """What the board shows on each square (labels in square order) where the game has
+    proved it: the position, except squares still pending (``overlay``: a man not lifted,
+    a king not stacked), which are '?'. A king whose crowning is a ply old or more counts
+    as stacked (the opponent crowns before moving): that is how the reader learns a king
+    it still reads as a man.
+    """
+    out = []
+    for square in range(1, 33):
+        piece = position.piece_at(square)
+        stacked = (piece is not None and piece.is_king
+                   and crowned_at.get(square, plies) < plies)
+        if square in overlay and not stacked:
+            out.append("?")
+        else:
+            out.append("." if piece is None else piece.value)
+    return "".join(out)
 
 
 class BoardSession:
-    def __init__(self, reader: BoardReader, tracker: GameTracker,
+    def __init__(self, reader: BoardReader | None, tracker: GameTracker,
                  log: EventLog | Outbox | None = None, seen: int | None = None) -> None:
-        """``seen``: the last seq the tracker already knows (a tracker resumed from the log);
+        """``reader``: None where readings come made (a replayed game: :meth:`observe`).
+        ``seen``: the last seq the tracker already knows (a tracker resumed from the log);
         by default everything logged before this session is history."""
         self.reader = reader
         self.tracker = tracker
-        if isinstance(reader, BoardReader):
-            reader.starts = start_boards(tracker.rules)  # the set-ups the tracker looks for
-        game = tracker.game
-        if (isinstance(reader, BoardReader) and not reader.oriented and game is not None
-                and game.result() is None):
-            reader.expected = game.position.board  # found again mid-game: number it as the log does
         self.log = log
         self.last: FrameResult | None = None
         self.health = HealthWatch()
@@ -57,40 +74,87 @@ class BoardSession:
         # (the follower's and gate's views), as the log holds what they show already.
         self._history_until = tracker.resumed
         self._polled = -np.inf
-        if isinstance(reader, BoardReader) and game is not None and game.result() is None:
-            self._keep_adaptation(reader, history)
+        self._in_play = False  # whether the reader was told a game is in play
+        self._crowned_at: dict[int, int] = {}  # square -> the ply that crowned a man there
+        self._note_crownings(history)
+        self._tell_reader(self._kept_adaptation(history), in_play=False)
 
-    def _keep_adaptation(self, reader: BoardReader, history: list[GameEvent]) -> None:
-        """A game taken up mid-way reads with the refit its start gave (kept in the log)."""
+    def read_with(self, reader: BoardReader) -> None:
+        """Read from now on with ``reader`` (corners saved on the calibration page), told
+        what the game knows as the first one was."""
+        self.reader = reader
+        self._tell_reader(self._kept, in_play=not isinstance(self.tracker.phase, NoGame))
+
+    def _tell_reader(self, adaptation: str | None, in_play: bool) -> None:
+        """Hand the reader what the game knows: the set-ups the tracker looks for, the board
+        of a game in progress (found again mid-game, numbered as the log has it), whether a
+        game is in play, and the refit kept with the game."""
+        if self.reader is None:
+            return
+        game = self.tracker.game
+        going = game is not None and game.result() is None
+        self.reader.follow(GameKnowledge(tuple(start_boards(self.tracker.rules)),
+                                         game.position.board if going and game is not None else None,
+                                         in_play, adaptation))
+        self._in_play = in_play
+
+    def _kept_adaptation(self, history: list[GameEvent]) -> str | None:
+        """The refit a game taken up mid-way reads with (kept in the log); None for none."""
+        game = self.tracker.game
+        if game is None or game.result() is not None:
+            return None
         number = self.tracker.record.current.number
         kept = [e.detail.adaptation for e in history
                 if isinstance(e.detail, ReaderAdapted) and e.game == number]
-        if kept and isinstance(reader.classifier, StartAdapting):
-            reader.classifier.restore(kept[-1])
-            reader.adaptation = self._kept = kept[-1]
+        if kept:
+            self._kept = kept[-1]
+        return self._kept
 
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
         """Process one frame; returns the events it caused, already stored (or, behind an
         outbox, accepted: numbered once the log takes them)."""
+        if self.reader is None:
+            raise ValueError("a session without a reader takes readings (observe), not frames")
         self.last = self.reader.process(image, time)
         if self._history_until is not None and time <= self._history_until:
             return []
         events = self.observe(time, self.last.reading)
-        if isinstance(self.reader, BoardReader) and self.reader.adaptation != self._kept:
+        self._teach(events)
+        if self.reader.adaptation != self._kept:
             if not isinstance(self.tracker.phase, NoGame):  # kept with the game it started
                 self._kept = self.reader.adaptation
                 if self._kept is not None:
                     events.append(self._adapted(time, self._kept))
-        if isinstance(self.reader, BoardReader) and not isinstance(self.tracker.phase, NoGame):
-            self.reader.seeking_start = False  # a game is in play: its numbering stands
+        if not self._in_play and not isinstance(self.tracker.phase, NoGame):
+            self._tell_reader(None, in_play=True)
         status = self.health.update(self.last, isinstance(self.tracker.phase, Playing))
         if status is not None:
             assert self.health.health is not None  # update() has just set it
             events.append(self.camera_notice(time, status, self.health.health.describe()))
         return events
 
+    def _teach(self, events: list[GameEvent]) -> None:
+        """A position the game accepted is a labelled picture of this board: hand the reader
+        what its squares show (after the events are stored: never on the way to a move)."""
+        self._note_crownings(events)
+        if (self.reader is None or self.tracker.alert is not None
+                or not any(e.kind in ACCEPTED for e in events)):
+            return
+        game = self.tracker.game
+        if game is not None:
+            self.reader.learn(shown(game.position, self.tracker.overlay, self._crowned_at,
+                                    len(game.plies)))
+
+    def _note_crownings(self, events: list[GameEvent]) -> None:
+        """The ply of each crowning, so that a king not read as stacked is taught as one a
+        ply later (:func:`shown`)."""
+        for event in events:
+            if isinstance(event.detail, CrowningPending) and event.ply is not None:
+                self._crowned_at[event.detail.square] = event.ply
+
     def _adapted(self, time: float, adaptation: str) -> GameEvent:
-        """Keep the reader's refit on the start with the game, stored."""
+        """Keep the reader's refit (on the start, or on a position the game accepted) with
+        the game, stored."""
         game = self.tracker.game
         return self._store(GameEvent(self.tracker.board_id, EventKind.READER_ADAPTED, time,
                                      game=self.tracker.record.current.number,

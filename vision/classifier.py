@@ -23,11 +23,9 @@ import numpy as np
 import onnxruntime as ort
 
 from .. import models
+from .logistic import sigmoid
 from .rectify import CROP, CropGeometry, SquareCrops, crop_squares
 
-#: Column order of the probabilities; labels as in ``engine.position.Piece`` ('.' = empty).
-CLASSES: tuple[str, ...] = ("empty", "light man", "dark man", "light king", "dark king")
-LABELS: tuple[str, ...] = (".", "l", "d", "L", "D")
 DEFAULT_MODEL = models.path(models.SQUARE_CLASSIFIER)
 
 
@@ -35,7 +33,7 @@ def model_path(path: Path | str | None = None) -> Path:
     """The model file to load (``path``, or the bundled one), checked before any work starts."""
     model = Path(path) if path is not None else DEFAULT_MODEL
     if not model.exists():
-        raise FileNotFoundError(f"model file missing: {model} (reinstall, or run `make model`)")
+        raise FileNotFoundError(f"model file missing: {model} (reinstall, or run `make square-classifier`)")
     return model
 
 
@@ -56,11 +54,6 @@ MIN_GROUP_GAP = 60.0
 #: Lightness (8-bit L) by which one side must be lighter to be named light by lightness
 #: alone; below it the network's own light/dark guess joins in.
 LIGHTNESS_GAP = 25.0
-
-
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    p: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
-    return p
 
 
 def two_means(colours: np.ndarray, axis: np.ndarray, iterations: int = 20) -> np.ndarray:
@@ -148,11 +141,11 @@ def light_probability(kind: np.ndarray, colour: np.ndarray, light_logit: np.ndar
     else:
         piece = kind[:, 0] < 0.5
         if piece.sum() < 2:
-            return _sigmoid(light_logit)
+            return sigmoid(light_logit)
         split = split_sides(colour[piece])
         if not split.two:
             # One colour on the board: decide for the whole group at once.
-            return np.full(len(kind), float(np.mean(_sigmoid(light_logit[piece]))))
+            return np.full(len(kind), float(np.mean(sigmoid(light_logit[piece]))))
         pieces = colour[piece]
         light_c, dark_c = pieces[split.first].mean(0), pieces[~split.first].mean(0)
         if not first_is_light(split, tone[piece], light_logit[piece]):
@@ -160,7 +153,7 @@ def light_probability(kind: np.ndarray, colour: np.ndarray, light_logit: np.ndar
     axis = light_c - dark_c
     gap = float(np.linalg.norm(axis))
     t = (colour - (light_c + dark_c) / 2) @ (axis / max(gap, 1e-6))
-    return _sigmoid(t / max(gap / 16, 1.0))
+    return sigmoid(t / max(gap / 16, 1.0))
 
 
 def centre_tone(images: np.ndarray) -> np.ndarray:
@@ -187,7 +180,7 @@ class SquareClassifier:
         inputs = sorted(i.name for i in self.session.get_inputs())
         if inputs != sorted(INPUTS):
             raise ValueError(f"{path} takes {inputs}, not the {list(INPUTS)} of this version: "
-                             "a network from another version (retrain it with `make model`)")
+                             "a network from another version (retrain it with `make square-classifier`)")
         self.reference_colours = reference_colours
 
     def outputs(self, crops: SquareCrops) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -200,7 +193,7 @@ class SquareClassifier:
         return kind / kind.sum(1, keepdims=True), colour * 255.0, light[:, 0]
 
     def classify(self, crops: SquareCrops) -> np.ndarray:
-        """(32, 5) probabilities, columns as ``CLASSES``, rows squares 1..32 of one board."""
+        """(32, 5) probabilities, columns as ``vision.reading.CLASSES``, rows squares 1..32 of one board."""
         kind, colour, light_logit = self.outputs(crops)
         light = light_probability(kind, colour, light_logit, self.reference_colours,
                                   centre_tone(crops.images))
@@ -212,11 +205,3 @@ class SquareClassifier:
         """Crop and classify one frame: (32, 5) probabilities in square order 1..32."""
         return self.classify(crop_squares(frame, corners, played))
 
-
-def labels_of(probabilities: np.ndarray) -> str:
-    """The most likely label of each square, as a 32-character string.
-
-    >>> labels_of(np.eye(5)[[0, 1, 2, 3, 4] + [0] * 27])
-    '.ldLD...........................'
-    """
-    return "".join(LABELS[i] for i in probabilities.argmax(1))

@@ -22,14 +22,14 @@ orient the board; reading the position is the classifier's job.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
 import cv2
 import numpy as np
 
 from .geometry import BoardLocation
 from .lens import Lens
-from .rectify import CropGeometry, SquareCrops, camera_foot, crop_squares
+from .rectify import camera_foot, crop_squares
+from .squares import SquareReader
 
 PX = 32  # rectified pixels per square
 
@@ -182,16 +182,7 @@ def orient(
 PLAYED_MARGIN = 0.1
 
 
-class CropReader(Protocol):
-    """A square reader as :func:`colour_in_play` uses it (``vision.pipeline.SquareReader``)."""
-
-    @property
-    def geometry(self) -> CropGeometry: ...
-
-    def classify(self, crops: SquareCrops) -> np.ndarray: ...
-
-
-def colour_in_play(reader: CropReader, frame: np.ndarray,
+def colour_in_play(reader: SquareReader, frame: np.ndarray,
                    orientation: Orientation, lens: Lens | None = None) -> Orientation:
     """``orientation`` checked by the square network on the squares of both colours.
 

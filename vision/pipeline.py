@@ -25,7 +25,6 @@ seen anew, not through the same pixels.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -38,9 +37,11 @@ from .geometry import BoardLocation
 from .glance import Glance
 from .lens import Lens
 from .occlusion import GateState, GateStatus, OcclusionGate
-from .orientation import Orientation, colour_in_play, orient
-from .rectify import CropGeometry, SquareCrops, crop_squares
+from .orientation import Orientation
+from .photo import numbered
+from .rectify import SquareCrops, crop_squares
 from .reading import CLASS_INDEX, Reading
+from .squares import GameLearning, SquareReader, StartAdapting
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
 #: before the glance may pass over frames that show nothing new: the gate first makes the
@@ -73,6 +74,22 @@ class FrameResult:
     analysed: bool = True  # False: a glance found nothing new, and this repeats the last analysed frame
 
 
+@dataclass(frozen=True)
+class GameKnowledge:
+    """What the game knows that the reader reads by (``BoardReader.follow``).
+
+    ``starts``: the set-ups whose sight fixes the numbering; ``expected``: the board of a
+    game in progress (a worker taken up from its log), whose numbering is the one under
+    which the camera reads it; ``in_play``: a game is in play, so its numbering stands;
+    ``adaptation``: the square reader's refit kept with the game, to read with again.
+    """
+
+    starts: tuple[Position, ...]
+    expected: Board | None = None
+    in_play: bool = False
+    adaptation: str | None = None
+
+
 def view(crops: SquareCrops, read: int) -> SquareCrops:
     """The ``read``-th of four views of a board's crops: as cut, mirrored left-right, moved
     down a pixel, mirrored and moved up a pixel (the edge row repeated, as in training). A
@@ -99,36 +116,6 @@ def side_classes(position: Position) -> np.ndarray:
                      for s in range(1, 33)])
 
 
-class SquareReader(Protocol):
-    """What reads the crops of the 32 squares: the network, alone or adapted to a set."""
-
-    @property
-    def geometry(self) -> CropGeometry:
-        """How its crops are cut (square size, the room above a square for a stack)."""
-        ...
-
-    def classify(self, crops: SquareCrops) -> np.ndarray:
-        """(32, 5) class probabilities, one row per square."""
-        ...
-
-
-@runtime_checkable
-class StartAdapting(SquareReader, Protocol):
-    """A reader that learns a board from its start position: the one frame where every
-    square is known, with this game's own board, pieces, camera and light."""
-
-    def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
-              lens: Lens | None = None) -> str:
-        """Refit on ``image``, whose squares (in the numbering of ``corners``) hold
-        ``labels`` (32 of '.', 'l', 'd'); read with it from now on. Returns the adaptation
-        as JSON, to be kept with the game."""
-        ...
-
-    def restore(self, adaptation: str) -> None:
-        """Read with an adaptation kept with the game (a worker restarted mid-game)."""
-        ...
-
-
 class BoardReader:
     """Vision for one board. Not thread-safe: one reader per camera."""
 
@@ -143,20 +130,22 @@ class BoardReader:
         self.quarter_turns = quarter_turns  # from the tracker's corner order to the numbering
         self.glance = glance or Glance()
         self.lens = lens  # a calibrated lens: crops are cut from the ideal image
-        # The board a game in progress has (a recorder resumed from its log): the numbering
-        # is the one under which the camera reads it, not the start position's cue.
-        self.expected: Board | None = None
+        # What the game knows (``follow``). The board a game in progress has (a recorder
+        # resumed from its log): the numbering is the one under which the camera reads it,
+        # not the start position's cue.
+        self._expected: Board | None = None
         # The start positions whose sight fixes the numbering, and whether to look for them:
         # until one is seen or a game is in play (the session says so), the numbering is
         # provisional, so a board first oriented wrong (a camera at the side of the table,
         # men on the light squares) is turned right when its start appears.
-        self.starts = starts if starts is not None else start_boards(Rules())
-        self.seeking_start = quarter_turns is None
-        # The reader's refit on the start (``StartAdapting``), as JSON, for the session to
-        # keep with the game; None until it is made.
-        self.adaptation: str | None = None
+        self._seek(starts if starts is not None else start_boards(Rules()))
+        self._seeking_start = quarter_turns is None
+        # The square reader's refit (``StartAdapting``), as JSON, for the session to keep
+        # with the game; None until it is made.
+        self._adaptation: str | None = None
         self._last: FrameResult | None = None  # of the last analysed frame
         self._probabilities: np.ndarray | None = None  # of the last read
+        self._read_crops: SquareCrops | None = None  # the crops of the last read, as read
         self._reads = 0
         self._read_picture: np.ndarray | None = None  # the glance's picture of the frame last read
         self._read_corners: np.ndarray | None = None  # where the board was when read
@@ -164,16 +153,45 @@ class BoardReader:
         self._disturbed = False  # covered or lost since the last read
         self._start_looked: float | None = None  # the settled period last searched for a start
 
-    @property
-    def starts(self) -> list[Position]:
-        return self._starts
+    def follow(self, game: GameKnowledge) -> None:
+        """Read the board as the game knows it: the one way the session tells the reader
+        about the game (never by setting its fields)."""
+        self._seek(list(game.starts))
+        if game.expected is not None and not self.oriented:
+            self._expected = game.expected  # found again mid-game: number it as the log does
+        if game.in_play:
+            self._seeking_start = False  # a game is in play: its numbering stands
+        if game.adaptation is not None and game.adaptation != self._adaptation:
+            if isinstance(self.classifier, StartAdapting):
+                self.classifier.restore(game.adaptation)
+                self._adaptation = game.adaptation
 
-    @starts.setter
-    def starts(self, positions: list[Position]) -> None:
+    def learn(self, shown: str) -> None:
+        """The game accepted a position: the squares of the last read show ``shown`` (32
+        labels in square order, '?' where the game cannot say). A reader that learns the
+        game (``GameLearning``) refits on it; its new refit is :attr:`adaptation`, for the
+        session to keep with the game. Called after the position is accepted, so the refit
+        is never on the path that decides a move."""
+        if isinstance(self.classifier, GameLearning) and self._read_crops is not None:
+            adaptation = self.classifier.learn(self._read_crops, shown)
+            if adaptation is not None:
+                self._adaptation = adaptation
+
+    def _seek(self, positions: list[Position]) -> None:
         self._starts = positions
         self._start_classes = np.array([side_classes(p) for p in positions])
         pieces = (self._start_classes > 0).sum(axis=1)
         self._start_misreads = np.minimum(START_MISREADS, pieces // 8)
+
+    @property
+    def seeking_start(self) -> bool:
+        """Whether a start position, when it appears, may still fix the numbering."""
+        return self._seeking_start
+
+    @property
+    def adaptation(self) -> str | None:
+        """The square reader's refit kept with the game, as JSON (None: zero-shot)."""
+        return self._adaptation
 
     @property
     def oriented(self) -> bool:
@@ -205,32 +223,33 @@ class BoardReader:
         if status.state is not GateState.STILL or location is None or found is None:
             self._disturbed |= status.state in (GateState.OCCLUDED, GateState.NO_BOARD)
             return FrameResult(time, location, status, None, self.played)
-        if self.seeking_start and self.expected is None and self._start_looked != status.since:
+        if self._seeking_start and self._expected is None and self._start_looked != status.since:
             self._start_looked = status.since  # once per settled period
             start = self.numbering_from_start(image, found)
             if start is not None:
                 numbering, position = start
                 self.played, self.quarter_turns = numbering.played, numbering.quarter_turns
-                self.seeking_start = False
+                self._seeking_start = False
                 location = numbering.location
                 if isinstance(self.classifier, StartAdapting):
                     labels = "".join("." if (piece := position.piece_at(s)) is None else piece.value
                                      for s in range(1, 33))
-                    self.adaptation = self.classifier.adapt(image, location.corners, numbering.played,
-                                                            labels, self.lens)
+                    self._adaptation = self.classifier.adapt(image, location.corners, numbering.played,
+                                                             labels, self.lens)
         if self.played is None or self.quarter_turns is None:  # not oriented yet
-            orientation = colour_in_play(self.classifier, image, orient(image, location),
-                                         self.lens)
-            if self.expected is not None:
-                orientation = self._as_the_game_has_it(image, orientation, self.expected)
+            orientation = numbered(self.classifier, image, location, self.lens)
+            if self._expected is not None:
+                orientation = self._as_the_game_has_it(image, orientation, self._expected)
             elif orientation.confidence < MIN_ORIENTATION:
                 return FrameResult(time, location, status, None, None)
             self.played, self.quarter_turns = orientation.played, orientation.quarter_turns
             location = orientation.location
-        key = (self.played, self.quarter_turns, self.adaptation)
+        key = (self.played, self.quarter_turns, self._adaptation)
         if self._probabilities is None or self._stale(location, key):
-            crops = crop_squares(image, location.corners, self.played, self.classifier.geometry, self.lens)
-            self._probabilities = self.classifier.classify(view(crops, self._reads)).astype(np.float32)
+            crops = view(crop_squares(image, location.corners, self.played, self.classifier.geometry,
+                                      self.lens), self._reads)
+            self._probabilities = self.classifier.classify(crops).astype(np.float32)
+            self._read_crops = crops
             self._reads += 1
             self._read_key, self._read_picture, self._read_corners = key, self.glance.picture, location.corners
             self._disturbed = False
@@ -264,7 +283,7 @@ class BoardReader:
                 misread = (sides.argmax(axis=1) != self._start_classes).sum(axis=1)
                 best = int(np.argmax(fit))
                 scored.append((float(fit[best]), bool(misread[best] <= self._start_misreads[best]),
-                               Orientation(turned, played, 1.0, turns), self.starts[best]))
+                               Orientation(turned, played, 1.0, turns), self._starts[best]))
         scored.sort(key=lambda item: item[0], reverse=True)
         (fit, close, orientation, start), runner_up = scored[0], scored[1]
         if close and fit - runner_up[0] >= START_MARGIN:

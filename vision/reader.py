@@ -41,14 +41,12 @@ import numpy as np
 
 from .. import models
 from .lens import Lens
+from .logistic import ridge_logistic, sigmoid
 from .rectify import CropGeometry, SquareCrops, crop_transforms, sightlines
 
 #: The crops the reader sees: 32 px a square, 2 squares wide and 2.5 tall, the square's
 #: centre 1.6 squares below the top edge (room above it for a stack seen obliquely).
 GEOMETRY = CropGeometry(pps=32, width=64, height=80, centre_y=52.0)
-#: Column order of ``read``'s probabilities (as ``vision.classifier.CLASSES``).
-CLASSES: tuple[str, ...] = ("empty", "light man", "dark man", "light king", "dark king")
-LABELS: tuple[str, ...] = (".", "l", "d", "L", "D")
 DEFAULT_MODEL = models.path(models.PIECE_READER)
 DEFAULT_HEADS = models.path(models.PIECE_READER_HEADS)
 #: Strength of the pull toward the generic heads when refitting on a start frame (an L2
@@ -74,6 +72,8 @@ STACK_THICKNESS = (0.2, 0.35)
 #: it sees in equal numbers; a game has far fewer kings than men).
 ADAPTED_KING_PRIOR = -2.0
 MIN_STACK_PX = 3
+#: The board row (0-7, rows of four squares in square order) of each of the 32 squares.
+ROW_OF_SQUARE = np.arange(32) // 4
 #: Colour features appended to the network's embedding (``colour_features``).
 COLOUR = 7
 #: Prior log-odds of a king, added to the generic king head: the synthetic training boards
@@ -137,11 +137,6 @@ def _colour_sides(colour: np.ndarray, piece: np.ndarray, light: np.ndarray) -> n
     return out
 
 
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    out: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(x, -60, 60)))
-    return out
-
-
 @dataclass(frozen=True)
 class Heads:
     """The linear heads on the embeddings, as numpy arrays (weights then bias).
@@ -149,6 +144,13 @@ class Heads:
     ``reference``: the mean embedding of the pieces the ``light`` and ``king`` heads compare
     each square with. ``None`` (generic, zero-shot): the board's own pieces in each read.
     Adapted: the start frame's men, a fixed reference that does not drift as pieces leave.
+
+    ``king_offsets``: (2, 8), set once the game has shown a king (``vision.learning``): the
+    king head then compares each piece with a man of its own side on its own row, not with
+    the board's mean piece (a stack is a piece taller than a man *there*, where the
+    perspective moves every man's top a little from row to row). Its weights on ``e - man``
+    are folded into the weights on ``e`` and these offsets (the man references times those
+    weights, per side, light first, and row), so the heads stay a few kilobytes.
     """
 
     occupied: np.ndarray  # (D + 1,)
@@ -156,26 +158,42 @@ class Heads:
     light_abs: np.ndarray  # (D,)
     king: np.ndarray  # (2 D + 1,)
     reference: np.ndarray | None = None  # (D,)
+    king_offsets: np.ndarray | None = None  # (2, 8)
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {k: [round(float(v), 7) for v in getattr(self, k)]
+        out: dict[str, Any] = {k: _rounded(getattr(self, k))
                                for k in ("occupied", "light_rel", "light_abs", "king")}
-        out["reference"] = (None if self.reference is None
-                            else [round(float(v), 7) for v in self.reference])
+        out["reference"] = None if self.reference is None else _rounded(self.reference)
+        if self.king_offsets is not None:
+            out["king_offsets"] = [_rounded(side) for side in self.king_offsets]
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Heads:
-        ref = data.get("reference")
+        ref, offsets = data.get("reference"), data.get("king_offsets")
 
         def arr(key: str) -> np.ndarray:
             return np.asarray(data[key], np.float64)
 
         return cls(arr("occupied"), arr("light_rel"), arr("light_abs"), arr("king"),
-                   None if ref is None else np.asarray(ref, np.float64))
+                   None if ref is None else np.asarray(ref, np.float64),
+                   None if offsets is None else np.asarray(offsets, np.float64))
+
+    def _king_logit(self, e: np.ndarray, ref: np.ndarray, light: np.ndarray) -> np.ndarray:
+        """Log-odds of a king over a man: against ``ref``, or, once learnt from the game's
+        kings, against a man of the piece's side (as read) on its row (32 squares of one board)."""
+        d = e.shape[1]
+        w = self.king[:-1]
+        if self.king_offsets is None or len(e) != 32:
+            logit: np.ndarray = np.concatenate([e, e - ref], 1) @ w + self.king[-1]
+            return logit
+        side = np.where(light > 0.5, 0, 1)
+        out: np.ndarray = (e @ (w[:d] + w[d:]) + self.king[-1]
+                           - self.king_offsets[side, ROW_OF_SQUARE])
+        return out
 
     def probabilities(self, e: np.ndarray) -> np.ndarray:
-        """(N, 5) probabilities (columns as ``CLASSES``) of features (N, D) of one board.
+        """(N, 5) probabilities (columns as ``vision.reading.CLASSES``) of features (N, D) of one board.
 
         Light and dark are decided for the board as a whole: a first pass compares each
         piece with the reference (the start's pieces, or this board's pieces), then each
@@ -184,7 +202,7 @@ class Heads:
         ones keeps its comparison point between the sides (the start, with as many of each,
         is what the heads were refit at). With one side on the board the first pass stands.
         """
-        p_occ = _sigmoid(e @ self.occupied[:-1] + self.occupied[-1])
+        p_occ = sigmoid(e @ self.occupied[:-1] + self.occupied[-1])
         ref = self.reference
         if ref is None:
             weight = p_occ if p_occ.sum() >= 1e-3 else np.ones_like(p_occ)
@@ -196,13 +214,13 @@ class Heads:
             light = self._light(e, (e[lights].mean(0) + e[darks].mean(0)) / 2)
         if self.reference is None and piece.sum() >= 2:
             light = _colour_sides(e[:, -COLOUR:], piece, light)
-        king = _sigmoid(np.concatenate([e, e - ref], 1) @ self.king[:-1] + self.king[-1])
+        king = sigmoid(self._king_logit(e, ref, light))
         man = p_occ * (1 - king)
         return np.stack([1 - p_occ, man * light, man * (1 - light), p_occ * king * light,
                          p_occ * king * (1 - light)], axis=1)
 
     def _light(self, e: np.ndarray, ref: np.ndarray) -> np.ndarray:
-        return _sigmoid((e - ref) @ self.light_rel[:-1] + self.light_rel[-1] + e @ self.light_abs)
+        return sigmoid((e - ref) @ self.light_rel[:-1] + self.light_rel[-1] + e @ self.light_abs)
 
 
 @dataclass(frozen=True)
@@ -232,41 +250,6 @@ def fingerprint(path: Path | str) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
 
 
-def _ridge_logistic(x: np.ndarray, y: np.ndarray, prior: np.ndarray, strength: float,
-                    offset: np.ndarray | None = None, iterations: int = 25) -> np.ndarray:
-    """Weights (D + 1, bias last) of a logistic regression of ``y`` on ``x`` pulled toward
-    ``prior``: Newton steps on sum log-loss + strength / 2 * |w - prior|^2 (the bias is
-    pulled too, more weakly). ``offset``: fixed logits added to each sample."""
-    n, d = x.shape
-    xb = np.concatenate([x, np.ones((n, 1))], 1)
-    off = np.zeros(n) if offset is None else offset
-    pull = np.full(d + 1, strength)
-    pull[-1] = strength * 0.1
-
-    def objective(w: np.ndarray) -> float:
-        z = xb @ w + off
-        return float(np.sum(np.logaddexp(0, z) - y * z) + 0.5 * pull @ (w - prior) ** 2)
-
-    w = prior.astype(np.float64).copy()
-    current = objective(w)
-    for _ in range(iterations):
-        p = _sigmoid(xb @ w + off)
-        grad = xb.T @ (p - y) + pull * (w - prior)
-        hess = (xb * (p * (1 - p))[:, None]).T @ xb + np.diag(pull) + 1e-6 * np.eye(d + 1)
-        step = np.linalg.solve(hess, grad)
-        for _ in range(20):  # halve a step that does not lower the objective (saturation)
-            trial = objective(w - step)
-            if trial <= current:
-                break
-            step = step / 2
-        else:
-            break
-        w, gain, current = w - step, current - trial, trial
-        if gain < 1e-7:
-            break
-    return w
-
-
 def adapt_heads(generic: Heads, embeddings: np.ndarray, labels: str,
                 prior: float = PRIOR, kings: np.ndarray | None = None) -> Heads:
     """Heads refit on embeddings (K * 32, D) of start frames whose squares are ``labels``
@@ -287,13 +270,13 @@ def adapt_heads(generic: Heads, embeddings: np.ndarray, labels: str,
     reference = embeddings[occupied].mean(0)
     occ = generic.occupied
     if (known & ~occupied).any():  # a full board (no empty square) keeps the generic head
-        occ = _ridge_logistic(embeddings[known], occupied[known].astype(float),
+        occ = ridge_logistic(embeddings[known], occupied[known].astype(float),
                               generic.occupied, prior)
     pieces = embeddings[occupied]
     light_y = np.isin(lab[occupied], ["l", "L"]).astype(float)
     light_rel = generic.light_rel
     if 0 < light_y.sum() < len(light_y):
-        light_rel = _ridge_logistic(pieces - reference, light_y, generic.light_rel, prior,
+        light_rel = ridge_logistic(pieces - reference, light_y, generic.light_rel, prior,
                                     offset=pieces @ generic.light_abs)
     men = pieces[np.isin(lab[occupied], ["l", "d"])]
     king = generic.king.copy()
@@ -304,13 +287,17 @@ def adapt_heads(generic: Heads, embeddings: np.ndarray, labels: str,
         x = np.concatenate([men, kings])
         generic_logit = np.concatenate([x, x - reference], 1) @ king[:-1] + king[-1]
         y = np.r_[np.zeros(len(men)), np.ones(len(kings))]
-        scale, offset = _ridge_logistic(generic_logit[:, None], y, np.array([1.0, 0.0]), prior)
+        scale, offset = ridge_logistic(generic_logit[:, None], y, np.array([1.0, 0.0]), prior)
         king = king * max(scale, 0.0)
         king[-1] += offset + ADAPTED_KING_PRIOR
     if len(men):
         logits = np.concatenate([men, men - reference], 1) @ king[:-1] + king[-1]
         king[-1] += min(0.0, MEN_KING_LOGIT - float(logits.max()))
     return Heads(occ, light_rel, generic.light_abs, king, reference)
+
+
+def _rounded(values: np.ndarray) -> list[float]:
+    return [round(float(v), 7) for v in values]
 
 
 def stacked_kings(crops: SquareCrops, men: np.ndarray,
@@ -345,7 +332,7 @@ def stacked_kings(crops: SquareCrops, men: np.ndarray,
 class PieceReader:
     """The reader: ONNX embeddings on one thread, numpy heads, adaptation from a start frame.
 
-    ``read`` gives (32, 5) probabilities in ``CLASSES`` order, rows squares 1..32; with an
+    ``read`` gives (32, 5) probabilities in ``vision.reading.CLASSES`` order, rows squares 1..32; with an
     ``AdaptedState`` it reads with that board's heads, without one it is zero-shot.
     """
 
@@ -417,30 +404,6 @@ class PieceReader:
         return AdaptedState(heads, self.model)
 
 
-class AdaptingReader:
-    """The reader as a camera uses it (``vision.pipeline.StartAdapting``): zero-shot until the
-    settled start position teaches it this board, then with the heads refit on it."""
-
-    geometry = GEOMETRY
-
-    def __init__(self, reader: PieceReader | None = None) -> None:
-        self.reader = reader if reader is not None else PieceReader()
-        self.state: AdaptedState | None = None
-
-    def classify(self, crops: SquareCrops) -> np.ndarray:
-        return self.reader.classify(crops, self.state)
-
-    def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
-              lens: Lens | None = None) -> str:
-        self.state = self.reader.adapt(image, corners, played, labels, lens=lens)
-        return self.state.to_json()
-
-    def restore(self, adaptation: str) -> None:
-        state = AdaptedState.from_json(adaptation)
-        self.reader.heads(state)  # refuses a state fitted for another network
-        self.state = state
-
-
 def fast_crops(image: np.ndarray, corners: np.ndarray, played: str = "dark",
                lens: Lens | None = None, geometry: CropGeometry = GEOMETRY) -> SquareCrops:
     """``vision.rectify.crop_squares`` (what the network was trained on) at less cost: the
@@ -480,11 +443,3 @@ def fast_crops(image: np.ndarray, corners: np.ndarray, played: str = "dark",
                     cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return SquareCrops(out.reshape(32, geometry.height, geometry.width, 3), sight)
 
-
-def labels_of(probabilities: np.ndarray) -> str:
-    """The most likely label of each square, as a 32-character string.
-
-    >>> labels_of(np.eye(5)[[0, 1, 2, 3, 4] + [0] * 27])
-    '.ldLD...........................'
-    """
-    return "".join(LABELS[i] for i in probabilities.argmax(1))

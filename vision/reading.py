@@ -14,6 +14,17 @@ from makhos.engine import Colour, Piece, Position
 #: Class order of the square classifier's output, used everywhere probabilities flow.
 CLASSES: tuple[Piece | None, ...] = (None, Piece.LIGHT_MAN, Piece.DARK_MAN, Piece.LIGHT_KING, Piece.DARK_KING)
 CLASS_INDEX: dict[Piece | None, int] = {piece: k for k, piece in enumerate(CLASSES)}
+#: The classes as one character each, as in ``engine.position.Piece`` ('.' = empty).
+LABELS: tuple[str, ...] = (".", "l", "d", "L", "D")
+
+
+def labels_of(probabilities: np.ndarray) -> str:
+    """The most likely label of each square, as a 32-character string.
+
+    >>> labels_of(np.eye(5)[[0, 1, 2, 3, 4] + [0] * 27])
+    '.ldLD...........................'
+    """
+    return "".join(LABELS[i] for i in probabilities.argmax(1))
 
 
 @dataclass(frozen=True)

@@ -104,19 +104,15 @@ class CameraInput:
         return open_source(self.spec, start=self.start).describe()
 
     def reader(self) -> BoardReader:
-        from makhos.vision.classifier import SquareClassifier, model_path
+        from makhos.calibration.reader import board_reader, square_reader
+        from makhos.vision.classifier import model_path
         from makhos.vision.pipeline import BoardReader
 
         if self.profile is not None:
             from makhos.calibration.profile import BoardProfile
-            from makhos.calibration.reader import board_reader
 
             return board_reader(BoardProfile.load(self.profile), self.profile, model_path(self.model))
-        if self.model is not None:  # a square classifier file given by hand
-            return BoardReader(SquareClassifier(model_path(self.model)))
-        from makhos.vision.reader import AdaptingReader
-
-        return BoardReader(AdaptingReader())  # zero-shot until the start teaches it the board
+        return BoardReader(square_reader(model=self.model))
 
     def items(self, after: float) -> Iterator[Frame]:
         """The frames from ``start``; a recording is taken up where the log ends (``after``,
@@ -149,8 +145,8 @@ class CameraInput:
 
                 from makhos.vision.classifier import model_path
 
-                session.reader = board_reader(saved, self.profile or "the calibration page",
-                                              model_path(self.model))
+                session.read_with(board_reader(saved, self.profile or "the calibration page",
+                                               model_path(self.model)))
         events = session.feed(item.image, item.timestamp)
         if self.view is not None and session.last is not None:
             self.view.offer(item.image, session.last, session.health.health)

@@ -16,7 +16,8 @@ import numpy as np
 
 from lab.training.dataset import EMPTY, KING, TEST, TEST_SEEDS, build
 from lab.tally import Tally
-from makhos.vision.classifier import LABELS, SquareClassifier, labels_of
+from makhos.vision.classifier import SquareClassifier
+from makhos.vision.reading import LABELS, labels_of
 from makhos.vision.rectify import SquareCrops
 
 RESULT_PATH = Path(__file__).with_name("evaluation.json")

@@ -5,7 +5,8 @@ import pytest
 
 from makhos.calibration.adaptation import AdaptedClassifier, SetAdaptation, fit_adaptation
 from lab.render import Renderer, sample_scene
-from makhos.vision.classifier import SquareClassifier, labels_of
+from makhos.vision.classifier import SquareClassifier
+from makhos.vision.reading import labels_of
 from makhos.vision.rectify import crop_squares, played_cells
 
 from synthetic import START, START_PIECES

@@ -10,7 +10,8 @@ from makhos.calibration.intrinsics import LensCalibration
 from makhos.calibration.profile import BoardProfile, ProfileError
 from makhos.calibration.reader import board_reader
 from lab.render import Renderer
-from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, labels_of
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier
+from makhos.vision.reading import labels_of
 from makhos.vision.lens import Lens
 
 from synthetic import START, START_PIECES, distorted_scene

@@ -57,7 +57,7 @@ def test_a_missing_model_file_is_named_with_the_way_to_make_it(tmp_path, capsys,
     argv = [str(image) if word == "IMAGE" else word for word in command] + ["--model", str(missing)]
     assert main(argv) == 2
     error = capsys.readouterr().err
-    assert "model file missing" in error and "gone.onnx" in error and "make model" in error
+    assert "model file missing" in error and "gone.onnx" in error and "make square-classifier" in error
 
 
 # ------------------------------------------------------------------ with a board profile

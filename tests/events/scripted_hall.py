@@ -59,7 +59,7 @@ class Hall:
     snapshots: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.session = BoardSession(None, GameTracker(BOARD), self.log)  # type: ignore[arg-type]
+        self.session = BoardSession(None, GameTracker(BOARD), self.log)
 
     @property
     def tracker(self) -> GameTracker:

@@ -7,7 +7,8 @@ import pytest
 
 from lab.render import Renderer, random_position, sample_scene
 from lab.render.palettes import PieceSet
-from makhos.vision.classifier import DEFAULT_MODEL, LABELS, SquareClassifier, labels_of, light_probability
+from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, light_probability
+from makhos.vision.reading import LABELS, labels_of
 
 
 @pytest.fixture(scope="module")

@@ -65,8 +65,13 @@ def test_no_notice_without_a_game_and_the_found_share_counts_recent_frames():
 class ScriptedReader:
     """A BoardReader stand-in that replays frame results."""
 
+    adaptation = None  # it learns nothing
+
     def __init__(self, results: list[FrameResult]) -> None:
         self.results = iter(results)
+
+    def follow(self, game) -> None:
+        pass
 
     def process(self, image, time: float) -> FrameResult:
         return next(self.results)

@@ -30,7 +30,7 @@ class Table:
         self.session = self._session(GameTracker("1"))
 
     def _session(self, tracker: GameTracker) -> BoardSession:
-        session = BoardSession(None, tracker, self.log)  # type: ignore[arg-type]  # readings come made
+        session = BoardSession(None, tracker, self.log)  # readings come made
         session.check_replay = True  # every event: the tracker's game against the log's replay
         return session
 

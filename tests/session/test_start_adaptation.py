@@ -1,17 +1,21 @@
 """The start position teaches the reader the board: the session has the reader refit on the
-settled start, keeps the refit in the log, and a session taken up mid-game reads with it."""
+settled start, keeps the refit in the log, and a session taken up mid-game reads with it.
+Every position the game accepts teaches it again (#42), kept in the log the same way."""
 
 from __future__ import annotations
 
 import numpy as np
 
+from makhos.engine import Colour, Piece, Position, Rules
 from makhos.events import EventKind, SQLiteLog
 from makhos.events.details import ReaderAdapted
 from makhos.session import BoardSession
+from makhos.session.session import shown
 from makhos.tracker import GameTracker
 from makhos.vision.classifier import SquareClassifier
 from makhos.vision.lens import Lens
-from makhos.vision.pipeline import BoardReader, StartAdapting
+from makhos.vision.pipeline import BoardReader
+from makhos.vision.squares import GameLearning, StartAdapting
 from makhos.vision.rectify import CropGeometry, SquareCrops
 
 from lab.render import Renderer, sample_scene
@@ -64,3 +68,52 @@ def test_the_settled_start_refits_the_reader_and_the_refit_is_kept_for_a_resume(
     again = LearningReader()
     BoardSession(BoardReader(again), tracker, log, seen=seen)
     assert again.restored == [kept[0].detail.adaptation] and again.taught == []
+
+
+class GameLearningReader(LearningReader):
+    """As above, and with a record of the positions the game taught it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown: list[str] = []
+
+    def learn(self, crops: SquareCrops, shown: str) -> str | None:
+        self.shown.append(shown)
+        return f'{{"learnt": "{shown}"}}'
+
+
+def test_an_accepted_move_teaches_the_reader_and_a_resume_reads_with_the_last_refit() -> None:
+    assert isinstance(GameLearningReader(), GameLearning)
+    scene = sample_scene(np.random.default_rng(7), held_out=True, elevation=(60, 85), size=(640, 480))
+    renderer = Renderer(scene)
+    start = Position.start(Rules())
+    after = start.play(start.legal_moves()[0])
+    board = {s: piece.value for s in range(1, 33) if (piece := after.piece_at(s)) is not None}
+    log = SQLiteLog()
+    reader = GameLearningReader()
+    session = BoardSession(BoardReader(reader), GameTracker("1"), log)
+    for k in range(60):
+        session.feed(renderer.render(START, seed=1).image, k / 30)
+    assert reader.shown == []  # the start is adapted on, not learnt again
+    moved = renderer.render(board, seed=2).image
+    for k in range(60, 150):
+        session.feed(moved, k / 30)
+    labels = "".join("." if (p := after.piece_at(s)) is None else p.value for s in range(1, 33))
+    assert any(e.kind is EventKind.MOVE for e in log.read("1"))
+    assert reader.shown == [labels]
+    kept = [e.detail.adaptation for e in log.read("1") if isinstance(e.detail, ReaderAdapted)]
+    assert kept[-1] == f'{{"learnt": "{labels}"}}'
+
+    tracker = GameTracker("1")
+    seen = tracker.restore(log.read("1"))
+    again = GameLearningReader()
+    BoardSession(BoardReader(again), tracker, log, seen=seen)
+    assert again.restored == [kept[-1]]
+
+
+def test_a_square_still_pending_is_not_taught_and_a_crowning_a_ply_old_is_a_king() -> None:
+    position = Position.from_pieces({1: Piece.DARK_KING, 2: Piece.LIGHT_MAN, 30: Piece.DARK_MAN}, Colour.LIGHT)
+    pending = {1: Piece.DARK_MAN, 30: Piece.DARK_MAN}  # a king not stacked yet, a man not lifted
+    assert shown(position, pending, {1: 7}, plies=7)[:2] == "?l"
+    assert shown(position, pending, {1: 7}, plies=8)[:2] == "Dl"
+    assert shown(position, pending, {1: 7}, plies=8)[29] == "?"

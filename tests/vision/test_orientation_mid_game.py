@@ -3,10 +3,11 @@ start position's cue (darker men at the bottom), which a crossed-over game turns
 
 import numpy as np
 
-from makhos.engine import Colour, Position
+from makhos.engine import Colour, Position, Rules
+from makhos.engine.starts import start_boards
 from lab.render import Renderer, sample_scene
 from makhos.vision.classifier import SquareClassifier
-from makhos.vision.pipeline import BoardReader
+from makhos.vision.pipeline import BoardReader, GameKnowledge
 
 #: Late in a game: the dark men have crossed to the light side's half and back.
 CROSSED = {s: "d" for s in (5, 6, 7, 10, 11, 14)} | {s: "l" for s in (19, 22, 23, 26, 27)} | {1: "D"}
@@ -33,7 +34,7 @@ def test_a_board_found_again_mid_game_is_numbered_as_the_game_has_it():
     position = position_of(CROSSED)
     classifier = SquareClassifier()
     guided = BoardReader(classifier)
-    guided.expected = position.board
+    guided.follow(GameKnowledge(tuple(start_boards(Rules())), expected=position.board))
     reading = first_reading(guided, frame.image)
     assert reading is not None
     sides = position.board[:2]  # who stands where (a king from above is the network's weak call)

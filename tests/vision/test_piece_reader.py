@@ -9,8 +9,9 @@ import json
 import numpy as np
 import pytest
 
-from makhos.vision.reader import (CLASSES, COLOUR, DEFAULT_HEADS, DEFAULT_MODEL, AdaptedState,
-                           PieceReader, Heads, adapt_heads, labels_of)
+from makhos.vision.reader import (COLOUR, DEFAULT_HEADS, DEFAULT_MODEL, AdaptedState, Heads, PieceReader,
+                                  adapt_heads)
+from makhos.vision.reading import CLASSES, labels_of
 
 START = "l" * 12 + "." * 8 + "d" * 12  # 12-man start in square order
 D = 16 + COLOUR

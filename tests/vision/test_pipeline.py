@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from lab.render import Renderer, sample_scene
-from makhos.vision.classifier import LABELS
+from makhos.vision.reading import LABELS
 from makhos.vision.pipeline import BoardReader
 from makhos.vision.rectify import CROP, SquareCrops, crop_squares
 

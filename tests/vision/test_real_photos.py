@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from lab.realdata import ROOT, collections, true_crops
-from makhos.vision.classifier import LABELS, SquareClassifier
+from makhos.vision.classifier import SquareClassifier
+from makhos.vision.reading import LABELS
 
 pytestmark = pytest.mark.skipif(not ROOT.is_dir(), reason="../shared/realdata is not here")
 

@@ -1,0 +1,60 @@
+"""The square reader's seam: what the rest of the product may ask of whatever reads the
+crops of the 32 squares.
+
+Two networks read squares today (``docs/reading.md``, "One square reader"):
+``vision.classifier.SquareClassifier`` for a board profile (whose set adaptation was
+fitted on it) and ``vision.learning.AdaptingReader`` everywhere else;
+``calibration.reader.square_reader`` is the one place that picks. Both are a
+:class:`SquareReader`; the piece reader also learns the game (:class:`GameLearning`).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from .lens import Lens
+from .rectify import CropGeometry, SquareCrops
+
+
+class SquareReader(Protocol):
+    """What reads the crops of the 32 squares: the network, alone or adapted to a set."""
+
+    @property
+    def geometry(self) -> CropGeometry:
+        """How its crops are cut (square size, the room above a square for a stack)."""
+        ...
+
+    def classify(self, crops: SquareCrops) -> np.ndarray:
+        """(32, 5) class probabilities, one row per square."""
+        ...
+
+
+@runtime_checkable
+class StartAdapting(SquareReader, Protocol):
+    """A reader that learns a board from its start position: the one frame where every
+    square is known, with this game's own board, pieces, camera and light."""
+
+    def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
+              lens: Lens | None = None) -> str:
+        """Refit on ``image``, whose squares (in the numbering of ``corners``) hold
+        ``labels`` (32 of '.', 'l', 'd'); read with it from now on. Returns the adaptation
+        as JSON, to be kept with the game."""
+        ...
+
+    def restore(self, adaptation: str) -> None:
+        """Read with an adaptation kept with the game (a worker restarted mid-game)."""
+        ...
+
+
+@runtime_checkable
+class GameLearning(StartAdapting, Protocol):
+    """A reader that goes on learning the board from every position the game accepts."""
+
+    def learn(self, crops: SquareCrops, shown: str) -> str | None:
+        """Learn from the crops of a read whose squares the game has proved to show
+        ``shown`` (32 of '.', 'l', 'd', 'L', 'D', or '?' where the game cannot say). Returns
+        the new adaptation as JSON where the heads were refit, to be kept with the game;
+        None where nothing changed."""
+        ...
