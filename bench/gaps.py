@@ -37,7 +37,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -259,6 +259,12 @@ class DroppingCamera:
 
     def reader(self) -> Any:
         return self.inner.reader()
+
+    def taken_up(self, history: list[GameEvent]) -> DroppingCamera:
+        return replace(self, inner=self.inner.taken_up(history))  # a fresh log: the video's own seconds
+
+    def opening(self) -> Any:
+        return self.inner.opening()
 
     def items(self, after: float) -> Iterator[Any]:
         from makhos.vision.sources import VideoFile

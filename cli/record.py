@@ -47,8 +47,6 @@ def run(args: argparse.Namespace) -> int:
     hall would be, into a log that is written as it goes: a killed record loses nothing."""
     import threading
 
-    import cv2
-
     from makhos.events import EventLog, JSONLinesLog, SQLiteLog
     from makhos.session import BoardSession
     from makhos.session.diagnosis import Diagnosis, held_up
@@ -65,27 +63,29 @@ def run(args: argparse.Namespace) -> int:
     first = None if args.first_mover == "auto" else Colour(args.first_mover)
     log: EventLog = (JSONLinesLog(args.events, fresh=not args.resume) if args.events is not None
                      else SQLiteLog())
-    capture = cv2.VideoCapture(str(args.video))
-    skipped = round(args.start * (capture.get(cv2.CAP_PROP_FPS) or 30.0))
-    total = int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) - skipped
-    capture.release()
     diagnosis = Diagnosis()
-    with Progress(total, "frames", enabled=sys.stderr.isatty()) as progress:
-        def observe(session: BoardSession) -> None:
-            if session.last is not None:
-                diagnosis.observe(session.last)
-            progress.update(1)
 
-        # No referee watches a recording: of several lines through a gap, the likeliest is taken.
-        config = WorkerConfig(board=args.board, rules=rules_from_args(args), first_mover=first, offline=True)
-        worker = Worker(config, log, CameraInput(str(args.video), model=model, start=args.start), observe)
-        stop = threading.Event()
+    def observe(session: BoardSession) -> None:
+        if session.last is not None:
+            diagnosis.observe(session.last)
+        progress.update(1)  # the bar below, made once the frames to come are known
+
+    # No referee watches a recording: of several lines through a gap, the likeliest is taken.
+    config = WorkerConfig(board=args.board, rules=rules_from_args(args), first_mover=first, offline=True)
+    camera = CameraInput(str(args.video), model=model, start=args.start)
+    worker = Worker(config, log, camera, observe)
+    stop = threading.Event()
+    try:
         worker.start_session(stop)
-        session = worker.session
-        assert session is not None  # start_session made it
-        resumed = session.resumed(args.start)
-        if resumed is not None:
-            print(f"makhos record: {resumed}", flush=True)
+    except SourceError as error:
+        raise ValueError(str(error)) from None
+    session = worker.session
+    assert session is not None and isinstance(worker.source, CameraInput)  # start_session made it
+    resumed = session.resumed(args.start)
+    if resumed is not None:
+        print(f"makhos record: {resumed}", flush=True)
+    total = frames_from(args.video, worker.source.begin)  # a resumed record reads from the log's end
+    with Progress(total, "frames", enabled=sys.stderr.isatty()) as progress:
         try:
             worker.run(stop)
         except SourceError as error:
@@ -106,3 +106,15 @@ def run(args: argparse.Namespace) -> int:
     alerts = sum(1 for e in events if e.kind.value in ("irregularity", "board_mismatch"))
     print(f"{output}: {plies} plies, {alerts} alert(s)")
     return 0
+
+
+def frames_from(video: Path, second: float) -> int:
+    """The frames a video's header announces from ``second`` on (0 when it announces none)."""
+    import cv2
+
+    capture = cv2.VideoCapture(str(video))
+    try:
+        fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
+        return max(int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) - round(second * fps), 0)
+    finally:
+        capture.release()
