@@ -295,9 +295,9 @@ class CameraNotice(Detail):
     kind: ClassVar[EventKind] = EventKind.CAMERA
     status: CameraStatus
     # With OPENED: the recording taken up (``vision.sources.identity``; None for a camera,
-    # or a recording played as if live, whose frames carry the wall clock), and the log's
-    # time of its second 0. Only the recording the log's last plies were read from is
-    # taken up where the log ends (worker.inputs); any other source from its start.
+    # whose frames carry the wall clock), and the log's time of its second 0. Only the
+    # recording the log's last plies were read from is taken up where the log ends
+    # (worker.takeup); any other source from its start.
     recording: str | None = None
     origin: float = 0.0
 

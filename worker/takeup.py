@@ -47,7 +47,7 @@ class TakeUp:
     """How a source's frames enter the log: read from ``begin`` (its own seconds), each
     at ``origin`` plus its own time, and said at ``at`` (the log's time)."""
 
-    recording: str | None  # the identity of a recording read in its own seconds
+    recording: str | None  # the identity of a recording (None: a camera, in the wall clock)
     origin: float = 0.0  # the log's time of the recording's second 0
     begin: float = 0.0  # the recording's second to read from
     at: float = 0.0  # the log's time of the take-up: never before the log's end
