@@ -131,17 +131,20 @@ def test_makhos_run_sigkilled_on_a_live_game_takes_up_what_the_camera_shows_next
     before, after = split(video, cut, back, tmp_path)
     db = str(tmp_path / "events.db")
     first = makhos_run(before if next_source == "a new file" else video, db, "--realtime")
-    wait_for(lambda: len(moves_logged(open_log(db))) >= moves, timeout=300)
-    first.send_signal(signal.SIGKILL)
-    first.wait()
+    try:
+        wait_for(lambda: len(moves_logged(open_log(db))) >= moves, timeout=300)
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait()
     seq = open_log(db).read("1", limit=100_000)[-1].seq
     again = (makhos_run(after, db) if next_source == "a new file"
              else makhos_run(video, db, "--realtime", "--start", f"{back:.2f}"))
     try:
         wait_for(lambda: ended_after(db, seq) or again.poll() is not None, timeout=300)
-    finally:
         again.send_signal(signal.SIGINT)
         _, errors = again.communicate(timeout=60)
+    finally:
+        again.kill()  # a no-op once it has ended
     assert again.returncode == 0, errors
     events = open_log(db).read("1", limit=100_000)
     assert not [e for e in events if e.kind is EventKind.TAKEBACK]
@@ -153,7 +156,10 @@ def test_a_camera_that_cannot_be_read_ends_makhos_run_in_one_line(tmp_path):
     broken = tmp_path / "camera.mp4"
     broken.write_bytes(bytes(range(256)) * 400)
     run = makhos_run(broken, str(tmp_path / "events.db"))
-    _, errors = run.communicate(timeout=120)
+    try:
+        _, errors = run.communicate(timeout=120)  # ends by itself, not serving a dead board
+    finally:
+        run.kill()
     assert run.returncode == 1
     last = errors.strip().splitlines()[-1]
     assert last.startswith("makhos run: camera failed: video file") and "cannot be opened" in last
