@@ -56,7 +56,7 @@ from makhos.vision.reading import labels_of
 from makhos.vision.geometry import corner_error
 from makhos.vision.lens import Lens
 from makhos.vision.locate import locate_board
-from makhos.vision.pipeline import SquareReader
+from makhos.vision.squares import SquareReader
 from makhos.vision.rectify import SquareCrops, crop_squares
 from makhos.vision.sources import read_image
 

@@ -37,7 +37,7 @@ import sys
 import tempfile
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
@@ -260,6 +260,12 @@ class DroppingCamera:
 
     def reader(self) -> BoardReader:
         return self.inner.reader()
+
+    def taken_up(self, history: list[GameEvent]) -> DroppingCamera:
+        return replace(self, inner=self.inner.taken_up(history))  # a fresh log: the video's own seconds
+
+    def opening(self) -> Any:
+        return self.inner.opening()
 
     def items(self, after: float) -> Iterator[Frame]:
         from makhos.vision.sources import VideoFile

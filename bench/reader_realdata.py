@@ -40,7 +40,7 @@ import numpy as np
 from lab.tally import Tally
 from lab.realdata import (SYMBOL_KINGS, photo_geometry, RealPhoto, TrueGeometry, board_parity, cells_of,
                              collections, to_labelled, true_crops)
-from makhos.vision.pipeline import SquareReader
+from makhos.vision.squares import SquareReader
 from makhos.vision.reader import PRIOR, PieceReader
 from makhos.vision.reading import labels_of
 

@@ -59,8 +59,7 @@ def run(args: argparse.Namespace) -> int:
           "  - the referee console: the alert (with a beep), then 'corrected'; the camera view\n"
           "    with the detected grid and what was read on each square.")
     print_urls(live, token)
-    serve_until_interrupted(live)
-    return 0
+    return serve_until_interrupted(live, "demo")
 
 
 def check(live: LiveRun) -> int:
@@ -72,6 +71,9 @@ def check(live: LiveRun) -> int:
         live.start()
         if not live.wait_recorded(timeout=600):
             print("makhos demo --check: recording did not finish in 10 minutes", file=sys.stderr)
+            return 1
+        if live.failed is not None:
+            print(f"makhos demo --check: {live.failed}", file=sys.stderr)
             return 1
         event = first_event(f"{live.url}/api/board/{board}/events")
         recorded = read_game(urllib.request.urlopen(f"{live.url}/api/board/{board}/pdn", timeout=10)

@@ -68,7 +68,8 @@ class LiveRun:
             raise ValueError(f"cannot listen on {plan.host}:{plan.port} ({error.strerror}): "
                              "is another makhos running? choose another --port") from None
         self.stop = threading.Event()
-        self._worker = threading.Thread(target=self.worker.run, args=(self.stop,), name="worker", daemon=True)
+        self.failed: str | None = None  # why the camera loop died, once it has
+        self._worker = threading.Thread(target=self._watch, name="worker", daemon=True)
 
     @property
     def url(self) -> str:
@@ -90,6 +91,16 @@ class LiveRun:
     def start(self) -> None:
         self._worker.start()
         self.server.start()
+
+    def _watch(self) -> None:
+        """The worker, to the end of a recording or the stop. Whatever ends it otherwise
+        (a source that cannot be read, a log that stayed away) stops the whole run: a
+        page that goes on serving a board no camera watches would say nothing is wrong."""
+        try:
+            self.worker.run(self.stop)
+        except Exception as error:  # noqa: BLE001 - each is said, in one line, and ends the run
+            self.failed = f"camera failed: {error}"
+            self.stop.set()
 
     def wait_recorded(self, timeout: float | None = None) -> bool:
         """Wait for the worker to reach the end of a recording; False on timeout."""

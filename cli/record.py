@@ -49,8 +49,6 @@ def run(args: argparse.Namespace) -> int:
     hall would be, into a log that is written as it goes: a killed record loses nothing."""
     import threading
 
-    import cv2
-
     from makhos.events import open_log
     from makhos.session import BoardSession
     from makhos.session.diagnosis import Diagnosis, held_up
@@ -78,28 +76,30 @@ def run(args: argparse.Namespace) -> int:
     spool = None if args.events is None else args.events.with_name(args.events.name + ".outbox")
     if spool is not None and not args.resume:
         spool.unlink(missing_ok=True)  # a new recording: an old one's leftovers are not its
-    capture = cv2.VideoCapture(str(video))
-    skipped = round(args.start * (capture.get(cv2.CAP_PROP_FPS) or 30.0))
-    total = int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) - skipped
-    capture.release()
     diagnosis = Diagnosis()
-    with Progress(total, "frames", enabled=sys.stderr.isatty()) as progress:
-        def observe(session: BoardSession) -> None:
-            if session.last is not None:
-                diagnosis.observe(session.last)
-            progress.update(1)
 
-        # No referee watches a recording: of several lines through a gap, the likeliest is taken.
-        config = WorkerConfig(board=args.board, rules=rules_from_args(args), first_mover=first,
-                              offline=True, spool=spool)
-        worker = Worker(config, log, CameraInput(str(video), model=model, start=args.start), observe)
-        stop = threading.Event()
+    def observe(session: BoardSession) -> None:
+        if session.last is not None:
+            diagnosis.observe(session.last)
+        progress.update(1)  # the bar below, made once the frames to come are known
+
+    # No referee watches a recording: of several lines through a gap, the likeliest is taken.
+    config = WorkerConfig(board=args.board, rules=rules_from_args(args), first_mover=first,
+                          offline=True, spool=spool)
+    camera = CameraInput(str(video), model=model, start=args.start)
+    worker = Worker(config, log, camera, observe)
+    stop = threading.Event()
+    try:
         worker.start_session(stop)
-        session = worker.session
-        assert session is not None  # start_session made it
-        resumed = session.resumed(args.start)
-        if resumed is not None:
-            print(f"makhos record: {resumed}", flush=True)
+    except SourceError as error:
+        raise ValueError(str(error)) from None
+    session = worker.session
+    assert session is not None and isinstance(worker.source, CameraInput)  # start_session made it
+    resumed = session.resumed(args.start)
+    if resumed is not None:
+        print(f"makhos record: {resumed}", flush=True)
+    total = frames_from(video, worker.source.begin)  # a resumed record reads from the log's end
+    with Progress(total, "frames", enabled=sys.stderr.isatty()) as progress:
         try:
             worker.run(stop)
         except SourceError as error:
@@ -120,3 +120,15 @@ def run(args: argparse.Namespace) -> int:
     alerts = sum(1 for e in events if e.kind.value in ("irregularity", "board_mismatch"))
     print(f"{output}: {plies} plies, {alerts} alert(s)")
     return 0
+
+
+def frames_from(video: Path, second: float) -> int:
+    """The frames a video's header announces from ``second`` on (0 when it announces none)."""
+    import cv2
+
+    capture = cv2.VideoCapture(str(video))
+    try:
+        fps = capture.get(cv2.CAP_PROP_FPS) or 30.0
+        return max(int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) - round(second * fps), 0)
+    finally:
+        capture.release()

@@ -83,7 +83,8 @@ def print_urls(live: LiveRun, token: str) -> None:
     print("\n".join(lines + ["Press Ctrl-C to stop."]), flush=True)
 
 
-def serve_until_interrupted(live: LiveRun) -> None:
+def serve_until_interrupted(live: LiveRun, command: str = "run") -> int:
+    """Serve until Ctrl-C (0), or until the camera loop fails (1, its reason said)."""
     try:
         live.start()
         while not live.stop.wait(0.5):
@@ -92,9 +93,15 @@ def serve_until_interrupted(live: LiveRun) -> None:
         print("stopping", file=sys.stderr)
     finally:
         live.close()
+    if live.failed is not None:
+        print(f"makhos {command}: {live.failed}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def run(args: argparse.Namespace) -> int:
+    from makhos.vision.sources import SourceError
+
     token = referee_token(args)
     rules, first_mover = rules_and_first_mover(args, args.board_profile)
     live = LiveRun(LiveBoard(
@@ -102,9 +109,12 @@ def run(args: argparse.Namespace) -> int:
         first_mover=first_mover, token=token, host=args.host, port=args.port,
         speed=args.speed, profile=args.board_profile, start=args.start))
     print(f"makhos run: watching {live.worker.source.describe()}")
-    resumed = live.resumed()
+    try:
+        resumed = live.resumed()
+    except SourceError as error:
+        live.close()
+        raise ValueError(str(error)) from None
     if resumed is not None:
         print(f"makhos run: {resumed}", flush=True)
     print_urls(live, token)
-    serve_until_interrupted(live)
-    return 0
+    return serve_until_interrupted(live)

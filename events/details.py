@@ -93,6 +93,7 @@ class CameraStatus(str, enum.Enum):
     ENDED = "ended"  # a recording played to its end: no frame will come
     UNREADABLE = "unreadable"  # frames come, but none has read the board for a while in a game
     READABLE = "readable"  # the board is read again
+    OPENED = "opened"  # a worker took up its source (started or restarted): which recording
 
 
 D = TypeVar("D", bound="Detail")
@@ -293,6 +294,12 @@ class GameOver(Detail):
 class CameraNotice(Detail):
     kind: ClassVar[EventKind] = EventKind.CAMERA
     status: CameraStatus
+    # With OPENED: the recording taken up (``vision.sources.identity``; None for a camera,
+    # whose frames carry the wall clock), and the log's time of its second 0. Only the
+    # recording the log's last plies were read from is taken up where the log ends
+    # (worker.takeup); any other source from its start.
+    recording: str | None = None
+    origin: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -161,13 +161,16 @@ class BoardSession:
                                      ply=None if game is None else len(game.plies),
                                      detail=ReaderAdapted(adaptation)))
 
-    def camera_notice(self, time: float, status: CameraStatus, reason: str | None = None) -> GameEvent:
-        """Say what became of the camera (lost, back, ended, the board unreadable), stored."""
+    def camera_notice(self, time: float, status: CameraStatus | CameraNotice,
+                      reason: str | None = None) -> GameEvent:
+        """Say what became of the camera (lost, back, ended, the board unreadable, a source
+        taken up), stored."""
         record = self.tracker.record.current
         game = self.tracker.game
+        detail = status if isinstance(status, CameraNotice) else CameraNotice(status)
         event = self._store(GameEvent(self.tracker.board_id, EventKind.CAMERA, time,
                                       game=record.number, ply=None if game is None else len(game.plies),
-                                      reason=reason, detail=CameraNotice(status)))
+                                      reason=reason, detail=detail))
         if self.log is None:  # no log to read it back from: the tracker's record takes it now
             self.tracker.logged(event)
         return event

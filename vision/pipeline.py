@@ -291,19 +291,26 @@ class BoardReader:
         return None
 
     def _as_the_game_has_it(self, image: np.ndarray, found: Orientation, board: Board) -> Orientation:
-        """Of ``found`` and its half turn, the numbering under which the squares read most
-        like ``board``: a game some plies on still has nearly every piece where the log
-        says, while the half turn swaps the two sides' camps."""
+        """Of the four numberings of the squares ``found`` puts in play (its quarter turns,
+        each with the colour label that keeps those squares in play), the one under which
+        they read most like ``board``: a game some plies on still has nearly every piece where
+        the log says, while a half turn swaps the two sides' camps and a quarter turn moves
+        each man to a square of the other diagonal. The start may have fixed the numbering in
+        any of the four (a board the camera sees a quarter turned, its men on the squares the
+        cheap cue calls the other colour), so none is left out."""
         position = Position(*board, turn=Colour.DARK)
         expected = np.array([CLASS_INDEX[position.piece_at(s)] for s in range(1, 33)])
+        other = "light" if found.played == "dark" else "dark"
         best: tuple[float, Orientation] | None = None
-        for turns in (0, 2):
+        for turns in range(4):
+            # A quarter turn moves the squares in play to the other parity of the turned
+            # frame: the other label keeps the same squares in play (rectify.played_cells).
+            played = found.played if turns % 2 == 0 else other
             location = found.location.rotated(turns)
-            crops = crop_squares(image, location.corners, found.played, self.classifier.geometry, self.lens)
+            crops = crop_squares(image, location.corners, played, self.classifier.geometry, self.lens)
             p = self.classifier.classify(crops)
             score = float(np.log(np.clip(p[np.arange(32), expected], 1e-6, None)).sum())
             if best is None or score > best[0]:
-                best = (score, Orientation(location, found.played, 1.0,
-                                           (found.quarter_turns + turns) % 4))
+                best = (score, Orientation(location, played, 1.0, (found.quarter_turns + turns) % 4))
         assert best is not None
         return best[1]

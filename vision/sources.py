@@ -12,6 +12,7 @@ exponential backoff; a file that cannot be read raises :class:`SourceError` nami
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from typing import Protocol
 import cv2
 import numpy as np
 
+#: Bytes read at each end of a recording to tell it from another (:func:`identity`).
+IDENTITY_BYTES = 1 << 16
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 NETWORK_SCHEMES = ("rtsp://", "rtsps://", "http://", "https://", "rtmp://", "udp://", "tcp://")
 
@@ -71,6 +74,11 @@ class ImageFolder:
     def describe(self) -> str:
         return f"image folder {self.folder}"
 
+    def identity(self) -> str:
+        """Which recording this is (:func:`identity`): how many images, the first and the last."""
+        paths = self.paths()
+        return identity([*paths[:1], *paths[-1:]], f"{len(paths)} images")
+
     def __iter__(self) -> Iterator[Frame]:
         if not self.folder.exists():
             raise SourceError(f"{self.describe()}: no such folder")
@@ -107,6 +115,10 @@ class VideoFile:
     def describe(self) -> str:
         return f"video file {self.path}" + (f" from {self.start:g} s" if self.start else "")
 
+    def identity(self) -> str:
+        """Which recording this is (:func:`identity`)."""
+        return identity([self.path])
+
     def __iter__(self) -> Iterator[Frame]:
         if not self.path.is_file():
             raise SourceError(f"{self.describe()}: no such file")
@@ -134,6 +146,26 @@ class VideoFile:
                 index += 1
         finally:
             cap.release()
+
+
+def identity(paths: list[Path], kind: str = "") -> str:
+    """Which recording ``paths`` hold, by their contents, not their names: a hash of each
+    file's size and first and last :data:`IDENTITY_BYTES`. A copy under another name is
+    the same recording; a new one (the camera's next file, a re-encoding, a file cut
+    or grown) is another, even under the same name. Reads a few kilobytes, never the whole.
+    ``kind`` tells apart recordings that only some of their files stand for (a folder's
+    image count)."""
+    digest = hashlib.sha256(kind.encode())
+    for path in paths:
+        if not path.is_file():
+            raise SourceError(f"{path}: no such file")
+        size = path.stat().st_size
+        digest.update(f";{size};".encode())
+        with path.open("rb") as file:
+            digest.update(file.read(IDENTITY_BYTES))
+            file.seek(max(size - IDENTITY_BYTES, 0))
+            digest.update(file.read(IDENTITY_BYTES))
+    return digest.hexdigest()[:24]
 
 
 @dataclass(frozen=True)
@@ -220,9 +252,10 @@ class LiveCamera:
 
 def paced(frames: Iterable[Frame], speed: float = 1.0,
           sleep: Callable[[float], None] = time.sleep,
-          clock: Callable[[], float] = time.time) -> Iterator[Frame]:
+          clock: Callable[[], float] = time.time, stamp: bool = True) -> Iterator[Frame]:
     """A recording played as if live (the demo): each frame is handed on at its own time,
-    stamped with the wall clock as a camera's frame would be."""
+    stamped with the wall clock as a camera's frame would be, or (``stamp`` False) with
+    the time it has (set in the clock of a log the recording goes on in)."""
     start_wall: float | None = None
     start_stamp = 0.0
     for frame in frames:
@@ -231,7 +264,7 @@ def paced(frames: Iterable[Frame], speed: float = 1.0,
         due = start_wall + (frame.timestamp - start_stamp) / speed
         if due > clock():
             sleep(due - clock())
-        yield Frame(frame.image, due, frame.index)
+        yield Frame(frame.image, due, frame.index) if stamp else frame
 
 
 def open_source(

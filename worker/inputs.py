@@ -7,15 +7,16 @@ BoardReader (:meth:`BoardSession.feed`), a replay's readings join after it
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, Protocol
 
 from makhos.events import GameEvent
+from makhos.events.details import CameraNotice
 from makhos.session import BoardSession
 
 from .replay import Observation, ReplaySource
+from .takeup import TakeUp, take_up
 
 if TYPE_CHECKING:  # imported when used: a replay needs neither OpenCV nor onnxruntime
     from makhos.calibration.desk import ProfileDesk
@@ -24,8 +25,6 @@ if TYPE_CHECKING:  # imported when used: a replay needs neither OpenCV nor onnxr
     from makhos.vision.sources import Frame
 
 REPLAY_PREFIX = "replay:"
-#: Seconds of a recording played to the vision before the point where its log ends.
-WARM_UP = 5.0
 
 
 class Input(Protocol):
@@ -41,6 +40,12 @@ class Input(Protocol):
 
     def reader(self) -> Any:
         """The session's BoardReader (None when readings arrive already made)."""
+
+    def taken_up(self, history: list[GameEvent]) -> Input:
+        """This input set to go on from the board's log, ``history`` (at a worker's start)."""
+
+    def opening(self) -> tuple[float, CameraNotice] | None:
+        """What the log keeps of the source taken up, and when (None: nothing to keep)."""
 
     def items(self, after: float) -> Iterator[Any]:
         """What comes from the source, later than ``after`` where it can skip."""
@@ -62,6 +67,12 @@ class ReplayInput:
         return self.source.describe()
 
     def reader(self) -> None:
+        return None
+
+    def taken_up(self, history: list[GameEvent]) -> ReplayInput:
+        return self  # a replay goes on after the log's time by itself (``items``)
+
+    def opening(self) -> None:
         return None
 
     def items(self, after: float) -> Iterator[Observation]:
@@ -91,6 +102,7 @@ class CameraInput:
     view: CameraView | None = None
     start: float = 0.0  # seconds into a video file to play it from
     watches_camera: bool = True
+    taken: TakeUp | None = None  # where the board's log has it go on (``taken_up``)
 
     @property
     def live(self) -> bool:
@@ -114,24 +126,39 @@ class CameraInput:
             return board_reader(BoardProfile.load(self.profile), self.profile, model_path(self.model))
         return BoardReader(square_reader(model=self.model))
 
-    def items(self, after: float) -> Iterator[Frame]:
-        """The frames from ``start``; a recording is taken up where the log ends (``after``,
-        in its own seconds), so a restarted worker never plays the game again from its
-        first frame (which would read as plies taken back). It starts :data:`WARM_UP`
-        seconds before that point: the session only warms its vision on frames the log
-        has seen (a board just found waits longer for its first still view, and a hand
-        may be on its way by the resume point)."""
-        from makhos.vision.sources import ImageFolder, VideoFile, open_source, paced
+    def taken_up(self, history: list[GameEvent]) -> CameraInput:
+        """Set to go on from the board's log (:mod:`worker.takeup`): the recording the log's
+        last plies were read from where the log ends, any other from ``start``."""
+        from makhos.vision.sources import ImageFolder, VideoFile, open_source
 
         source = open_source(self.spec, start=self.start)
-        resume = math.isfinite(after) and after > self.start
-        begin = max(self.start, after - WARM_UP)
-        if resume and isinstance(source, VideoFile):
-            source = VideoFile(source.path, start=begin)
+        recording = source.identity() if isinstance(source, (VideoFile, ImageFolder)) else None
+        return replace(self, taken=take_up(history, recording, self.start, self.speed is not None))
+
+    def opening(self) -> tuple[float, CameraNotice] | None:
+        return None if self.taken is None else (self.taken.at, self.taken.notice())
+
+    @property
+    def begin(self) -> float:
+        """The second of a recording it is read from."""
+        return self.start if self.taken is None else self.taken.begin
+
+    def items(self, after: float) -> Iterator[Frame]:
+        """The frames from :attr:`begin`, in the log's clock. ``after`` is not needed: where
+        a recording goes on was settled from the log by :meth:`taken_up`, and a camera's
+        frames come after the log's end by themselves."""
+        from makhos.vision.sources import Frame, ImageFolder, VideoFile, open_source, paced
+
+        source = open_source(self.spec, start=self.start)
+        if isinstance(source, VideoFile) and self.begin != self.start:
+            source = VideoFile(source.path, start=self.begin)
         frames: Iterator[Frame] = iter(source)
-        if resume and isinstance(source, ImageFolder):
-            frames = (frame for frame in frames if frame.timestamp >= begin)
-        return paced(frames, self.speed) if self.speed is not None else frames
+        if isinstance(source, ImageFolder) and self.begin > 0:
+            frames = (frame for frame in frames if frame.timestamp >= self.begin)
+        origin = 0.0 if self.taken is None else self.taken.origin
+        if origin:
+            frames = (Frame(frame.image, origin + frame.timestamp, frame.index) for frame in frames)
+        return paced(frames, self.speed, stamp=False) if self.speed is not None else frames
 
     def time_of(self, item: Frame) -> float:
         return item.timestamp

@@ -97,6 +97,7 @@ class Worker:
         tracker = GameTracker(config.board, config.rules, TrackerConfig(first_mover=config.first_mover,
                                                                         offline=config.offline))
         seen = tracker.restore(history)
+        self.source = self.source.taken_up(history)
         # Decisions logged after ``seen`` are the session's to apply, through the outbox's reads.
         if config.spool is not None:
             config.spool.unlink(missing_ok=True)  # delivered: the log has them all
@@ -106,6 +107,9 @@ class Worker:
             first, second = config.players
             game = tracker.record.current.number
             self.outbox.accept(SetPlayers(first, second).to_event(config.board, game, time.time()))
+        opening = self.source.opening()
+        if opening is not None:  # which source this run reads: where a restart may take it up
+            self.session.camera_notice(*opening)
         # The input's clock: the times of the events its tracker made.
         self._after = max((e.time for e in history if e.kind in TRACKER_KINDS), default=float("-inf"))
         return self._after

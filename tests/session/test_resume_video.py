@@ -3,7 +3,7 @@ uninterrupted run did: the plies after the restart are the true ones, each seen 
 played, with no gap notice.
 
 The video and the restart point are one of ``bench.faults``'s failures before the warm-up
-(``worker.inputs.WARM_UP``): restarted at the log's last move, a fresh occlusion gate
+(``worker.takeup.WARM_UP``): restarted at the log's last move, a fresh occlusion gate
 waits a full second of quiet for its first still view, the players' hands came and went
 faster, and three plies were seen only as a gap whose two orders of moves the tracker
 could not tell apart (it let the wrong one stand).
