@@ -65,7 +65,8 @@ def test_record_writes_a_sqlite_log_unless_the_name_says_json_lines(clip, tmp_pa
     assert main(["record", "--source", str(clip), "-o", str(tmp_path / "game.pdn"),
                  "--events", str(events)]) == 0
     stored = SQLiteLog(events).read("1")
-    assert stored[0].kind.value == "game_started" and any(e.kind.value == "move" for e in stored)
+    assert [e.kind.value for e in stored[:2]] == ["camera", "game_started"]  # the recording opened, then its game
+    assert any(e.kind.value == "move" for e in stored)
     capsys.readouterr()
     assert main(["record", "--source", str(clip), "--events", str(events)]) == 2
     assert "--resume" in capsys.readouterr().err
@@ -169,4 +170,5 @@ def test_a_new_record_over_an_old_log_starts_afresh(clip, tmp_path):
     log.with_name("events.jsonl.outbox").write_text(stale.to_json() + "\n")
     assert main(["record", "--source", str(clip), "-o", str(tmp_path / "game.pdn"), "--events", str(log)]) == 0
     events = [GameEvent.from_json(line) for line in log.read_text().splitlines()]
-    assert events[0].kind is EventKind.GAME_STARTED and all(e.time >= 0 for e in events)
+    assert events[0].detail == CameraNotice(CameraStatus.OPENED, events[0].detail.recording)  # not the stale one
+    assert events[1].kind is EventKind.GAME_STARTED and all(e.time >= 0 for e in events)
