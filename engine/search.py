@@ -163,6 +163,36 @@ class _Run:
     #: line: it is not stored as a score (see :meth:`Searcher._pvs`).
     repeated: int = 0
     exclude: frozenset[Effect] = frozenset()  # root moves left out (Searcher.search's exclude)
+    #: What the root's moves showed in the iteration under way (see :class:`_RootWatch`).
+    root: "_RootWatch" = field(default_factory=lambda: _RootWatch(None))
+
+
+@dataclass
+class _RootWatch:
+    """The root's moves in one iteration, for the answer should the iteration be stopped (#44).
+
+    A stopped iteration answers with the last complete one's move (``settled``) and score,
+    never with what the root's table entry holds then: a pass of the aspiration window that
+    failed low stores the move with the highest upper bound, which is no choice at all, and
+    that is how a stopped search once answered a move that loses by force. The one
+    exception is a move the unfinished iteration has *proven* better: its full-window search
+    gave it an exact score above an upper bound that this iteration found for the settled
+    move (``ceiling``). ``best`` is the move of the last pass over the root that ended.
+    """
+
+    settled: Effect | None
+    ceiling: int = _INFINITY
+    proven: tuple[int, Effect] | None = None
+    best: Effect | None = None
+
+    def searched(self, effect: Effect, score: int, alpha: int, beta: int, full: bool, reduced: bool) -> None:
+        """A root move's score from a search in (``alpha``, ``beta``) (``full``) or the null
+        window above ``alpha``, ``reduced`` plies shallower or not."""
+        if effect == self.settled:
+            if (score < beta) if full else (score <= alpha and not reduced):
+                self.ceiling = min(self.ceiling, score)  # fail-soft: an upper bound, or exact
+        elif full and alpha < score < beta and score > self.ceiling:
+            self.proven = (score, effect)
 
 
 class Searcher:
@@ -263,26 +293,32 @@ class Searcher:
 
         max_depth = limits.depth if limits.depth is not None else MAX_PLY
         best: tuple[int, int, bool] | None = None  # score, depth, exact
-        score = 0
+        line: list[Effect] = []  # the principal variation of the last complete iteration
         for depth in range(1, max_depth + 1):
             guessed = run.guessed
+            run.root = _RootWatch(line[0] if line else None)
             try:
-                score = self._aspirated(mine, theirs, kings, up, depth, quiet_left, score)
+                score = self._aspirated(mine, theirs, kings, up, depth, quiet_left, best[0] if best else 0)
             except _Stop:
                 if best is None:  # not even depth 1: finish it whatever the limit says
                     run.deadline = run.node_limit = None
                     score = self._root(mine, theirs, kings, up, 1, -_INFINITY, _INFINITY, quiet_left)
-                    best = (score, 1, False)
-                break
+                    best, line = (score, 1, False), self._line(mine, theirs, kings, up, quiet_left, 1, run.root.best)
+                elif run.root.proven is not None:  # a better move, by this depth's own search
+                    proven, move = run.root.proven
+                    best = (proven, best[1], False)
+                    line = self._line(mine, theirs, kings, up, quiet_left, depth, move)
+                break  # the last complete iteration answers, whatever the root's entry says now
             exact = run.guessed == guessed
             best = (score, depth, exact)
+            line = self._line(mine, theirs, kings, up, quiet_left, depth, run.root.best)
             if exact:
                 break  # the tree ended everywhere: deeper shows nothing new
             if abs(score) > MATE_BOUND and depth >= MATE - abs(score):
                 break  # every line as long as the forced end was searched: none is shorter
         assert best is not None
         score, depth, exact = best
-        pv = self._principal_variation(position, quiet_left, depth)
+        pv = self._moves(position, line)
         return Analysis(Score(score), pv[0] if pv else None, pv, depth, run.nodes,
                         time.perf_counter() - started, exact or abs(score) > MATE_BOUND)
 
@@ -431,17 +467,21 @@ class Searcher:
                 child_quiet = quiet_left - 1 if quiet_left < NO_COUNT else NO_COUNT
                 path.append(here)
             m, t, k = mine ^ moved, theirs ^ captured, (kings & ~captured) ^ toggle
+            reduce = 0
             if index == 0:
                 score = -search(t, m, k, other, next_depth, -beta, -alpha, child_ply, child_quiet)
+                full = True
             else:
-                reduce = 0
                 if (may_reduce and index >= _LMR_FROM and effect != killers[0]
                         and effect != killers[1] and toggle in (0, moved)):
                     reduce = 2 if index >= _LMR_TWO_FROM and depth >= 6 else 1
                 score = -search(t, m, k, other, next_depth - reduce, -alpha - 1, -alpha, child_ply, child_quiet)
-                if score > alpha and (reduce or score < beta):
+                full = score > alpha and (reduce > 0 or score < beta)
+                if full:
                     score = -search(t, m, k, other, next_depth, -beta, -alpha, child_ply, child_quiet)
             path.pop()
+            if not ply:
+                run.root.searched(effect, score, alpha, beta, full, reduce > 0)
             if score > best_score:
                 best_score, best_move = score, effect
                 if score > alpha:
@@ -454,6 +494,8 @@ class Searcher:
                             hist[effect] = hist.get(effect, 0) + depth * depth
                         break
 
+        if not ply:
+            run.root.best = best_move
         if best_score >= beta:
             flag = _LOWER
         elif best_score > original_alpha:
@@ -541,27 +583,45 @@ class Searcher:
 
     # ------------------------------------------------------------ the answer
 
-    def _principal_variation(self, position: Position, quiet_left: int, depth: int) -> tuple[Move, ...]:
-        """The line the transposition table holds, as moves, until it ends or repeats."""
-        line: list[Move] = []
-        seen: set[Position] = set()
-        while position not in seen and len(line) < depth + 20:
-            seen.add(position)
-            mine, theirs, up = _sides(position)
-            entry = self._tt.get((mine, theirs, position.kings, up, quiet_left))
-            move = move_of_effect(position, entry[3], self.rules) if entry and entry[3] else None
-            if move is None:  # past the stored line: a forced reply still belongs to it
-                forced = position.legal_moves(self.rules)
+    def _line(self, mine: int, theirs: int, kings: int, up: bool, quiet_left: int, depth: int,
+              first: Effect | None) -> list[Effect]:
+        """``first`` (the root's move), then the line the transposition table holds, until it
+        ends or repeats: the principal variation, kept on the bitboards after each iteration
+        (microseconds) because the next, if stopped, leaves the table holding its own lines."""
+        line: list[Effect] = []
+        seen: set[Board4] = set()
+        effect = first
+        while (here := (mine, theirs, kings, up)) not in seen and len(line) < depth + 20:
+            seen.add(here)
+            if effect is None:
+                entry = self._tt.get((mine, theirs, kings, up, quiet_left))
+                effect = entry[3] if entry else None
+            if effect is None:  # past the stored line: a forced reply still belongs to it
+                forced = legal_effects(mine, theirs, kings, up, self._immediate)
                 if len(forced) != 1:
                     break
-                move = forced[0]
-            line.append(move)
-            if move.is_capture or not position.kings & BIT[move.start]:
+                effect = forced[0]
+            line.append(effect)
+            moved, captured, _ = effect
+            if captured or not moved & kings:
                 quiet_left = self._count_reset
             elif quiet_left < NO_COUNT:
                 quiet_left -= 1
+            theirs, mine, kings = play_effect(mine, theirs, kings, effect)
+            up = not up
+            effect = None
+        return line
+
+    def _moves(self, position: Position, line: list[Effect]) -> tuple[Move, ...]:
+        """A line of effects from ``position`` as moves."""
+        moves: list[Move] = []
+        for effect in line:
+            move = move_of_effect(position, effect, self.rules)
+            if move is None:
+                break
+            moves.append(move)
             position = position.play(move)
-        return tuple(line)
+        return tuple(moves)
 
 
 @dataclass(frozen=True, slots=True)

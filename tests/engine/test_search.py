@@ -144,6 +144,19 @@ def test_node_budget_and_depth_limit_are_kept():
     assert Searcher().search(Position.start(), Limits(depth=3)).depth == 3
 
 
+def test_a_stopped_search_answers_with_its_last_complete_depth():
+    """#44: at 160,000 nodes depth 12 is stopped partway. A pass of its aspiration window
+    that failed low had left the root's table entry holding 20-16 (13x2 wins against it),
+    and the answer took that move with depth 11's score. It is depth 11's move, score and
+    line that answer, as a search to depth 11 gives them."""
+    position = Position.from_fen("B:W3,7,11,K13,15:B6,12,20,21,32")
+    stopped = Searcher().search(position, Limits(nodes=160_000))
+    assert stopped.nodes >= 160_000  # the budget, not the depth, ended it
+    finished = Searcher().search(position, Limits(depth=stopped.depth))
+    assert (stopped.best, stopped.score, stopped.pv) == (finished.best, finished.score, finished.pv)
+    assert str(stopped.best) != "20-16"
+
+
 def test_twelve_men_and_effects_round_trip():
     rules = Rules(men_per_side=12)
     position = Position.start(rules)
