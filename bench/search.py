@@ -9,6 +9,7 @@
     python3 -m bench.search exactness               # 200 positions vs minimax; the table vs its rules
     python3 -m bench.search reuse                   # one searcher through long games vs fresh ones (#35)
     python3 -m bench.search reuse --engine ef002a7  # the same for the engine of a git revision
+    python3 -m bench.search stopped                 # answers of budget-stopped searches (#44)
     python3 -m bench.search match --opponent previous --nodes 20000 --results out/m-prev.jsonl
     python3 -m bench.search match --opponent minimax --nodes 20000 --results out/m-minimax.jsonl
 
@@ -38,6 +39,7 @@ import time
 from pathlib import Path
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 
 from makhos.engine import CapturedRemoval, Move, Position, Rules
@@ -353,6 +355,25 @@ def long_games(count: int, nodes: int, max_plies: int = 160) -> list[Game]:
     return games
 
 
+def searchable(at: GamePosition) -> bool:
+    """Not drawn by the rules, not lost already: a position a search has a move for."""
+    return not at.drawn and bool(at.position.legal_moves())
+
+
+def spread(games: list[Game], from_ply: int, count: int) -> set[tuple[int, int]]:
+    """``count`` (game, ply) spots spread evenly over the distinct searchable positions of
+    ``games`` from ``from_ply`` on (with their history: two openings may meet in one game)."""
+    distinct: dict[GamePosition, tuple[int, int]] = {}
+    for g, game in enumerate(games):
+        for i in range(from_ply, len(game.plies) + 1):
+            at = GamePosition.of(game, i)
+            if searchable(at):
+                distinct.setdefault(at, (g, i))
+    spots = sorted(distinct.values())
+    step = max(len(spots) / count, 1.0)
+    return {spots[int(k * step)] for k in range(min(count, len(spots)))}
+
+
 def reuse(args: argparse.Namespace) -> int:
     """One searcher analyses every position of long games in order (the live analyst's
     way); at ``--positions`` of them, spread over the games past ply ``--from-ply``, its
@@ -366,22 +387,10 @@ def reuse(args: argparse.Namespace) -> int:
     began = time.process_time()
     games = long_games(args.games, args.game_nodes)
 
-    def searchable(at: GamePosition) -> bool:  # not drawn by the rules, not lost already
-        return not at.drawn and bool(at.position.legal_moves())
-
-    # Distinct positions with their history: two openings may meet in one game.
-    distinct: dict[GamePosition, tuple[int, int]] = {}
-    for g, game in enumerate(games):
-        for i in range(args.from_ply, len(game.plies) + 1):
-            at = GamePosition.of(game, i)
-            if searchable(at):
-                distinct.setdefault(at, (g, i))
-    spots = sorted(distinct.values())
+    chosen = spread(games, args.from_ply, args.positions)
     print(f"{len(games)} games of {', '.join(str(len(g.plies)) for g in games)} plies"
-          f" from ply {args.from_ply}: {len(spots)} distinct positions"
-          f" ({args.game_nodes:,} nodes a move), {time.process_time() - began:.0f} s cpu", flush=True)
-    step = max(len(spots) / args.positions, 1.0)
-    chosen = {spots[int(k * step)] for k in range(min(args.positions, len(spots)))}
+          f" from ply {args.from_ply} ({args.game_nodes:,} nodes a move), {len(chosen)} positions,"
+          f" {time.process_time() - began:.0f} s cpu", flush=True)
     limits = engine.Limits(nodes=args.nodes)
     rows = []
     for g, game in enumerate(games):
@@ -420,6 +429,53 @@ def reuse(args: argparse.Namespace) -> int:
           f" margin above it: {same_clear} of {len(clear)} same best move;"
           f" all: {same_all} of {len(rows)} same best move, {identical} identical"
           f" (score, move, depth, nodes); {time.process_time() - began:.0f} s cpu ({load()})")
+    return 0
+
+
+# ---------------------------------------------------------------- stopped (#44)
+
+
+def stopped(args: argparse.Namespace) -> int:
+    """What a search stopped by its node budget answers, against what its last complete
+    depth chose (a fresh search to that depth: the same iterations, run to their end).
+
+    Each answer is one of: the last complete depth's move and score; a move the unfinished
+    depth proved better (another move, with that depth's own score), counted with how often
+    the full next depth chose it too; or **stale**: a move the last complete depth never
+    chose, with that depth's score or one the next depth does not back (the bug of #44,
+    goal 0). Positions: ``--positions`` spread over long self-play games, as ``reuse``."""
+    engine = engine_at(args.engine)
+    print(f"engine {args.engine or 'this tree'}, python {sys.version.split()[0]}, {load()}", flush=True)
+    began = time.process_time()
+    games = long_games(args.games, args.game_nodes)
+    spots = [GamePosition.of(games[g], i) for g, i in sorted(spread(games, args.from_ply, args.positions))]
+    print(f"{len(spots)} positions from ply {args.from_ply} of {len(games)} self-play games,"
+          f" {time.process_time() - began:.0f} s cpu", flush=True)
+
+    def search(at: GamePosition, limits: Any) -> Any:  # an Analysis of the engine under test
+        return engine.Searcher(Rules()).search(at.position, limits, history=at.history, count_left=at.count_left)
+
+    for budget in args.budgets:
+        finished = proven = backed = stale = 0
+        for at in spots:
+            found = search(at, engine.Limits(nodes=budget))
+            last = search(at, engine.Limits(depth=found.depth))
+            if (found.best, found.score) == (last.best, last.score):
+                finished += 1
+                continue
+            deeper = search(at, engine.Limits(depth=found.depth + 1))
+            if found.best != last.best and found.score != last.score:
+                proven += 1
+                backed += found.best == deeper.best
+                continue
+            stale += 1
+            print(f"STALE {at.position.fen()} at {budget:,} nodes: {found.best} {found.score} d{found.depth};"
+                  f" depth {found.depth} chose {last.best} {last.score}, depth {found.depth + 1}"
+                  f" {deeper.best} {deeper.score}", flush=True)
+        print(f"{budget:,} nodes: {len(spots)} positions, {finished} answered with the last complete depth,"
+              f" {proven} with a move the unfinished depth proved better ({backed} of them the next"
+              f" depth's choice too), **{stale} stale**; {time.process_time() - began:.0f} s cpu ({load()})",
+              flush=True)
     return 0
 
 
@@ -512,6 +568,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--from-ply", type=int, default=20, help="compare positions from this ply on")
     p.add_argument("--keep-table", action="store_true", help="the reused searcher keeps its transposition table")
     p.set_defaults(func=reuse)
+    p = sub.add_parser("stopped", help="answers of searches stopped by their budget (#44)")
+    p.add_argument("--engine", default=None, help="a git revision's engine/search.py (default: this tree)")
+    p.add_argument("--budgets", type=int, nargs="+", default=[20_000, 80_000, 160_000],
+                   help="node budgets, each over every position")
+    p.add_argument("--positions", type=int, default=200)
+    p.add_argument("--games", type=int, default=5)
+    p.add_argument("--game-nodes", type=int, default=3_000, help="node budget of the self-play games")
+    p.add_argument("--from-ply", type=int, default=10, help="positions from this ply on")
+    p.set_defaults(func=stopped)
     p = sub.add_parser("exactness")
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--max-states", type=int, default=20_000, help="largest reference tree to solve")
