@@ -467,6 +467,9 @@ def stopped(args: argparse.Namespace) -> int:
             if found.best != last.best and found.score != last.score:
                 proven += 1
                 backed += found.best == deeper.best
+                print(f"proved {at.position.fen()} at {budget:,} nodes: {found.best} {found.score};"
+                      f" depth {found.depth} chose {last.best} {last.score}, depth {found.depth + 1}"
+                      f" {deeper.best} {deeper.score}", flush=True)
                 continue
             stale += 1
             print(f"STALE {at.position.fen()} at {budget:,} nodes: {found.best} {found.score} d{found.depth};"

@@ -157,6 +157,17 @@ def test_a_stopped_search_answers_with_its_last_complete_depth():
     assert str(stopped.best) != "20-16"
 
 
+def test_a_stopped_search_answers_with_a_move_its_unfinished_depth_proved_better():
+    """At 20,000 nodes depth 10 is stopped near its end, after 24-20's full-window search
+    scored it above what the same depth found 7-3 (depth 9's move) worth at most: the
+    answer is 24-20 with that score, as the finished depth 10 has it."""
+    position = Position.from_fen("B:W15,22:B7,24")
+    stopped = Searcher().search(position, Limits(nodes=20_000))
+    assert stopped.best != Searcher().search(position, Limits(depth=stopped.depth)).best
+    deeper = Searcher().search(position, Limits(depth=stopped.depth + 1))
+    assert (stopped.best, stopped.score) == (deeper.best, deeper.score)
+
+
 def test_twelve_men_and_effects_round_trip():
     rules = Rules(men_per_side=12)
     position = Position.start(rules)
