@@ -439,11 +439,10 @@ def stopped(args: argparse.Namespace) -> int:
     """What a search stopped by its node budget answers, against what its last complete
     depth chose (a fresh search to that depth: the same iterations, run to their end).
 
-    Each answer is one of: the last complete depth's move and score; a move the unfinished
-    depth proved better (another move, with that depth's own score), counted with how often
-    the full next depth chose it too; or **stale**: a move the last complete depth never
-    chose, with that depth's score or one the next depth does not back (the bug of #44,
-    goal 0). Positions: ``--positions`` spread over long self-play games, as ``reuse``."""
+    Each answer is one of (:func:`judged`): the last complete depth's move and score; a
+    move the next depth prefers to the last complete depth's; or **stale**: a move the last
+    complete depth never chose and the next depth does not prefer (the bug of #44, goal 0).
+    Positions: ``--positions`` spread over long self-play games, as ``reuse``."""
     engine = engine_at(args.engine)
     print(f"engine {args.engine or 'this tree'}, python {sys.version.split()[0]}, {load()}", flush=True)
     began = time.process_time()
@@ -451,35 +450,41 @@ def stopped(args: argparse.Namespace) -> int:
     spots = [GamePosition.of(games[g], i) for g, i in sorted(spread(games, args.from_ply, args.positions))]
     print(f"{len(spots)} positions from ply {args.from_ply} of {len(games)} self-play games,"
           f" {time.process_time() - began:.0f} s cpu", flush=True)
-
-    def search(at: GamePosition, limits: Any) -> Any:  # an Analysis of the engine under test
-        return engine.Searcher(Rules()).search(at.position, limits, history=at.history, count_left=at.count_left)
-
     for budget in args.budgets:
-        finished = proven = backed = stale = 0
+        kinds = {"finished": 0, "deeper": 0, "stale": 0}
         for at in spots:
-            found = search(at, engine.Limits(nodes=budget))
-            last = search(at, engine.Limits(depth=found.depth))
-            if (found.best, found.score) == (last.best, last.score):
-                finished += 1
-                continue
-            deeper = search(at, engine.Limits(depth=found.depth + 1))
-            if found.best != last.best and found.score != last.score:
-                proven += 1
-                backed += found.best == deeper.best
-                print(f"proved {at.position.fen()} at {budget:,} nodes: {found.best} {found.score};"
-                      f" depth {found.depth} chose {last.best} {last.score}, depth {found.depth + 1}"
-                      f" {deeper.best} {deeper.score}", flush=True)
-                continue
-            stale += 1
-            print(f"STALE {at.position.fen()} at {budget:,} nodes: {found.best} {found.score} d{found.depth};"
-                  f" depth {found.depth} chose {last.best} {last.score}, depth {found.depth + 1}"
-                  f" {deeper.best} {deeper.score}", flush=True)
-        print(f"{budget:,} nodes: {len(spots)} positions, {finished} answered with the last complete depth,"
-              f" {proven} with a move the unfinished depth proved better ({backed} of them the next"
-              f" depth's choice too), **{stale} stale**; {time.process_time() - began:.0f} s cpu ({load()})",
-              flush=True)
+            found = engine.Searcher(Rules()).search(at.position, engine.Limits(nodes=budget), history=at.history,
+                                                    count_left=at.count_left)
+            kind, said = judged(engine, at, found)
+            kinds[kind] += 1
+            if said:
+                print(f"{kind.upper()} {at.position.fen()} at {budget:,} nodes: {said}", flush=True)
+        print(f"{budget:,} nodes: {len(spots)} positions, {kinds['finished']} answered with the last complete"
+              f" depth, {kinds['deeper']} with a move the next depth prefers to it, **{kinds['stale']} stale**"
+              f" (another move); {time.process_time() - began:.0f} s cpu ({load()})", flush=True)
     return 0
+
+
+def judged(engine: ModuleType, at: GamePosition, found: Any) -> tuple[str, str]:
+    """How a budget-stopped answer ``found`` (an Analysis of ``engine``) stands, and what to
+    say of it: ``finished`` (the last complete depth's move and score, as a search to that
+    depth gives them); ``deeper`` (another move, which a search one depth deeper between the
+    two moves prefers: today's engine, by ``exclude``); else ``stale``."""
+    def search(limits: Any, exclude: list[Move] | None = None) -> Any:
+        searcher = Searcher(Rules()) if exclude is not None else engine.Searcher(Rules())
+        more = {"exclude": exclude} if exclude is not None else {}
+        return searcher.search(at.position, limits, history=at.history, count_left=at.count_left, **more)
+
+    last = search(engine.Limits(depth=found.depth))
+    if (found.best, found.score) == (last.best, last.score):
+        return "finished", ""
+    others = [move for move in at.position.legal_moves() if move not in (found.best, last.best)]
+    duel = search(Limits(depth=found.depth + 1), others)
+    deeper = search(engine.Limits(depth=found.depth + 1))
+    kind = "stale" if found.best == last.best or duel.best != found.best else "deeper"
+    return kind, (f"{found.best} {found.score} d{found.depth}; depth {found.depth} chose {last.best} {last.score};"
+                  f" depth {found.depth + 1} between the two {duel.best} {duel.score}, in all {deeper.best}"
+                  f" {deeper.score}")
 
 
 #: A man, in the search's units; scores are clipped at ten men when compared.

@@ -163,36 +163,6 @@ class _Run:
     #: line: it is not stored as a score (see :meth:`Searcher._pvs`).
     repeated: int = 0
     exclude: frozenset[Effect] = frozenset()  # root moves left out (Searcher.search's exclude)
-    #: What the root's moves showed in the iteration under way (see :class:`_RootWatch`).
-    root: "_RootWatch" = field(default_factory=lambda: _RootWatch(None))
-
-
-@dataclass
-class _RootWatch:
-    """The root's moves in one iteration, for the answer should the iteration be stopped (#44).
-
-    A stopped iteration answers with the last complete one's move (``settled``) and score,
-    never with what the root's table entry holds then: a pass of the aspiration window that
-    failed low stores the move with the highest upper bound, which is no choice at all, and
-    that is how a stopped search once answered a move that loses by force. The one
-    exception is a move the unfinished iteration has *proven* better: its full-window search
-    gave it an exact score above an upper bound that this iteration found for the settled
-    move (``ceiling``). ``best`` is the move of the last pass over the root that ended.
-    """
-
-    settled: Effect | None
-    ceiling: int = _INFINITY
-    proven: tuple[int, Effect] | None = None
-    best: Effect | None = None
-
-    def searched(self, effect: Effect, score: int, alpha: int, beta: int, full: bool, reduced: bool) -> None:
-        """A root move's score from a search in (``alpha``, ``beta``) (``full``) or the null
-        window above ``alpha``, ``reduced`` plies shallower or not."""
-        if effect == self.settled:
-            if (score < beta) if full else (score <= alpha and not reduced):
-                self.ceiling = min(self.ceiling, score)  # fail-soft: an upper bound, or exact
-        elif full and alpha < score < beta and score > self.ceiling:
-            self.proven = (score, effect)
 
 
 class Searcher:
@@ -296,22 +266,21 @@ class Searcher:
         line: list[Effect] = []  # the principal variation of the last complete iteration
         for depth in range(1, max_depth + 1):
             guessed = run.guessed
-            run.root = _RootWatch(line[0] if line else None)
             try:
                 score = self._aspirated(mine, theirs, kings, up, depth, quiet_left, best[0] if best else 0)
             except _Stop:
                 if best is None:  # not even depth 1: finish it whatever the limit says
                     run.deadline = run.node_limit = None
                     score = self._root(mine, theirs, kings, up, 1, -_INFINITY, _INFINITY, quiet_left)
-                    best, line = (score, 1, False), self._line(mine, theirs, kings, up, quiet_left, 1, run.root.best)
-                elif run.root.proven is not None:  # a better move, by this depth's own search
-                    proven, move = run.root.proven
-                    best = (proven, best[1], False)
-                    line = self._line(mine, theirs, kings, up, quiet_left, depth, move)
-                break  # the last complete iteration answers, whatever the root's entry says now
+                    best, line = (score, 1, False), self._line(mine, theirs, kings, up, quiet_left, 1)
+                # Else the last complete iteration answers (#44), never the root's table entry:
+                # a pass of the aspiration window that failed low stores the move with the
+                # highest upper bound, which is no choice at all (a stopped search once answered
+                # with such a move, which loses by force, and the score of another).
+                break
             exact = run.guessed == guessed
             best = (score, depth, exact)
-            line = self._line(mine, theirs, kings, up, quiet_left, depth, run.root.best)
+            line = self._line(mine, theirs, kings, up, quiet_left, depth)
             if exact:
                 break  # the tree ended everywhere: deeper shows nothing new
             if abs(score) > MATE_BOUND and depth >= MATE - abs(score):
@@ -467,21 +436,17 @@ class Searcher:
                 child_quiet = quiet_left - 1 if quiet_left < NO_COUNT else NO_COUNT
                 path.append(here)
             m, t, k = mine ^ moved, theirs ^ captured, (kings & ~captured) ^ toggle
-            reduce = 0
             if index == 0:
                 score = -search(t, m, k, other, next_depth, -beta, -alpha, child_ply, child_quiet)
-                full = True
             else:
+                reduce = 0
                 if (may_reduce and index >= _LMR_FROM and effect != killers[0]
                         and effect != killers[1] and toggle in (0, moved)):
                     reduce = 2 if index >= _LMR_TWO_FROM and depth >= 6 else 1
                 score = -search(t, m, k, other, next_depth - reduce, -alpha - 1, -alpha, child_ply, child_quiet)
-                full = score > alpha and (reduce > 0 or score < beta)
-                if full:
+                if score > alpha and (reduce or score < beta):
                     score = -search(t, m, k, other, next_depth, -beta, -alpha, child_ply, child_quiet)
             path.pop()
-            if not ply:
-                run.root.searched(effect, score, alpha, beta, full, reduce > 0)
             if score > best_score:
                 best_score, best_move = score, effect
                 if score > alpha:
@@ -494,8 +459,6 @@ class Searcher:
                             hist[effect] = hist.get(effect, 0) + depth * depth
                         break
 
-        if not ply:
-            run.root.best = best_move
         if best_score >= beta:
             flag = _LOWER
         elif best_score > original_alpha:
@@ -583,19 +546,17 @@ class Searcher:
 
     # ------------------------------------------------------------ the answer
 
-    def _line(self, mine: int, theirs: int, kings: int, up: bool, quiet_left: int, depth: int,
-              first: Effect | None) -> list[Effect]:
-        """``first`` (the root's move), then the line the transposition table holds, until it
-        ends or repeats: the principal variation, kept on the bitboards after each iteration
-        (microseconds) because the next, if stopped, leaves the table holding its own lines."""
+    def _line(self, mine: int, theirs: int, kings: int, up: bool, quiet_left: int,
+              depth: int) -> list[Effect]:
+        """The line the transposition table holds, until it ends or repeats: the principal
+        variation, taken on the bitboards after each iteration (microseconds) because the
+        next, if stopped, leaves the table holding its own lines."""
         line: list[Effect] = []
         seen: set[Board4] = set()
-        effect = first
         while (here := (mine, theirs, kings, up)) not in seen and len(line) < depth + 20:
             seen.add(here)
-            if effect is None:
-                entry = self._tt.get((mine, theirs, kings, up, quiet_left))
-                effect = entry[3] if entry else None
+            entry = self._tt.get((mine, theirs, kings, up, quiet_left))
+            effect = entry[3] if entry else None
             if effect is None:  # past the stored line: a forced reply still belongs to it
                 forced = legal_effects(mine, theirs, kings, up, self._immediate)
                 if len(forced) != 1:
@@ -609,7 +570,6 @@ class Searcher:
                 quiet_left -= 1
             theirs, mine, kings = play_effect(mine, theirs, kings, effect)
             up = not up
-            effect = None
         return line
 
     def _moves(self, position: Position, line: list[Effect]) -> tuple[Move, ...]:
