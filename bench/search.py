@@ -441,7 +441,8 @@ def stopped(args: argparse.Namespace) -> int:
 
     Each answer is one of (:func:`judged`): the last complete depth's move and score; a
     move the next depth prefers to the last complete depth's; or **stale**: a move the last
-    complete depth never chose and the next depth does not prefer (the bug of #44, goal 0).
+    complete depth never chose and the next depth neither chooses nor prefers (the bug of
+    #44, goal 0).
     Positions: ``--positions`` spread over long self-play games, as ``reuse``."""
     engine = engine_at(args.engine)
     print(f"engine {args.engine or 'this tree'}, python {sys.version.split()[0]}, {load()}", flush=True)
@@ -468,8 +469,8 @@ def stopped(args: argparse.Namespace) -> int:
 def judged(engine: ModuleType, at: GamePosition, found: Any) -> tuple[str, str]:
     """How a budget-stopped answer ``found`` (an Analysis of ``engine``) stands, and what to
     say of it: ``finished`` (the last complete depth's move and score, as a search to that
-    depth gives them); ``deeper`` (another move, which a search one depth deeper between the
-    two moves prefers: today's engine, by ``exclude``); else ``stale``."""
+    depth gives them); ``deeper`` (another move, which the next depth chooses, or prefers in
+    a search between the two moves: today's engine, by ``exclude``); else ``stale``."""
     def search(limits: Any, exclude: list[Move] | None = None) -> Any:
         searcher = Searcher(Rules()) if exclude is not None else engine.Searcher(Rules())
         more = {"exclude": exclude} if exclude is not None else {}
@@ -481,7 +482,7 @@ def judged(engine: ModuleType, at: GamePosition, found: Any) -> tuple[str, str]:
     others = [move for move in at.position.legal_moves() if move not in (found.best, last.best)]
     duel = search(Limits(depth=found.depth + 1), others)
     deeper = search(engine.Limits(depth=found.depth + 1))
-    kind = "stale" if found.best == last.best or duel.best != found.best else "deeper"
+    kind = "stale" if found.best == last.best or found.best not in (duel.best, deeper.best) else "deeper"
     return kind, (f"{found.best} {found.score} d{found.depth}; depth {found.depth} chose {last.best} {last.score};"
                   f" depth {found.depth + 1} between the two {duel.best} {duel.score}, in all {deeper.best}"
                   f" {deeper.score}")
