@@ -9,6 +9,7 @@
     python3 -m bench.search exactness               # 200 positions vs minimax; the table vs its rules
     python3 -m bench.search reuse                   # one searcher through long games vs fresh ones (#35)
     python3 -m bench.search reuse --engine ef002a7  # the same for the engine of a git revision
+    python3 -m bench.search stopped                 # answers of budget-stopped searches (#44)
     python3 -m bench.search match --opponent previous --nodes 20000 --results out/m-prev.jsonl
     python3 -m bench.search match --opponent minimax --nodes 20000 --results out/m-minimax.jsonl
 
@@ -355,6 +356,25 @@ def long_games(count: int, nodes: int, max_plies: int = 160) -> list[Game]:
     return games
 
 
+def searchable(at: GamePosition) -> bool:
+    """Not drawn by the rules, not lost already: a position a search has a move for."""
+    return not at.drawn and bool(at.position.legal_moves())
+
+
+def spread(games: list[Game], from_ply: int, count: int) -> set[tuple[int, int]]:
+    """``count`` (game, ply) spots spread evenly over the distinct searchable positions of
+    ``games`` from ``from_ply`` on (with their history: two openings may meet in one game)."""
+    distinct: dict[GamePosition, tuple[int, int]] = {}
+    for g, game in enumerate(games):
+        for i in range(from_ply, len(game.plies) + 1):
+            at = GamePosition.of(game, i)
+            if searchable(at):
+                distinct.setdefault(at, (g, i))
+    spots = sorted(distinct.values())
+    step = max(len(spots) / count, 1.0)
+    return {spots[int(k * step)] for k in range(min(count, len(spots)))}
+
+
 def reuse(args: argparse.Namespace) -> int:
     """One searcher analyses every position of long games in order (the live analyst's
     way); at ``--positions`` of them, spread over the games past ply ``--from-ply``, its
@@ -368,22 +388,10 @@ def reuse(args: argparse.Namespace) -> int:
     began = time.process_time()
     games = long_games(args.games, args.game_nodes)
 
-    def searchable(at: GamePosition) -> bool:  # not drawn by the rules, not lost already
-        return not at.drawn and bool(at.position.legal_moves())
-
-    # Distinct positions with their history: two openings may meet in one game.
-    distinct: dict[GamePosition, tuple[int, int]] = {}
-    for g, game in enumerate(games):
-        for i in range(args.from_ply, len(game.plies) + 1):
-            at = GamePosition.of(game, i)
-            if searchable(at):
-                distinct.setdefault(at, (g, i))
-    spots = sorted(distinct.values())
+    chosen = spread(games, args.from_ply, args.positions)
     print(f"{len(games)} games of {', '.join(str(len(g.plies)) for g in games)} plies"
-          f" from ply {args.from_ply}: {len(spots)} distinct positions"
-          f" ({args.game_nodes:,} nodes a move), {time.process_time() - began:.0f} s cpu", flush=True)
-    step = max(len(spots) / args.positions, 1.0)
-    chosen = {spots[int(k * step)] for k in range(min(args.positions, len(spots)))}
+          f" from ply {args.from_ply} ({args.game_nodes:,} nodes a move), {len(chosen)} positions,"
+          f" {time.process_time() - began:.0f} s cpu", flush=True)
     limits = engine.Limits(nodes=args.nodes)
     rows = []
     for g, game in enumerate(games):
@@ -423,6 +431,62 @@ def reuse(args: argparse.Namespace) -> int:
           f" all: {same_all} of {len(rows)} same best move, {identical} identical"
           f" (score, move, depth, nodes); {time.process_time() - began:.0f} s cpu ({load()})")
     return 0
+
+
+# ---------------------------------------------------------------- stopped (#44)
+
+
+def stopped(args: argparse.Namespace) -> int:
+    """What a search stopped by its node budget answers, against what its last complete
+    depth chose (a fresh search to that depth: the same iterations, run to their end).
+
+    Each answer is one of (:func:`judged`): the last complete depth's move and score; a
+    move the next depth prefers to the last complete depth's; or **stale**: a move the last
+    complete depth never chose and the next depth neither chooses nor prefers (the bug of
+    #44, goal 0).
+    Positions: ``--positions`` spread over long self-play games, as ``reuse``."""
+    engine = engine_at(args.engine)
+    print(f"engine {args.engine or 'this tree'}, python {sys.version.split()[0]}, {load()}", flush=True)
+    began = time.process_time()
+    games = long_games(args.games, args.game_nodes)
+    spots = [GamePosition.of(games[g], i) for g, i in sorted(spread(games, args.from_ply, args.positions))]
+    print(f"{len(spots)} positions from ply {args.from_ply} of {len(games)} self-play games,"
+          f" {time.process_time() - began:.0f} s cpu", flush=True)
+    for budget in args.budgets:
+        kinds = {"finished": 0, "deeper": 0, "stale": 0}
+        for at in spots:
+            found = engine.Searcher(Rules()).search(at.position, engine.Limits(nodes=budget), history=at.history,
+                                                    count_left=at.count_left)
+            kind, said = judged(engine, at, found)
+            kinds[kind] += 1
+            if said:
+                print(f"{kind.upper()} {at.position.fen()} at {budget:,} nodes: {said}", flush=True)
+        print(f"{budget:,} nodes: {len(spots)} positions, {kinds['finished']} answered with the last complete"
+              f" depth, {kinds['deeper']} with a move the next depth prefers to it, **{kinds['stale']} stale**"
+              f" (another move); {time.process_time() - began:.0f} s cpu ({load()})", flush=True)
+    return 0
+
+
+def judged(engine: ModuleType, at: GamePosition, found: Any) -> tuple[str, str]:
+    """How a budget-stopped answer ``found`` (an Analysis of ``engine``) stands, and what to
+    say of it: ``finished`` (the last complete depth's move and score, as a search to that
+    depth gives them); ``deeper`` (another move, which the next depth chooses, or prefers in
+    a search between the two moves: today's engine, by ``exclude``); else ``stale``."""
+    def search(limits: Any, exclude: list[Move] | None = None) -> Any:
+        searcher = Searcher(Rules()) if exclude is not None else engine.Searcher(Rules())
+        more = {"exclude": exclude} if exclude is not None else {}
+        return searcher.search(at.position, limits, history=at.history, count_left=at.count_left, **more)
+
+    last = search(engine.Limits(depth=found.depth))
+    if (found.best, found.score) == (last.best, last.score):
+        return "finished", ""
+    others = [move for move in at.position.legal_moves() if move not in (found.best, last.best)]
+    duel = search(Limits(depth=found.depth + 1), others)
+    deeper = search(engine.Limits(depth=found.depth + 1))
+    kind = "stale" if found.best == last.best or found.best not in (duel.best, deeper.best) else "deeper"
+    return kind, (f"{found.best} {found.score} d{found.depth}; depth {found.depth} chose {last.best} {last.score};"
+                  f" depth {found.depth + 1} between the two {duel.best} {duel.score}, in all {deeper.best}"
+                  f" {deeper.score}")
 
 
 #: A man, in the search's units; scores are clipped at ten men when compared.
@@ -514,6 +578,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--from-ply", type=int, default=20, help="compare positions from this ply on")
     p.add_argument("--keep-table", action="store_true", help="the reused searcher keeps its transposition table")
     p.set_defaults(func=reuse)
+    p = sub.add_parser("stopped", help="answers of searches stopped by their budget (#44)")
+    p.add_argument("--engine", default=None, help="a git revision's engine/search.py (default: this tree)")
+    p.add_argument("--budgets", type=int, nargs="+", default=[20_000, 80_000, 160_000],
+                   help="node budgets, each over every position")
+    p.add_argument("--positions", type=int, default=200)
+    p.add_argument("--games", type=int, default=5)
+    p.add_argument("--game-nodes", type=int, default=3_000, help="node budget of the self-play games")
+    p.add_argument("--from-ply", type=int, default=10, help="positions from this ply on")
+    p.set_defaults(func=stopped)
     p = sub.add_parser("exactness")
     p.add_argument("--positions", type=int, default=200)
     p.add_argument("--max-states", type=int, default=20_000, help="largest reference tree to solve")

@@ -87,8 +87,10 @@ def measure(path: Path) -> None:
           f"{result['false_moves']}, delay hand-leaves -> move event median {delay}", flush=True)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def videos(description: str, frame_rates: tuple[float, ...]) -> list[Path]:
+    """The videos a speed bench measures (``--video``, or rendered at ``frame_rates``), with
+    OpenCV kept to one thread as the figures assume."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--folder", type=Path, default=Path("/work/cache/speed"))
     parser.add_argument("--seed", type=int, default=60_000)
     parser.add_argument("--plies", type=int, default=16)
@@ -98,8 +100,11 @@ def main() -> int:
     import cv2
 
     cv2.setNumThreads(1)
-    videos = args.video or [make_video(args.seed, args.folder, args.plies, fps) for fps in FRAME_RATES]
-    for path in videos:
+    return args.video or [make_video(args.seed, args.folder, args.plies, fps) for fps in frame_rates]
+
+
+def main() -> int:
+    for path in videos(__doc__ or "", FRAME_RATES):
         measure(path)
     return 0
 

@@ -263,26 +263,31 @@ class Searcher:
 
         max_depth = limits.depth if limits.depth is not None else MAX_PLY
         best: tuple[int, int, bool] | None = None  # score, depth, exact
-        score = 0
+        line: list[Effect] = []  # the principal variation of the last complete iteration
         for depth in range(1, max_depth + 1):
             guessed = run.guessed
             try:
-                score = self._aspirated(mine, theirs, kings, up, depth, quiet_left, score)
+                score = self._aspirated(mine, theirs, kings, up, depth, quiet_left, best[0] if best else 0)
             except _Stop:
                 if best is None:  # not even depth 1: finish it whatever the limit says
                     run.deadline = run.node_limit = None
                     score = self._root(mine, theirs, kings, up, 1, -_INFINITY, _INFINITY, quiet_left)
-                    best = (score, 1, False)
+                    best, line = (score, 1, False), self._line(mine, theirs, kings, up, quiet_left, 1)
+                # Else the last complete iteration answers (#44), never the root's table entry:
+                # a pass of the aspiration window that failed low stores the move with the
+                # highest upper bound, which is no choice at all (a stopped search once answered
+                # with such a move, which loses by force, and the score of another).
                 break
             exact = run.guessed == guessed
             best = (score, depth, exact)
+            line = self._line(mine, theirs, kings, up, quiet_left, depth)
             if exact:
                 break  # the tree ended everywhere: deeper shows nothing new
             if abs(score) > MATE_BOUND and depth >= MATE - abs(score):
                 break  # every line as long as the forced end was searched: none is shorter
         assert best is not None
         score, depth, exact = best
-        pv = self._principal_variation(position, quiet_left, depth)
+        pv = self._moves(position, line)
         return Analysis(Score(score), pv[0] if pv else None, pv, depth, run.nodes,
                         time.perf_counter() - started, exact or abs(score) > MATE_BOUND)
 
@@ -541,27 +546,42 @@ class Searcher:
 
     # ------------------------------------------------------------ the answer
 
-    def _principal_variation(self, position: Position, quiet_left: int, depth: int) -> tuple[Move, ...]:
-        """The line the transposition table holds, as moves, until it ends or repeats."""
-        line: list[Move] = []
-        seen: set[Position] = set()
-        while position not in seen and len(line) < depth + 20:
-            seen.add(position)
-            mine, theirs, up = _sides(position)
-            entry = self._tt.get((mine, theirs, position.kings, up, quiet_left))
-            move = move_of_effect(position, entry[3], self.rules) if entry and entry[3] else None
-            if move is None:  # past the stored line: a forced reply still belongs to it
-                forced = position.legal_moves(self.rules)
+    def _line(self, mine: int, theirs: int, kings: int, up: bool, quiet_left: int,
+              depth: int) -> list[Effect]:
+        """The line the transposition table holds, until it ends or repeats: the principal
+        variation, taken on the bitboards after each iteration (microseconds) because the
+        next, if stopped, leaves the table holding its own lines."""
+        line: list[Effect] = []
+        seen: set[Board4] = set()
+        while (here := (mine, theirs, kings, up)) not in seen and len(line) < depth + 20:
+            seen.add(here)
+            entry = self._tt.get((mine, theirs, kings, up, quiet_left))
+            effect = entry[3] if entry else None
+            if effect is None:  # past the stored line: a forced reply still belongs to it
+                forced = legal_effects(mine, theirs, kings, up, self._immediate)
                 if len(forced) != 1:
                     break
-                move = forced[0]
-            line.append(move)
-            if move.is_capture or not position.kings & BIT[move.start]:
+                effect = forced[0]
+            line.append(effect)
+            moved, captured, _ = effect
+            if captured or not moved & kings:
                 quiet_left = self._count_reset
             elif quiet_left < NO_COUNT:
                 quiet_left -= 1
+            theirs, mine, kings = play_effect(mine, theirs, kings, effect)
+            up = not up
+        return line
+
+    def _moves(self, position: Position, line: list[Effect]) -> tuple[Move, ...]:
+        """A line of effects from ``position`` as moves."""
+        moves: list[Move] = []
+        for effect in line:
+            move = move_of_effect(position, effect, self.rules)
+            if move is None:
+                break
+            moves.append(move)
             position = position.play(move)
-        return tuple(line)
+        return tuple(moves)
 
 
 @dataclass(frozen=True, slots=True)

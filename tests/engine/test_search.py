@@ -144,6 +144,25 @@ def test_node_budget_and_depth_limit_are_kept():
     assert Searcher().search(Position.start(), Limits(depth=3)).depth == 3
 
 
+@pytest.mark.parametrize("fen, nodes", [
+    # #44: depth 12 stopped partway; a pass of its aspiration window that failed low had left
+    # the root's table entry holding 20-16 (13x2 wins against it), and the answer took that
+    # move with depth 11's score
+    ("B:W3,7,11,K13,15:B6,12,20,21,32", 160_000),
+    # depth 10 stopped near its end: depth 9's move and score, with a line read from the
+    # table after depth 10 had rewritten it
+    ("B:W15,22:B7,24", 20_000),
+])
+def test_a_stopped_search_answers_with_its_last_complete_depth(fen, nodes):
+    """The move, score and line of a search stopped by its budget are those of its last
+    complete iteration, as a search to that depth gives them."""
+    position = Position.from_fen(fen)
+    stopped = Searcher().search(position, Limits(nodes=nodes))
+    assert stopped.nodes >= nodes  # the budget, not the depth, ended it
+    finished = Searcher().search(position, Limits(depth=stopped.depth))
+    assert (stopped.best, stopped.score, stopped.pv) == (finished.best, finished.score, finished.pv)
+
+
 def test_twelve_men_and_effects_round_trip():
     rules = Rules(men_per_side=12)
     position = Position.start(rules)
