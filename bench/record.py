@@ -56,7 +56,7 @@ from makhos.engine.game import Game
 from makhos.engine.pdn import read_game
 from makhos.events import EventKind
 from makhos.events.details import MovePlayed
-from makhos.events.game import GameRecord
+from makhos.events.game import MatchGame
 from lab.render import sample_scene
 from lab.videos import GameScript, script_game
 from lab.videos.script import CORRECTIONS, FPS
@@ -193,11 +193,11 @@ def compare(path: Path, session: BoardSession, events: list[GameEvent]) -> dict[
     return {"perfect": perfect, "marked": perfect and marked, "reported": reported,
             "false_moves": len(moves) - len(used), "delays": delays,
             "report_delays": report_delays, "fps": fps,
-            **corrections_written(truth, truth_game, session.tracker.record.current)}
+            **corrections_written(truth, truth_game, session.tracker.logged_game.current)}
 
 
 def corrections_written(truth: list[dict[str, Any]], truth_game: Game,
-                        record: GameRecord) -> dict[str, list[bool]]:
+                        record: MatchGame) -> dict[str, list[bool]]:
     """Each attempt taken back and each chain stopped then answered, written right or not:
     the attempt read back from the recorded PDN before the ply that followed it; the stopped
     chain as an irregular ply to the true board, then the reply. ``extra``: corrections
@@ -223,7 +223,7 @@ def corrections_written(truth: list[dict[str, Any]], truth_game: Game,
     return {**out, "extra": [True] * len(attempts)}
 
 
-def feed_readings(script: GameScript) -> GameRecord:
+def feed_readings(script: GameScript) -> MatchGame:
     """The script's boards to a tracker as certain readings at the script's frame rate (a
     hand shot: its board for the first fifth, nothing while the hand is over the board, the
     board after for the last fifth), each event numbered and read back as a log does."""
@@ -245,7 +245,7 @@ def feed_readings(script: GameScript) -> GameRecord:
             for event in tracker.observe(frame / FPS, reading):
                 seq += 1
                 tracker.logged(event.with_seq(seq))
-    return tracker.record.current
+    return tracker.logged_game.current
 
 
 def readings_run(first: int, count: int, plies: int) -> int:

@@ -17,12 +17,12 @@ later frames of the game and not only for this exact picture:
 
 Kings are not in the start position, so the king threshold cannot be fitted on kings. It
 rests on what the network keeps across sets: it scores a king (two stacked men) above the
-men *of the same set*, by a gap that belongs to the network rather than to the set, even
+men *of the same set*, by a margin that belongs to the network rather than to the set, even
 when the set as a whole is scored too high (thick turned men that look like stacks) or too
 low (thin printed men). The set's men are measured (the median of their augmented
 log-odds, robust to the odd frame) and the threshold is put ``KING_MARGIN`` above them,
-about half the network's man-to-king gap: the set's men fall below it and a king of the
-set, a gap above its men, above it. Only the threshold moves with the set, never the king
+about half the network's man-to-king margin: the set's men fall below it and a king of the
+set, a margin above its men, above it. Only the threshold moves with the set, never the king
 evidence itself, and it only ever rises above even odds: the network already weighs each
 piece against the rest of its board (``lab/training/net.py``), so for a set whose men it reads as
 men a lower threshold would only add false kings (bench/RESULTS.md); it rises where the set's own men score near a king (thick turned men). The
@@ -47,7 +47,7 @@ from makhos.vision.logistic import sigmoid
 from makhos.vision.rectify import CROP, CropGeometry, SquareCrops, crop_squares
 
 #: Log-odds above the set's median man where a piece starts to read as a king: half the
-#: network's typical man-to-king gap, chosen on training palettes (bench/calibration.py).
+#: network's typical man-to-king margin, chosen on training palettes (bench/calibration.py).
 KING_MARGIN = 1.0
 #: Augmented copies of the start frame (the first is the frame itself).
 AUGMENTATIONS = 16
@@ -157,7 +157,7 @@ def augmented_crops(frame: np.ndarray, corners: np.ndarray, played: str, lens: L
                     rng: np.random.Generator, first: bool = False) -> SquareCrops:
     """The 32 crops of ``frame`` as a later frame of the game might give them.
 
-    Corners jittered by a few hundredths of a square (the tracker's refits), then per-crop
+    Corners jittered by a few hundredths of a square (the follower's refits), then per-crop
     gain, colour cast, gamma, blur and sensor noise (the light changing during the game).
     ``first`` returns the crops as they are.
     """

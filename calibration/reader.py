@@ -47,10 +47,10 @@ def board_reader(profile: BoardProfile, where: Path | str,
     """A BoardReader that starts from the profile's corners and numbering, cuts crops
     through its lens and reads them with its set adaptation (``square_reader``)."""
     classifier = square_reader(profile, where, model)
-    # The tracker keeps the corner order of its first location through every re-search,
+    # The follower keeps the corner order of its first location through every re-search,
     # so the profile's numbering holds after a bump; the lens places the corners it finds.
-    tracker = BoardFollower(initial=location_from_corners(profile.corners), lens=profile.lens)
-    return BoardReader(classifier, tracker=tracker, played=profile.played,
+    follower = BoardFollower(initial=location_from_corners(profile.corners), lens=profile.lens)
+    return BoardReader(classifier, follower=follower, played=profile.played,
                        quarter_turns=profile.quarter_turns, lens=profile.lens)
 
 
@@ -59,7 +59,7 @@ def read_photograph(profile: BoardProfile, where: Path | str, image: np.ndarray,
     """One photograph read as the profile sets the board up: the board in the numbering
     frame and the (32, 5) probabilities of its squares.
 
-    The board is looked for where the profile has it, as a running board's tracker would on
+    The board is looked for where the profile has it, as a running board's follower would on
     its first frame: corners that still show the grid's polarity are refitted there (through
     the lens), a board that moved is searched for and numbered like the profile's corners,
     and a board hidden from the probe keeps the profile's corners. ValueError for an image
@@ -70,7 +70,7 @@ def read_photograph(profile: BoardProfile, where: Path | str, image: np.ndarray,
         raise ValueError(f"the image is {size[0]}x{size[1]}, the board profile {where} is for "
                          f"{profile.image_size[0]}x{profile.image_size[1]} frames of its camera")
     reader = board_reader(profile, where, model)
-    found = reader.tracker.update(image, 0.0)
+    found = reader.follower.update(image, 0.0)
     if found is None:
         raise ValueError(f"the board is not where the profile {where} has it, nor elsewhere "
                          "in view: was the camera moved? calibrate it again")

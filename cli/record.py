@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     if pdn is None:
         print(f"makhos record: no game found in {video}: " + "; ".join(why), file=sys.stderr)
         return 1
-    stopped = held_up(session.tracker.record)
+    stopped = held_up(session.tracker.logged_game)
     for line in why + ([stopped] if stopped else []):
         print(f"makhos record: {video}: {line}", file=sys.stderr)
     output = args.output or video.with_suffix(".pdn")

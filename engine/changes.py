@@ -1,4 +1,4 @@
-"""The referee: explain a change between two positions, as an arbiter would.
+"""Explain a change between two positions, as a referee would.
 
 :func:`explain` compares the position before a turn with the board as observed (only the
 pieces count; the observed side to move is ignored) and says what happened: a legal move,

@@ -56,7 +56,7 @@ from .moves import MoveEntry
 #: Public names, those that moved to :mod:`events.clock`, :mod:`events.match` and
 #: :mod:`events.moves` included: code that imported them from here goes on working.
 __all__ = ["BOARD_ALERTS", "MOVE_SECONDS", "WALL_CLOCK", "WARNING_SECONDS", "Alert", "AlertKind",
-           "Clock", "GameRecord", "LoggedGame", "Match", "MoveEntry", "described", "line_moves",
+           "Clock", "MatchGame", "LoggedGame", "Match", "MoveEntry", "described", "line_moves",
            "movers", "replay"]
 
 
@@ -117,7 +117,7 @@ class Alert:
 
 
 @dataclass
-class GameRecord:
+class MatchGame:
     """One game of the board's match."""
 
     number: int
@@ -196,7 +196,7 @@ class GameRecord:
 
 
 def movers(game: Game, fixed: bool) -> tuple[Colour, ...]:
-    """Who may make the next ply of ``game`` (see :meth:`GameRecord.movers`)."""
+    """Who may make the next ply of ``game`` (see :meth:`MatchGame.movers`)."""
     turn = game.position.turn
     return (turn,) if fixed or game.plies else (turn, turn.opponent)
 
@@ -241,7 +241,7 @@ class LoggedGame:
         self.seq = 0
         # Game 1 under the base rules until events say otherwise: an empty board page still
         # has a position to draw, and a log may begin with moves.
-        self.games = [GameRecord(1, self.rules, Game(self.rules))]
+        self.games = [MatchGame(1, self.rules, Game(self.rules))]
         self.alerts: dict[int, Alert] = {}  # by the raising event's seq (negative: not logged)
         self.matches = [Match()]  # the board's matches, one per round, oldest first
         self.clock = Clock()
@@ -250,7 +250,7 @@ class LoggedGame:
         self._unlogged = 0
 
     @property
-    def current(self) -> GameRecord:
+    def current(self) -> MatchGame:
         return self.games[-1]
 
     @property
@@ -258,11 +258,11 @@ class LoggedGame:
         """The match being played (the last one the referee named)."""
         return self.matches[-1]
 
-    def match_of(self, record: GameRecord) -> Match:
+    def match_of(self, record: MatchGame) -> Match:
         """The match a game of the board belongs to."""
         return match_of(self.matches, record.number)
 
-    def games_of(self, match: Match) -> list[GameRecord]:
+    def games_of(self, match: Match) -> list[MatchGame]:
         return [g for g in self.games if self.match_of(g) is match]
 
     def _name_players(self, named: Match) -> None:
@@ -362,7 +362,7 @@ class LoggedGame:
             # A game with no move and no result is no game: announced twice (the referee,
             # then the tracker seeing the set-up) it is one game, and never counts in the match.
             self.games.pop()
-        self.games.append(GameRecord(number, rules, Game(rules, start), set_up=set_up, started=time,
+        self.games.append(MatchGame(number, rules, Game(rules, start), set_up=set_up, started=time,
                                      turn_named=turn_named, from_board=from_board))
         self.alerts.clear()
         self.crowning_pending = None
@@ -396,7 +396,7 @@ class LoggedGame:
         self.crowning_pending = None
         self._close(AlertKind.CLOCK, AlertKind.NOTICE)
 
-    def _record_ply(self, record: GameRecord, before: Position, time: float,
+    def _record_ply(self, record: MatchGame, before: Position, time: float,
                     gap: float | None = None, unconfirmed: bool = False) -> None:
         """A ply in the move list; one seen after a gap has no time on the clock (when it
         was played is not known)."""
@@ -415,7 +415,7 @@ class LoggedGame:
         self.crowning_pending = None
         self._close(AlertKind.CLOCK, AlertKind.NOTICE)  # a ply answers the clock, ends a notice
 
-    def _restart_clock(self, record: GameRecord, time: float) -> None:
+    def _restart_clock(self, record: MatchGame, time: float) -> None:
         self.clock = Clock(side=record.game.position.turn, started=time)
 
     def _take_back(self, plies: int, time: float) -> None:
@@ -499,7 +499,7 @@ class LoggedGame:
                     self.clock.extra_seconds += 60 * minutes
                     self.clock.signalled.clear()  # the marks fall due again, later
 
-    def _play_line(self, record: GameRecord, line: str, time: float, gap: float | None) -> bool:
+    def _play_line(self, record: MatchGame, line: str, time: float, gap: float | None) -> bool:
         """The plies of ``line`` played after a gap, when every one is legal in turn; False
         (nothing played) otherwise."""
         moves = line_moves(record.game, line)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
-    from .game import GameRecord  # a game's number is all a match asks of it
+    from .game import MatchGame  # a game's number is all a match asks of it
 
 
 @dataclass(slots=True)
@@ -28,7 +28,7 @@ class Match:
     games: int = 4
     first_game: int = 1
 
-    def moves_first(self, record: GameRecord) -> bool:
+    def moves_first(self, record: MatchGame) -> bool:
         """Whether ``first`` moves first in this game of the match: games 1, 3, 5..."""
         return (record.number - self.first_game) % 2 == 0
 

@@ -17,7 +17,7 @@ from makhos.engine.game import Outcome
 from makhos.events import decisions as ra
 from makhos.events.clock import MOVE_SECONDS, WALL_CLOCK
 from makhos.events.details import Irregularity
-from makhos.events.game import Alert, GameRecord, LoggedGame
+from makhos.events.game import Alert, MatchGame, LoggedGame
 from makhos.events.match import Match
 from makhos.events.moves import MoveEntry
 
@@ -79,7 +79,7 @@ class BoardState(LoggedGame):
 
     # ------------------------------------------------------------ what is shown
 
-    def players_of(self, record: GameRecord) -> dict[str, str]:
+    def players_of(self, record: MatchGame) -> dict[str, str]:
         """Which player has dark and light in a game: the first mover alternates."""
         match = self.match_of(record)
         mover, other = match.first, match.second
@@ -101,7 +101,7 @@ class BoardState(LoggedGame):
                 points["second"] += game["second"]
         return points
 
-    def game_points(self, match: Match, record: GameRecord) -> dict[str, int] | None:
+    def game_points(self, match: Match, record: MatchGame) -> dict[str, int] | None:
         """The match points one finished game gave the two players (None while in play):
         a game's result is written as the match's score is, first player first."""
         result = record.result
@@ -113,7 +113,7 @@ class BoardState(LoggedGame):
                  else "won" if result.outcome is Outcome.win_for(first_side) else "lost")
         return {"first": self.scoring.points(first), "second": self.scoring.points(OPPOSITE[first])}
 
-    def game_json(self, record: GameRecord) -> dict[str, Any]:
+    def game_json(self, record: MatchGame) -> dict[str, Any]:
         result = record.result
         last = record.moves[-1] if record.moves else None
         match = self.match_of(record)
@@ -185,7 +185,7 @@ class BoardState(LoggedGame):
                       "round": self.match.round, "score": self.score()},
         }
 
-    def pdn(self, record: GameRecord, event_tags: dict[str, str]) -> str:
+    def pdn(self, record: MatchGame, event_tags: dict[str, str]) -> str:
         """The PDN of one game of this board: the event's tags (Event, Site), the match's
         (Round, the players) and the day the game began, by the hall's clock (a video's
         frame times name no day: then ``????.??.??``)."""
@@ -198,7 +198,7 @@ class BoardState(LoggedGame):
                 "TimeControl": f"1/{MOVE_SECONDS}"}  # PGN's form: one move in 120 seconds
         return record.pdn(tags)
 
-    def game(self, number: int) -> GameRecord | None:
+    def game(self, number: int) -> MatchGame | None:
         return next((r for r in self.games if r.number == number), None)
 
 

@@ -103,7 +103,7 @@ class BoardSession:
         game = self.tracker.game
         if game is None or game.result() is not None:
             return None
-        number = self.tracker.record.current.number
+        number = self.tracker.logged_game.current.number
         kept = [e.detail.adaptation for e in history
                 if isinstance(e.detail, ReaderAdapted) and e.game == number]
         if kept:
@@ -157,7 +157,7 @@ class BoardSession:
         the game, stored."""
         game = self.tracker.game
         return self._store(GameEvent(self.tracker.board_id, EventKind.READER_ADAPTED, time,
-                                     game=self.tracker.record.current.number,
+                                     game=self.tracker.logged_game.current.number,
                                      ply=None if game is None else len(game.plies),
                                      detail=ReaderAdapted(adaptation)))
 
@@ -165,7 +165,7 @@ class BoardSession:
                       reason: str | None = None) -> GameEvent:
         """Say what became of the camera (lost, back, ended, the board unreadable, a source
         taken up), stored."""
-        record = self.tracker.record.current
+        record = self.tracker.logged_game.current
         game = self.tracker.game
         detail = status if isinstance(status, CameraNotice) else CameraNotice(status)
         event = self._store(GameEvent(self.tracker.board_id, EventKind.CAMERA, time,
@@ -218,14 +218,14 @@ class BoardSession:
     def pdn(self, tags: dict[str, str] | None = None,
             numbering: Numbering = Numbering.FIRST_MOVER) -> str | None:
         """The PDN of the current game, None before a game has started."""
-        record = self.tracker.record.current
+        record = self.tracker.logged_game.current
         return record.pdn(tags, times=False, numbering=numbering) if record.set_up else None
 
     def resumed(self, now: float) -> str | None:
         """What the recorder says at start-up when it takes up a game from its log: which
         game, at which ply, and ``now - `` the last event's time later (in the log's time
         base: a video's seconds, or the wall clock)."""
-        last, record = self.tracker.resumed, self.tracker.record.current
+        last, record = self.tracker.resumed, self.tracker.logged_game.current
         if last is None or not record.set_up:
             return None
         state = "over" if record.result is not None else f"at ply {len(record.moves)}"

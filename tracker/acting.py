@@ -55,7 +55,7 @@ class Acts:
     def __init__(self, board: str, rules: Rules | None, config: TrackerConfig) -> None:
         self.board_id = board
         self.config = config
-        self.record = LoggedGame(board, rules)
+        self.logged_game = LoggedGame(board, rules)
         # Squares where the board may still differ from the game in a known way: captured
         # men not lifted yet (the piece still there) and new kings not stacked (a man).
         self.overlay: dict[int, Piece] = {}
@@ -63,7 +63,7 @@ class Acts:
 
     @property
     def phase(self) -> Phase:
-        current = self.record.current
+        current = self.logged_game.current
         if not current.set_up:
             return NoGame()
         return Over(current.game) if current.result is not None else Playing(current.game)
@@ -71,7 +71,7 @@ class Acts:
     @property
     def alert(self) -> Alert | None:
         """The open alert whose board waits on a correction or on play going on."""
-        return self.record.board_alert()
+        return self.logged_game.board_alert()
 
     def configured(self, rules: Rules) -> Rules:
         """The rules with the configured first mover, if one is configured."""
@@ -80,9 +80,9 @@ class Acts:
 
     def apply(self, event: GameEvent) -> None:
         """Apply an event to the record, and what it says of the board still pending."""
-        current = self.record.current
-        self.record.apply(event)
-        if self.record.current is not current:  # a new game: nothing of the old one pends
+        current = self.logged_game.current
+        self.logged_game.apply(event)
+        if self.logged_game.current is not current:  # a new game: nothing of the old one pends
             self.overlay, self._crowning_alerted = {}, set()
         if isinstance(event.detail, CrowningPending) and event.side is not None:
             # The new king still shows as a man until the opponent stacks it.
@@ -94,9 +94,9 @@ class Acts:
               **fields: Any) -> GameEvent:
         """Make an event, apply it, and return it with the plies it leaves."""
         event = GameEvent(self.board_id, kind, time,
-                          game=self.record.current.number if game is None else game, **fields)
+                          game=self.logged_game.current.number if game is None else game, **fields)
         self.apply(event)
-        current = self.record.current
+        current = self.logged_game.current
         return replace(event, ply=len(current.game.plies) if current.set_up else None)
 
     def crowned(self, square: int, colour: Colour, time: float) -> GameEvent:
@@ -125,7 +125,7 @@ class Acts:
         if story.kind is StoryKind.STOOD and story.hypothesis is not None:
             assert story.mover is not None  # a capture missed in reply: it stands, then its alert
             events = self._stand(story.mover, time)
-            return events + self.irregular(self.record.current.game, story.hypothesis, time)
+            return events + self.irregular(self.logged_game.current.game, story.hypothesis, time)
         if story.kind is StoryKind.STOOD:
             assert story.move is not None and story.mover is not None
             return self._stood(story.move, story.mover, time)
@@ -169,7 +169,7 @@ class Acts:
               turn_named: bool = False) -> list[GameEvent]:
         rules = self.configured(rules)
         start = position or Position.start(rules)
-        current = self.record.current
+        current = self.logged_game.current
         number = current.number + 1 if current.set_up else current.number
         return [self._emit(EventKind.GAME_STARTED, time, game=number, fen=start.fen(),
                            side=start.turn, detail=GameStarted(rules, turn_named))]
@@ -182,7 +182,7 @@ class Acts:
             return self.start(rules, position, time, turn_named=True)
         reason = f"no game starts from the board read: {why}"
         fen = position.fen()
-        if any(a.fen == fen and a.reason == reason for a in self.record.alerts.values()):
+        if any(a.fen == fen and a.reason == reason for a in self.logged_game.alerts.values()):
             return []
         return [self._emit(EventKind.IRREGULARITY, time, side=position.turn, reason=reason, fen=fen,
                            detail=Irregularity(IrregularityKind.IMPOSSIBLE, open=False))]
@@ -213,7 +213,7 @@ class Acts:
         events = []
         side = mover
         for move in moves:
-            record = self.record.current
+            record = self.logged_game.current
             before = record.position_for(side)
             forced = record.game.forced_move()
             events += self._crowning_check(side, time)
@@ -228,7 +228,7 @@ class Acts:
                 events.append(self._alert(time, f"deviation from the forced opening "
                                           f"({' - '.join(map(str, forced.squares))} was due)",
                                           IrregularityKind.FORCED_OPENING, side))
-            side = self.record.current.game.position.turn
+            side = self.logged_game.current.game.position.turn
         events += self._record_pending(pending, time)
         alert = self.alert
         if alert is not None and alert.rule is IrregularityKind.PARTIAL_CHAIN:
@@ -236,7 +236,7 @@ class Acts:
         return events + self._result_events(time)
 
     def _record_pending(self, pending: Pending, time: float) -> list[GameEvent]:
-        game = self.record.current.game
+        game = self.logged_game.current.game
         before = game.plies[-1].before
         for square in pending.removals:
             piece = before.piece_at(square)
@@ -255,7 +255,7 @@ class Acts:
     def _crowning_check(self, mover: Colour, time: float) -> list[GameEvent]:
         """The side that had to stack a new king moves without doing so: a notice."""
         events = []
-        position = self.record.current.game.position
+        position = self.logged_game.current.game.position
         for square, shown in self.overlay.items():
             king = position.piece_at(square)
             if (king is not None and king.is_king and not shown.is_king and king.colour is mover.opponent
@@ -293,7 +293,7 @@ class Acts:
                            reason=change.reason, detail=BoardMismatch(differing, rule))]
 
     def _matched(self, game: Game, time: float) -> list[GameEvent]:
-        if not self.record.mismatch:
+        if not self.logged_game.mismatch:
             return []
         return [self._emit(EventKind.BOARD_MATCHED, time, fen=game.position.fen(),
                            detail=BoardMatched())]
@@ -304,7 +304,7 @@ class Acts:
         ply, then the move is played (RULES.md: the game goes on from the board), perhaps
         with steps still ``pending``."""
         events = self._stand(side, time)
-        board = self.record.current.game.position.with_turn(side)
+        board = self.logged_game.current.game.position.with_turn(side)
         events.append(self._emit(EventKind.MOVE, time, move=str(reply), fen=board.play(reply).fen(),
                                  side=side, detail=MovePlayed(reply.captured)))
         return events + self._record_pending(pending, time) + self._result_events(time)
@@ -315,7 +315,7 @@ class Acts:
         unconfirmed (its board is the one played on)."""
         alert = self.alert
         assert alert is not None and alert.fen is not None
-        record = self.record.current
+        record = self.logged_game.current
         mover = record.game.position.turn
         detail = alert.detail
         line = (line_moves(record.game, detail.lines[0])
@@ -329,7 +329,7 @@ class Acts:
                                  reason=alert.standing, detail=MovePlayed(irregular=True))]
         if alert.kind is AlertKind.IRREGULARITY:
             events.append(self._close_alert(time, AlertEnding.STOOD))
-        return events + self._matched(self.record.current.game, time)  # the board is the game's now
+        return events + self._matched(self.logged_game.current.game, time)  # the board is the game's now
 
     def _close_alert(self, time: float, how: AlertEnding) -> GameEvent:
         """The open alert ends; corrected on the board, it names the attempt taken back
@@ -340,7 +340,7 @@ class Acts:
                           move=attempt, detail=AlertClosed(how))
 
     def _result_events(self, time: float) -> list[GameEvent]:
-        game = self.record.current.game
+        game = self.logged_game.current.game
         result = game.result()
         if result is None:
             return []
@@ -354,7 +354,7 @@ class Acts:
             return []
         side = phase.game.position.turn
         return [self._emit(EventKind.CLOCK, time, side=side, detail=signal)
-                for signal in self.record.clock.due(time)]
+                for signal in self.logged_game.clock.due(time)]
 
     def _alert(self, time: float, reason: str, rule: IrregularityKind, side: Colour,
                opens: bool = True, missed: tuple[str, ...] = (), fen: str | None = None,

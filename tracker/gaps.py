@@ -25,7 +25,7 @@ from makhos.engine import Colour, Move, Piece, Position
 from makhos.engine.gaps import Sight, gap_lines
 from makhos.engine.position import Board
 from makhos.engine.squares import BIT
-from makhos.events.game import GameRecord
+from makhos.events.game import MatchGame
 from makhos.vision.reading import CLASS_INDEX, Reading
 
 from .config import TrackerConfig
@@ -62,7 +62,7 @@ def most_plies(seconds: float, config: TrackerConfig) -> int:
     return min(config.gap_plies, int(seconds / config.shortest_ply))
 
 
-def gap_lines_seen(record: GameRecord, reading: Reading, seen: Sight, most: int,
+def gap_lines_seen(record: MatchGame, reading: Reading, seen: Sight, most: int,
                    fixed_first_mover: bool, margin: float) -> GapLines | None:
     """The shortest legal lines of at most ``most`` plies from the game's position to the
     board read (``seen``: what the reading allows), that the reading supports within

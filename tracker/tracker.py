@@ -75,14 +75,14 @@ class GameTracker:
     # ------------------------------------------------------------ what it knows
 
     @property
-    def record(self) -> LoggedGame:
+    def logged_game(self) -> LoggedGame:
         """The board's log as replayed so far."""
-        return self.acts.record
+        return self.acts.logged_game
 
     @property
     def rules(self) -> Rules:
         """The rules a new game's set-up is looked for under."""
-        return self.acts.record.rules
+        return self.acts.logged_game.rules
 
     @property
     def phase(self) -> Phase:
@@ -118,7 +118,7 @@ class GameTracker:
         if self._seen is not None and time - self._seen >= self.config.gap_after and self._gap_from is None:
             self._gap_from, self._gap_to = self._seen, time
         self._seen = time
-        story = (self._board_read(reading) if self.record.current.awaits_board
+        story = (self._board_read(reading) if self.logged_game.current.awaits_board
                  else best_story(reading, self._candidates(), self.config))
         if story is not None and story.kind is not StoryKind.MISMATCH:
             story = self._misread(story, reading, time)
@@ -177,7 +177,7 @@ class GameTracker:
         so a referee decision can name its alert), or a decision or notice from elsewhere,
         which is applied once (the event is the decision; nothing is emitted for it)."""
         if event.kind in TRACKER_KINDS:
-            self.record.number(event)
+            self.logged_game.number(event)
         else:
             self.acts.apply(event)
 
@@ -185,7 +185,7 @@ class GameTracker:
 
     def _candidates(self) -> Candidates:
         """The stories of the tracker's state, rebuilt only when that state changes."""
-        phase, alert, record = self.phase, self.alert, self.record
+        phase, alert, record = self.phase, self.alert, self.logged_game
         if isinstance(phase, Playing):
             game = phase.game
             key: tuple[object, ...] = (
@@ -212,13 +212,13 @@ class GameTracker:
 
     def _start_story(self, position: Position) -> Story:
         """The referee's start from ``position``, its side to move named."""
-        return Story(StoryKind.START, position.board, rules=self.record.current.rules,
+        return Story(StoryKind.START, position.board, rules=self.logged_game.current.rules,
                      turn=position.turn)
 
     def _board_read(self, reading: Reading) -> Story:
         """A game the referee starts from the board: the board as read, the named side to
         move (acting on it refuses a board no game can start from)."""
-        return self._start_story(reading.position(self.record.current.game.start.turn))
+        return self._start_story(reading.position(self.logged_game.current.game.start.turn))
 
     def _saw_stop(self, story: Story) -> None:
         """Remember a chain seen resting on an inner landing, for the reply that may follow."""
@@ -238,7 +238,7 @@ class GameTracker:
         if self._gap_from is None or not isinstance(self.phase, Playing):
             return None
         seconds = self._gap_to - self._gap_from
-        record, config = self.record.current, self.config
+        record, config = self.logged_game.current, self.config
         seen, most = sight(reading, config.square_tolerance), most_plies(seconds, config)
         key = (id(record), len(record.game.plies), record.game.position, seen, most)
         if self._gap_cache is None or self._gap_cache[0] != key:

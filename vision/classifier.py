@@ -41,19 +41,19 @@ def model_path(path: Path | str | None = None) -> Path:
 INPUTS: tuple[str, ...] = ("crops", "sight")
 
 #: Two colour groups are two sides when their centres lie this many times the groups' own
-#: spread apart along the line joining them, and at least ``MIN_SIDE_GAP`` apart (8-bit Lab);
+#: spread apart along the line joining them, and at least ``MIN_SIDE_DISTANCE`` apart (8-bit Lab);
 #: one set under uneven light spreads evenly (a uniform spread splits at 3.5 times, a
-#: Gaussian one at 2.7), two sets leave a gap between them.
+#: Gaussian one at 2.7), two sets leave an empty stretch between them.
 SIDE_SEPARATION = 4.0
-MIN_SIDE_GAP = 25.0
+MIN_SIDE_DISTANCE = 25.0
 #: ... with this many pieces on each side at least (two or three colours alone always
 #: separate along some direction).
 MIN_SIDE_PIECES = 3
 #: ... or, as before hue counted, this far apart in Lab and three times their 3-D spread.
-MIN_GROUP_GAP = 60.0
+MIN_GROUP_DISTANCE = 60.0
 #: Lightness (8-bit L) by which one side must be lighter to be named light by lightness
 #: alone; below it the network's own light/dark guess joins in.
-LIGHTNESS_GAP = 25.0
+LIGHTNESS_DIFFERENCE = 25.0
 
 
 def two_means(colours: np.ndarray, axis: np.ndarray, iterations: int = 20) -> np.ndarray:
@@ -97,30 +97,30 @@ def split_sides(colours: np.ndarray) -> SideSplit:
         if first.all() or not first.any():
             continue
         a, b = colours[first].mean(0), colours[~first].mean(0)
-        gap = float(np.linalg.norm(a - b))
-        t = colours @ ((a - b) / max(gap, 1e-9))
+        distance = float(np.linalg.norm(a - b))
+        t = colours @ ((a - b) / max(distance, 1e-9))
         own = np.where(first, t - t[first].mean(), t - t[~first].mean())
-        separation = gap / max(float(np.sqrt(np.mean(own ** 2))), 1.0)
+        separation = distance / max(float(np.sqrt(np.mean(own ** 2))), 1.0)
         spread = float(np.sqrt(np.mean(np.where(first, ((colours - a) ** 2).sum(1),
                                                 ((colours - b) ** 2).sum(1)))))
         if best is None or separation > best[0]:
-            best = (separation, gap, spread, first)
+            best = (separation, distance, spread, first)
     if best is None:
         return SideSplit(np.ones(len(colours), bool), False)
-    separation, gap, spread, first = best
+    separation, distance, spread, first = best
     smaller = int(min(first.sum(), (~first).sum()))
-    two = ((separation >= SIDE_SEPARATION and gap >= MIN_SIDE_GAP and smaller >= MIN_SIDE_PIECES)
-           or gap >= max(MIN_GROUP_GAP, 3 * spread))
+    two = ((separation >= SIDE_SEPARATION and distance >= MIN_SIDE_DISTANCE and smaller >= MIN_SIDE_PIECES)
+           or distance >= max(MIN_GROUP_DISTANCE, 3 * spread))
     return SideSplit(first, two)
 
 
 def first_is_light(split: SideSplit, tone: np.ndarray, light_logit: np.ndarray) -> bool:
     """Whether the first group is the light side: the lighter one (``tone``, the pieces' L)
-    where the two differ by ``LIGHTNESS_GAP``; otherwise lightness and the network's own
+    where the two differ by ``LIGHTNESS_DIFFERENCE``; otherwise lightness and the network's own
     light/dark guess (``light_logit``, trained on which of two sets is the lighter) together."""
     f = split.first
     lighter = float(tone[f].mean() - tone[~f].mean())
-    if abs(lighter) >= LIGHTNESS_GAP:
+    if abs(lighter) >= LIGHTNESS_DIFFERENCE:
         return lighter > 0
     return lighter / 15 + float(light_logit[f].mean() - light_logit[~f].mean()) / 3 > 0
 
@@ -151,9 +151,9 @@ def light_probability(kind: np.ndarray, colour: np.ndarray, light_logit: np.ndar
         if not first_is_light(split, tone[piece], light_logit[piece]):
             light_c, dark_c = dark_c, light_c
     axis = light_c - dark_c
-    gap = float(np.linalg.norm(axis))
-    t = (colour - (light_c + dark_c) / 2) @ (axis / max(gap, 1e-6))
-    return sigmoid(t / max(gap / 16, 1.0))
+    distance = float(np.linalg.norm(axis))
+    t = (colour - (light_c + dark_c) / 2) @ (axis / max(distance, 1e-6))
+    return sigmoid(t / max(distance / 16, 1.0))
 
 
 def centre_tone(images: np.ndarray) -> np.ndarray:

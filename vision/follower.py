@@ -41,14 +41,14 @@ from .locate import LocateConfig, locate_board, refine_location
 from .registration import BoardRegistrar, Registration, RegistrationConfig, moved
 
 
-class TrackState(enum.Enum):
+class FollowState(enum.Enum):
     SEARCHING = "searching"  # no board yet, or lost it
-    TRACKING = "tracking"  # board verified in this frame
+    FOLLOWING = "following"  # board verified in this frame
     HIDDEN = "hidden"  # too little of the grid visible to verify; location kept
 
 
 @dataclass(frozen=True)
-class TrackerConfig:
+class FollowerConfig:
     min_visible: int = 8  # corners needed to judge the polarity
     min_agreement: float = 0.8  # share of visible corners with the right sign
     retry_s: float = 0.1  # least time between two full searches
@@ -80,7 +80,7 @@ class BoardFollower:
 
     def __init__(
         self,
-        cfg: TrackerConfig = TrackerConfig(),
+        cfg: FollowerConfig = FollowerConfig(),
         locate: Callable[[np.ndarray], BoardLocation | None] | None = None,
         initial: BoardLocation | None = None,
         lens: Lens | None = None,
@@ -89,7 +89,7 @@ class BoardFollower:
         self.lens = lens
         self._locate = locate or (lambda frame: locate_board(frame, lens=lens))
         self.location: BoardLocation | None = initial
-        self.state = TrackState.SEARCHING
+        self.state = FollowState.SEARCHING
         self.last_check: GridCheck | None = None
         self.registration: Registration | None = None  # this frame's, None when not tracking
         self._registrar = BoardRegistrar(cfg.registration)
@@ -113,12 +113,12 @@ class BoardFollower:
             if check.n_visible < self.cfg.min_visible:
                 # Covered: what the registration saw may be the hand; the location stays.
                 self.location, self._probe = kept
-                self.state = TrackState.HIDDEN
+                self.state = FollowState.HIDDEN
                 if now - self._last_search >= self.cfg.hidden_retry_s:
                     self._search(frame, now)
                 return self.location
             if check.agreement >= self.cfg.min_agreement:
-                self.state = TrackState.TRACKING
+                self.state = FollowState.FOLLOWING
                 lost_track = self.registration is not None and not self.registration.trusted
                 if (now - self._last_refit >= self.cfg.refit_s or self._nudged()
                         or (lost_track and now - self._last_refit >= self.cfg.retry_s)):
@@ -131,7 +131,7 @@ class BoardFollower:
                 return self.location
             self.location, self._probe = None, None
             self._registrar.forget()
-            self.state = TrackState.SEARCHING
+            self.state = FollowState.SEARCHING
         if now - self._last_search >= self.cfg.retry_s:
             self._search(frame, now)
         return self.location
@@ -202,4 +202,4 @@ class BoardFollower:
         self.location = self._previous = self._fitted = found
         self._probe = GridProbe.build(found, frame)
         self._registrar.retemplate(frame, found, self._probe.weights)
-        self.state = TrackState.TRACKING
+        self.state = FollowState.FOLLOWING

@@ -5,7 +5,7 @@ is bright alternates from corner to corner. Sampling four pixels per corner (196
 the raw BGR frame, no colour conversion, no warp) tells three things at once: a corner
 with contrast and the expected sign is in place; a corner without contrast is hidden
 (hand, arm, tall piece); contrast with random signs means the board moved. Both the
-tracker and the occlusion gate use it, each for its own decision.
+follower and the occlusion gate use it, each for its own decision.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ A board just found has no still view to compare with: unless nearly all its corn
 from the start, hiding few corners, is the gap that remains until a hand detector joins the
 gate.
 
-The location it is given is where the board is in this very frame (the tracker registers
+The location it is given is where the board is in this very frame (the follower registers
 every frame, see :mod:`vision.registration`), so the cells are the board's own whatever
 the camera does, and every comparison first divides out what the light did (see
 :mod:`vision.light`: exposure, white balance, flicker bands). Motion and crossing are
@@ -100,7 +100,7 @@ class GateConfig:
 
 
 class OcclusionGate:
-    """Per-board state machine; feed it every frame with the tracker's location."""
+    """Per-board state machine; feed it every frame with the follower's location."""
 
     def __init__(self, cfg: GateConfig = GateConfig()) -> None:
         self.cfg = cfg
@@ -200,7 +200,7 @@ class OcclusionGate:
         timestamp: float,
         check: GridCheck | None = None,
     ) -> GateStatus:
-        """Judge one frame. ``check`` may pass the tracker's probe result to save a probe."""
+        """Judge one frame. ``check`` may pass the follower's probe result to save a probe."""
         if location is None:
             self._reset(None)
             return self._status(GateState.NO_BOARD, timestamp)
@@ -215,7 +215,7 @@ class OcclusionGate:
             self._probe = GridProbe.build(location, frame)
         if check is None:
             check = self._probe.check(frame)
-        # The location is where the board is in this frame (the tracker registers every
+        # The location is where the board is in this frame (the follower registers every
         # frame): the cells are the board's own, whatever the camera did.
         view, cells = self._view(frame, location, jump)
         rows = self._rows(view)

@@ -119,15 +119,15 @@ def side_classes(position: Position) -> np.ndarray:
 class BoardReader:
     """Vision for one board. Not thread-safe: one reader per camera."""
 
-    def __init__(self, classifier: SquareReader, tracker: BoardFollower | None = None,
+    def __init__(self, classifier: SquareReader, follower: BoardFollower | None = None,
                  gate: OcclusionGate | None = None, played: str | None = None,
                  quarter_turns: int | None = None, lens: Lens | None = None,
                  starts: list[Position] | None = None, glance: Glance | None = None) -> None:
         self.classifier = classifier
-        self.tracker = tracker or BoardFollower()
+        self.follower = follower or BoardFollower()
         self.gate = gate or OcclusionGate()
         self.played = played
-        self.quarter_turns = quarter_turns  # from the tracker's corner order to the numbering
+        self.quarter_turns = quarter_turns  # from the follower's corner order to the numbering
         self.glance = glance or Glance()
         self.lens = lens  # a calibrated lens: crops are cut from the ideal image
         # What the game knows (``follow``). The board a game in progress has (a recorder
@@ -215,8 +215,8 @@ class BoardReader:
         return self._last
 
     def _analyse(self, image: np.ndarray, time: float) -> FrameResult:
-        found = self.tracker.update(image, time)
-        status = self.gate.update(image, found, time, self.tracker.last_check)
+        found = self.follower.update(image, time)
+        status = self.gate.update(image, found, time, self.follower.last_check)
         location = found
         if found is not None and self.quarter_turns is not None and self.played is not None:
             location = found.rotated(self.quarter_turns)  # oriented already

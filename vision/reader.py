@@ -54,7 +54,7 @@ DEFAULT_HEADS = models.path(models.PIECE_READER_HEADS)
 PRIOR = 1.0
 #: Copies of the start frame the adaptation sees: the frame itself and copies cut with the
 #: corners moved a few hundredths of a square, so the refit holds for the later frames of the
-#: game (the tracker's corners wander a little) and not only for this exact cut.
+#: game (the follower's corners wander a little) and not only for this exact cut.
 JITTERED = 3
 JITTER = 0.04  # squares
 #: After adaptation, every man of the start reads as a man at least at these odds (log): the

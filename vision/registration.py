@@ -20,7 +20,7 @@ The band-pass keeps the squares' edges and removes what competes with them: sens
 (finer) and the light's slow changes across the board (flicker bands on a rolling shutter,
 a shadow's edge; coarser). The template is absolute: errors do not add up from frame to
 frame. A motion of more than ``max_shift`` squares is not a wobble (a bump, or the
-checkerboard's own period fooling the correlation) and is refused: the tracker's refit or
+checkerboard's own period fooling the correlation) and is refused: the follower's refit or
 full search handles it.
 """
 

@@ -15,7 +15,7 @@ from makhos.events import GameEvent
 from makhos.events.details import CameraNotice
 from makhos.session import BoardSession
 
-from .replay import Observation, ReplaySource
+from .playback import Observation, PlaybackSource
 from .takeup import TakeUp, take_up
 
 if TYPE_CHECKING:  # imported when used: a replay needs neither OpenCV nor onnxruntime
@@ -58,8 +58,8 @@ class Input(Protocol):
 
 
 @dataclass(frozen=True)
-class ReplayInput:
-    source: ReplaySource
+class PlaybackInput:
+    source: PlaybackSource
     live: bool = False
     watches_camera: bool = False
 
@@ -69,7 +69,7 @@ class ReplayInput:
     def reader(self) -> None:
         return None
 
-    def taken_up(self, history: list[GameEvent]) -> ReplayInput:
+    def taken_up(self, history: list[GameEvent]) -> PlaybackInput:
         return self  # a replay goes on after the log's time by itself (``items``)
 
     def opening(self) -> None:
@@ -189,5 +189,5 @@ def open_input(spec: str, speed: float | None = None, seconds_per_ply: float = 1
         path = Path(spec[len(REPLAY_PREFIX):])
         if not path.is_file():
             raise FileNotFoundError(f"no recorded game {path}")
-        return ReplayInput(ReplaySource.from_pdn(path, speed=speed or 1.0, seconds_per_ply=seconds_per_ply))
+        return PlaybackInput(PlaybackSource.from_pdn(path, speed=speed or 1.0, seconds_per_ply=seconds_per_ply))
     return CameraInput(spec, profile=profile, start=start, speed=speed)

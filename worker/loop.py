@@ -105,7 +105,7 @@ class Worker:
         self.session = BoardSession(reader, tracker, self.outbox, seen=seen)
         if config.players and not any(isinstance(e.detail, SetPlayers) for e in history):
             first, second = config.players
-            game = tracker.record.current.number
+            game = tracker.logged_game.current.number
             self.outbox.accept(SetPlayers(first, second).to_event(config.board, game, time.time()))
         opening = self.source.opening()
         if opening is not None:  # which source this run reads: where a restart may take it up

@@ -40,7 +40,7 @@ def test_the_profile_numbers_and_reads_the_board_from_the_first_still_frames(set
     assert np.abs(result.location.corners - frame.corners).max() < 3.0
     assert labels_of(result.reading.probabilities).lower() == START
     # The tracker's refits place the corners through the profile's lens.
-    assert reader.tracker.lens is profile.lens
+    assert reader.follower.lens is profile.lens
 
 
 def test_an_adaptation_for_another_network_is_refused(setup):

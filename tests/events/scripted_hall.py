@@ -71,7 +71,7 @@ class Hall:
     def _frame(self, reading: Reading | None) -> None:
         self.session.observe(self.time, reading)
         # Its own newest events are numbered when the session next reads the log back.
-        self.snapshots.append((len(self.events()), snapshot(self.tracker.record, numbered=False)))
+        self.snapshots.append((len(self.events()), snapshot(self.tracker.logged_game, numbered=False)))
 
     def show(self, position: Position | str, frames: int = 4, step: float = 1 / 15) -> None:
         if isinstance(position, str):
@@ -90,12 +90,12 @@ class Hall:
 
     def referee(self, action: ra.RefereeAction, game: int | None = None) -> None:
         self.wall += 7
-        number = self.tracker.record.current.number if game is None else game
+        number = self.tracker.logged_game.current.number if game is None else game
         self.log.append(action.to_event(BOARD, number, self.wall))
 
     def camera(self, status: CameraStatus) -> None:
         self.log.append(GameEvent(BOARD, EventKind.CAMERA, self.time,
-                                  game=self.tracker.record.current.number,
+                                  game=self.tracker.logged_game.current.number,
                                   detail=CameraNotice(status)))
 
     def alert_seq(self) -> int:
@@ -257,7 +257,7 @@ def play_session(monkeypatch: pytest.MonkeyPatch) -> Hall:
         hall.play(third, str(moves[len(third.plies) * 7 % len(moves)]))
     # The reader's refit on a start is kept in the log; the replay has no rule for it.
     hall.log.append(GameEvent(BOARD, EventKind.READER_ADAPTED, hall.time,
-                              game=hall.tracker.record.current.number,
+                              game=hall.tracker.logged_game.current.number,
                               detail=ReaderAdapted('{"kind": "board-reader-adaptation"}')))
     hall.hand(1)  # the session reads the last events back
     return hall

@@ -112,7 +112,7 @@ def test_a_tracker_restored_from_the_old_log_holds_what_the_old_resume_did(log, 
     resumed = expected["resumed"]
     assert tracker.restore(log) == resumed["last_seq"]
     game = tracker.game
-    assert game is not None and tracker.record.current.number == resumed["game"]
+    assert game is not None and tracker.logged_game.current.number == resumed["game"]
     assert game.start.fen() == resumed["start"]
     assert [p.after.fen() for p in game.plies] == resumed["fens"] == expected["live"]["fens"]
     assert [p.irregularity for p in game.plies] == resumed["irregular"]

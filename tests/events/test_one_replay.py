@@ -51,9 +51,9 @@ def test_the_log_has_every_kind_every_decision_and_a_bad_entry(hall):
 
 def test_the_three_readers_agree_at_the_end(hall):
     events = hall.events()
-    live = snapshot(hall.tracker.record)
+    live = snapshot(hall.tracker.logged_game)
     assert snapshot(served(events)) == live
-    assert snapshot(restored(events).record) == live
+    assert snapshot(restored(events).logged_game) == live
     assert snapshot(replay(events)) == live
 
 
@@ -62,7 +62,7 @@ def test_the_three_readers_agree_after_every_event(hall):
     checked = 0
     for count, live in hall.snapshots[::7]:
         assert snapshot(served(events[:count]), numbered=False) == live, events[count - 1]
-        assert snapshot(restored(events[:count]).record, numbered=False) == live, events[count - 1]
+        assert snapshot(restored(events[:count]).logged_game, numbered=False) == live, events[count - 1]
         checked += 1
     assert checked > 100
 

@@ -59,7 +59,7 @@ def test_a_board_profile_is_found_beside_the_hall_profile(hall):
     assert isinstance(source, CameraInput) and source.profile == plan.profile
     reader = source.reader()  # vision set up from the profile, not found again from the pieces
     assert reader.quarter_turns == 1 and reader.lens is not None
-    assert reader.tracker.lens is reader.lens
+    assert reader.follower.lens is reader.lens
 
 
 def test_a_board_profile_that_is_not_a_file_name_is_named(tmp_path):

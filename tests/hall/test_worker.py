@@ -12,10 +12,10 @@ import pytest
 from makhos.engine.pdn import write_game
 from makhos.events import EventKind, SQLiteLog
 from makhos.events.decisions import SetPlayers
-from makhos.worker.inputs import ReplayInput
+from makhos.worker.inputs import PlaybackInput
 from makhos.worker.loop import Worker, WorkerConfig
 from makhos.worker.profile import board_plan
-from makhos.worker.replay import ReplaySource
+from makhos.worker.playback import PlaybackSource
 
 from hall_sample import folded_pdn, random_game
 
@@ -27,14 +27,14 @@ def test_a_replayed_game_is_logged_whole_with_the_profile_players(tmp_path):
     profile.write_text('{"boards": [{"id": "1", "source": "replay:x.pdn", "players": ["Somchai", "Malee"]}]}')
     plan = board_plan(profile, "1")
     worker = Worker(WorkerConfig("1", players=plan.players), log,
-                    ReplayInput(ReplaySource(tuple(game.positions()), speed=400)))
+                    PlaybackInput(PlaybackSource(tuple(game.positions()), speed=400)))
     worker.run(threading.Event())
     assert folded_pdn(log, "1") == write_game(game)
     assert [e.detail.first for e in log.read("1") if isinstance(e.detail, SetPlayers)] == ["Somchai"]
 
 
 @dataclass(frozen=True)
-class StallingInput(ReplayInput):
+class StallingInput(PlaybackInput):
     """A live camera that freezes for ``stall`` seconds after ``before`` observations and
     misses the next ``missed``: from the board after ply 1 it next sees the board after ply 3
     (ply 2 is never seen), two plies for the tracker to explain."""
@@ -58,7 +58,7 @@ def test_a_stalled_camera_is_reported_lost_then_back_and_the_plies_it_missed_are
     log = SQLiteLog(tmp_path / "events.db")
     stop = threading.Event()
     worker = Worker(WorkerConfig("1", lost_after=0.3), log,
-                    StallingInput(ReplaySource(tuple(game.positions()), speed=400)))
+                    StallingInput(PlaybackSource(tuple(game.positions()), speed=400)))
     runner = threading.Thread(target=worker.run, args=(stop,))
     runner.start()
     deadline = time.monotonic() + 30
@@ -80,7 +80,7 @@ def test_a_worker_started_before_redis_waits_for_it(tmp_path):
     redis = RedisServer(tmp_path)
     game = random_game(seed=4, plies=8)
     worker = Worker(WorkerConfig("1", reopen_first=0.1), open_log(redis.url),
-                    ReplayInput(ReplaySource(tuple(game.positions()), speed=400)))
+                    PlaybackInput(PlaybackSource(tuple(game.positions()), speed=400)))
     runner = threading.Thread(target=worker.run, args=(threading.Event(),))
     runner.start()
     time.sleep(0.5)
@@ -98,10 +98,10 @@ def test_a_restarted_worker_applies_each_referee_decision_once(tmp_path):
 
     game = random_game(seed=3, plies=10)
     log = SQLiteLog(tmp_path / "events.db")
-    Worker(WorkerConfig("1"), log, ReplayInput(ReplaySource(tuple(game.positions()), speed=400))).run(
+    Worker(WorkerConfig("1"), log, PlaybackInput(PlaybackSource(tuple(game.positions()), speed=400))).run(
         threading.Event())
     log.append(TakeBack(plies=1).to_event("1", game=1, time=time.time()))  # before the restart
-    again = Worker(WorkerConfig("1"), log, ReplayInput(ReplaySource(tuple(game.positions()))))
+    again = Worker(WorkerConfig("1"), log, PlaybackInput(PlaybackSource(tuple(game.positions()))))
     again.start_session(threading.Event())
     tracker = again.session.tracker
     assert len(tracker.game.plies) == 9
@@ -113,7 +113,7 @@ def test_a_restarted_worker_applies_each_referee_decision_once(tmp_path):
 
 
 @dataclass(frozen=True)
-class SlowReplay(ReplayInput):
+class SlowReplay(PlaybackInput):
     """A replay whose plies come ``pause`` seconds apart, as one played at real time."""
 
     pause: float = 0.5
@@ -128,7 +128,7 @@ def test_a_replay_silent_between_its_plies_reports_no_camera_lost(tmp_path):
     game = random_game(seed=3, plies=4)
     log = SQLiteLog(tmp_path / "events.db")
     worker = Worker(WorkerConfig("1", lost_after=0.02), log,
-                    SlowReplay(ReplaySource(tuple(game.positions()), speed=400)))
+                    SlowReplay(PlaybackSource(tuple(game.positions()), speed=400)))
     worker.run(threading.Event())
     notices = [e.detail.status.value for e in log.read("1") if e.kind is EventKind.CAMERA]
     assert notices == ["ended"]

@@ -70,17 +70,17 @@ def test_a_record_held_by_a_board_nobody_went_on_from_says_where_and_why():
     feed.board("W:W1,5:B18,30")  # 22-18
     feed.hand()
     feed.board("B:W1,9:B18,30")  # 5-9
-    assert held_up(feed.tracker.record) is None
+    assert held_up(feed.tracker.logged_game) is None
     feed.hand()
     feed.board("W:W1,9:B14,30")  # 18-14
     feed.hand()
     feed.board("W:W2,9:B30", frames=20)  # light's man goes 1 to 2 and takes 14: irregular
-    said = held_up(feed.tracker.record)
+    said = held_up(feed.tracker.logged_game)
     assert said is not None and said.startswith("recording stopped after ply 3, at ")
     assert ": light man moved sideways (1x2); " in said and said.endswith("the PDN ends at ply 3")
     feed.hand()
     feed.board("W:W1,9:B14,30")  # put back: nothing holds the record any more
-    assert held_up(feed.tracker.record) is None
+    assert held_up(feed.tracker.logged_game) is None
 
 
 def test_a_video_that_ends_under_a_hand_says_the_moves_stopped_being_read(tmp_path, capsys):

@@ -98,7 +98,7 @@ def test_the_session_logs_the_notice_before_showing_it_and_the_record_raises_a_c
     stored = [e for e in log.read("1", after=0) if e.kind is EventKind.CAMERA]
     assert [e.seq for e in stored] == [e.seq for e in camera]
     # While it was open, the record held it as a camera alert; the read closed it.
-    assert not any(a.kind is AlertKind.CAMERA for a in tracker.record.alerts.values())
+    assert not any(a.kind is AlertKind.CAMERA for a in tracker.logged_game.alerts.values())
     log.close()
 
 

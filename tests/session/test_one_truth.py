@@ -92,6 +92,6 @@ def test_a_game_from_the_board_is_started_by_the_session_that_reads_the_decision
     time.sleep(DECISION_POLL)  # the session looks at the log at most this often
     composed = Position.from_fen("W:W10,11,K27:B14,19,K31")
     table.show(composed, 0.5)
-    live = table.session.tracker.record.current
+    live = table.session.tracker.logged_game.current
     assert live.number == 2 and live.game.start == composed and live.turn_named
     table.session.assert_one_truth()

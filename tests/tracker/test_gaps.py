@@ -51,7 +51,7 @@ def test_the_plies_of_a_gap_are_recorded_as_seen_after_it(fen, line):
     assert moves_of(events) == line.split()
     gaps = [e.detail.gap for e in events if isinstance(e.detail, MovePlayed)]
     assert all(g is not None and 15.0 <= g < 15.5 for g in gaps)
-    record = feed.tracker.record.current
+    record = feed.tracker.logged_game.current
     assert all(m.spent is None and m.gap == gaps[0] for m in record.moves)
     assert "{after a gap of 15 s}" in record.pdn()
     crowned = [m for m in feed.tracker.game.plies if m.move is not None and m.move.crowns]
@@ -73,7 +73,7 @@ def test_a_ply_after_a_hand_that_stayed_long_keeps_its_time_but_three_plies_are_
     feed.hand(150)  # five seconds of frames without a settled board: no camera gap
     first = feed.board(played(Position.from_fen(fen), "10x3"), frames=10)
     assert moves_of(first) == ["10x3"] and first[0].detail.gap is None
-    assert feed.tracker.record.current.moves[0].spent is not None
+    assert feed.tracker.logged_game.current.moves[0].spent is not None
     feed.hand(150)
     rest = feed.board(played(Position.from_fen(fen), line + " 24-27"), frames=10)
     assert moves_of(rest) == ["20-24", "3-7", "24-27"]
@@ -115,7 +115,7 @@ def test_offline_the_likeliest_line_is_recorded_unconfirmed():
     events = feed.board(played(Position.start(), "25-21 5-9 21-17"), frames=10)
     assert moves_of(events) == ["25-21", "5-9", "21-17"]
     assert all(e.detail.unconfirmed for e in events)
-    assert "after a gap of 10 s, unconfirmed" in feed.tracker.record.current.pdn()
+    assert "after a gap of 10 s, unconfirmed" in feed.tracker.logged_game.current.pdn()
 
 
 def test_a_board_no_line_reaches_after_a_gap_is_a_mismatch_and_the_game_goes_on():
@@ -185,7 +185,7 @@ def test_a_line_chosen_while_the_tracker_let_the_likeliest_stand_is_the_record()
     feed.events.append(chosen.with_seq(feed.seq))  # logged, not read back yet
     feed.hand()
     feed.board(played(seen, "9-13"))
-    assert [m.unconfirmed for m in feed.tracker.record.current.moves] == [True] * 3 + [False]
+    assert [m.unconfirmed for m in feed.tracker.logged_game.current.moves] == [True] * 3 + [False]
     pages = replay(feed.events).current
     assert [m.move for m in pages.moves] == ["25-22", "5-9", "22-17", "9-13"]
     assert not any(m.unconfirmed or m.irregular for m in pages.moves)

@@ -125,7 +125,7 @@ def raise_it(case: Case) -> tuple[Feed, int]:
 def pdn_moves(feed: Feed) -> str:
     """The move text of the tracker's record as PDN; it must read back to the same game and
     the same corrections."""
-    record = feed.tracker.record.current
+    record = feed.tracker.logged_game.current
     text = record.pdn(times=False)
     back = read_game(text)
     assert back.game.positions() == record.game.positions()
@@ -200,14 +200,14 @@ def test_the_server_a_restored_tracker_and_the_live_one_agree(case: Case, ending
     """The one replay (issue #19) holds for every new event: the server's state and a
     tracker restored from the log read the log as the live tracker wrote it."""
     feed, _ = play(case, ending)
-    live = snapshot(feed.tracker.record)
+    live = snapshot(feed.tracker.logged_game)
     served = BoardState(feed.tracker.board_id)
     for event in feed.stored:
         served.apply(event)
     restored = GameTracker(feed.tracker.board_id, config=feed.tracker.config)
     restored.restore(feed.stored)
     assert snapshot(served) == live
-    assert snapshot(restored.record) == live
+    assert snapshot(restored.logged_game) == live
     assert snapshot(replay(feed.stored, feed.tracker.board_id)) == live
 
 

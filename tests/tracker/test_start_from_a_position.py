@@ -26,14 +26,14 @@ def from_the_board(turn: str = "light") -> Feed:
 
 def test_a_game_from_the_board_starts_from_the_next_reading_with_the_named_side_to_move():
     feed = from_the_board()
-    assert feed.tracker.game is None and feed.tracker.record.current.awaits_board
+    assert feed.tracker.game is None and feed.tracker.logged_game.current.awaits_board
     board = Position.from_fen(COMPOSED).with_turn(Colour.DARK)  # the board as it stands
     [start] = feed.board(board)
     assert start.kind is EventKind.GAME_STARTED and start.game == 2
     assert start.fen == COMPOSED and start.side is Colour.LIGHT  # the referee's side, not the reading's
     assert isinstance(start.detail, GameStarted) and start.detail.turn_named
     assert feed.tracker.game.start.fen() == COMPOSED
-    assert not feed.tracker.record.current.awaits_board
+    assert not feed.tracker.logged_game.current.awaits_board
 
 
 def test_the_log_replays_to_the_live_game_and_its_pdn_opens_at_the_board():
@@ -70,13 +70,13 @@ def test_a_board_no_game_reaches_is_refused_once_with_the_reason_and_nothing_sta
     assert notice.detail.rule is IrregularityKind.IMPOSSIBLE and not notice.detail.open
     assert notice.reason == ("no game starts from the board read: no game reaches W:W29:B14: "
                              "a light man on 29, the row where it would have been crowned")
-    [alert] = feed.tracker.record.alerts.values()
+    [alert] = feed.tracker.logged_game.alerts.values()
     assert alert.kind is AlertKind.NOTICE and alert.fen == "W:W29:B14"
     feed.hand()
     assert feed.board("W:W29:B14") == []  # said once
     assert feed.tracker.game is None
     assert kinds(feed.board(COMPOSED)) == ["game_started"]  # a sane board: the game starts
-    assert feed.tracker.record.alerts == {}
+    assert feed.tracker.logged_game.alerts == {}
 
 
 def test_a_board_where_the_game_would_be_over_is_refused():
@@ -91,7 +91,7 @@ def test_a_worker_restarted_before_the_reading_still_waits_for_the_board():
     feed = from_the_board()
     tracker = GameTracker("b1", config=TrackerConfig(first_mover=Colour.DARK))
     tracker.restore(feed.stored)
-    assert tracker.record.current.awaits_board
+    assert tracker.logged_game.current.awaits_board
     restarted = Feed(tracker)
     restarted.time, restarted.seq, restarted.stored = feed.time, feed.seq, list(feed.stored)
     [start] = restarted.board(COMPOSED)

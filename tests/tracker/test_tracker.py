@@ -138,14 +138,14 @@ def test_a_king_stacked_in_time_is_said_so_the_pages_stop_calling_it_pending():
     feed = Feed(GameTracker("b1", config=config))
     start = feed.log(feed.tracker.start_from(Position.from_fen("B:W20,9:B6,30"), 0.0))
     feed.board("W:W20,9:B2,30")  # dark man reaches 2, not stacked yet
-    assert feed.tracker.record.crowning_pending == 2
+    assert feed.tracker.logged_game.crowning_pending == 2
     stacked = feed.board("W:W20,9:BK2,30")  # light stacks it before moving, as it should
     assert kinds(stacked) == ["crowned"] and stacked[0].detail.square == 2
-    assert feed.tracker.record.crowning_pending is None and 2 not in feed.tracker.overlay
+    assert feed.tracker.logged_game.crowning_pending is None and 2 not in feed.tracker.overlay
     assert feed.board("W:W20,9:BK2,30") == []  # said once
     restored = GameTracker("b1", config=config)  # a restarted worker reads the same from the log
     restored.restore(start + feed.events)
-    assert restored.record.crowning_pending is None and restored.overlay == {}
+    assert restored.logged_game.crowning_pending is None and restored.overlay == {}
 
 
 def test_knocked_piece_put_back_is_a_mismatch_then_matched_and_the_game_kept():
@@ -236,7 +236,7 @@ def test_referee_take_back_and_result_and_extra_time():
     decision(feed, action="take_back", plies=1)
     assert feed.tracker.game.plies == []
     decision(feed, action="grant_extra_time", side="dark", minutes=5)
-    assert feed.tracker.record.clock.extra_seconds == 300
+    assert feed.tracker.logged_game.clock.extra_seconds == 300
     decision(feed, action="set_result", outcome="draw", reason="agreement")
     assert feed.tracker.game.result().reason == "agreement"
 

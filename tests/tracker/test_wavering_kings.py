@@ -88,7 +88,7 @@ def replay_readings(feed: Feed, boards: list[Position], phantoms: dict[int, dict
 def assert_scored_right(feed: Feed, played: list[Ply], boards: list[Position]) -> None:
     """Every ply right and in place, irregular ones standing with their alert, nothing
     invented, nothing said corrected, and the game's board the true one, kings and all."""
-    record = feed.tracker.record.current
+    record = feed.tracker.logged_game.current
     assert [(m.move, m.irregular is not None) for m in record.moves] == [
         (p.move, p.irregular is not None) for p in played]
     raised = [e.detail.rule for e in feed.events if e.kind is EventKind.IRREGULARITY]
@@ -153,7 +153,7 @@ def test_a_king_read_as_a_man_that_moves_against_the_rules_stays_a_king() -> Non
         (EventKind.IRREGULARITY, "dark king jumped over its own piece on 18 (22-15)")]
     feed.hand()
     feed.seen(Position.from_fen("B:W5:BK15,18,30"), 1.0)  # light plays on from it
-    assert [(m.move, m.irregular is not None) for m in feed.tracker.record.current.moves] == [
+    assert [(m.move, m.irregular is not None) for m in feed.tracker.logged_game.current.moves] == [
         ("22-15", True), ("1-5", False)]
     assert feed.tracker.game.position == Position.from_fen("B:W5:BK15,18,30")
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from drawn_boards import render
 
-from makhos.vision.follower import BoardFollower, TrackState
+from makhos.vision.follower import BoardFollower, FollowState
 from makhos.vision.geometry import corner_error
 from makhos.vision.occlusion import GateState, OcclusionGate
 
@@ -60,7 +60,7 @@ def test_tracker_relocalises_within_half_a_second_of_a_bump(scene, angle, shift)
             frames_to_recover = i
             break
     assert frames_to_recover is not None and frames_to_recover * DT <= 0.5
-    assert tracker.state is TrackState.TRACKING
+    assert tracker.state is FollowState.FOLLOWING
     if (
         angle < 45
     ):  # the numbering follows the board: its first corner stays the same physical corner

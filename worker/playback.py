@@ -1,11 +1,11 @@
-"""ReplaySource: a recorded game played back as the vision stage would report it.
+"""PlaybackSource: a recorded game played back as the vision stage would report it.
 
 Halls are tested and benchmarked without cameras: a game's boards become the settled
 Readings a camera would give (a hand over the board, then a few readings of the new
 board), paced at ``speed`` times real time, and enter the worker right after the vision
 stage, so the tracker, the outbox, the log and the server all run for real.
 
-A restarted worker replays from ``after`` (the time of the last event its board's log
+A restarted worker plays back from ``after`` (the time of the last event its board's log
 holds): a recording has no board that moves on while no one watches, so its game waits
 for the worker, as a paused video would.
 """
@@ -30,8 +30,8 @@ class Observation:
     reading: Reading | None
 
 
-class ReplaySettings(TypedDict, total=False):
-    """The settings of a :class:`ReplaySource` besides its boards (for ``from_pdn``)."""
+class PlaybackSettings(TypedDict, total=False):
+    """The settings of a :class:`PlaybackSource` besides its boards (for ``from_pdn``)."""
 
     seconds_per_ply: float
     speed: float
@@ -41,7 +41,7 @@ class ReplaySettings(TypedDict, total=False):
 
 
 @dataclass(frozen=True)
-class ReplaySource:
+class PlaybackSource:
     """The boards of a game (the start, then one per ply) as timed observations."""
 
     boards: tuple[Position, ...]
@@ -52,7 +52,7 @@ class ReplaySource:
     clock: Callable[[], float] = time.monotonic
 
     @classmethod
-    def from_pdn(cls, path: str | Path, **settings: Unpack[ReplaySettings]) -> "ReplaySource":
+    def from_pdn(cls, path: str | Path, **settings: Unpack[PlaybackSettings]) -> "PlaybackSource":
         game = read_game(Path(path).read_text(encoding="utf-8")).game
         return cls(tuple(game.positions()), **settings)
 
