@@ -49,6 +49,7 @@ class BoardSession:
             reader.expected = game.position.board  # found again mid-game: number it as the log does
         self.log = log
         self.last: FrameResult | None = None
+        self.image: np.ndarray | None = None  # the frame ``last`` was made of (a review's picture)
         self.health = HealthWatch()
         history = self._history()
         self._seen = (history[-1].seq if history else 0) if seen is None else seen
@@ -72,7 +73,7 @@ class BoardSession:
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
         """Process one frame; returns the events it caused, already stored (or, behind an
         outbox, accepted: numbered once the log takes them)."""
-        self.last = self.reader.process(image, time)
+        self.last, self.image = self.reader.process(image, time), image
         if self._history_until is not None and time <= self._history_until:
             return []
         events = self.observe(time, self.last.reading)
