@@ -76,7 +76,7 @@ class ReviewCamera:
             return
         self.frames += 1
         self._last_time = result.time
-        if result.reading is not None:
+        if result.reading is not None or result.gate.readable:  # a still board, settling or read
             self.read += 1
             self._close_stretch(result.time)
         elif self._unread_since is None:
