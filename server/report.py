@@ -66,12 +66,13 @@ class AlertStory:
 
 @dataclass(frozen=True)
 class Camera:
-    """What the camera kept for the report: a picture per ply, the unread stretches, and
-    the share of the video in which the board was read."""
+    """What the camera kept for the report: a picture per ply (None: none kept), the unread
+    stretches, and the share of the video in which the board was read (None: not measured,
+    a live board's)."""
 
-    pictures: Sequence[Picture]
+    pictures: Sequence[Picture | None]
     stretches: Sequence[UnreadStretch]
-    share_read: float
+    share_read: float | None
 
 
 def alert_stories(events: Sequence[GameEvent], board: str) -> list[AlertStory]:
@@ -131,7 +132,7 @@ def write_report(path: Path, pdn: str, events: Sequence[GameEvent], board: str, 
         (folder / name).write_bytes(data)
         return f"{folder.name}/{name}"
 
-    pictures = [keep(f"ply-{i + 1:03d}.jpg", p.jpeg) for i, p in enumerate(camera.pictures)]
+    pictures = [keep(f"ply-{i + 1:03d}.jpg", p.jpeg if p else None) for i, p in enumerate(camera.pictures)]
     frames = [keep(f"unread-{i + 1:02d}.jpg", s.jpeg) for i, s in enumerate(camera.stretches)]
     href = None if video is None else os.path.relpath(video.resolve(), base)
     page = render(pdn, events, board, camera, pictures, frames, href, numbering)
@@ -141,8 +142,9 @@ def write_report(path: Path, pdn: str, events: Sequence[GameEvent], board: str, 
 
 def render(pdn: str, events: Sequence[GameEvent], board: str, camera: Camera,
            pictures: Sequence[str | None], frames: Sequence[str | None], video: str | None,
-           numbering: Numbering) -> str:
-    """The page's HTML; ``pictures[i]`` and ``frames[i]`` are the images' addresses."""
+           numbering: Numbering, origin: float = 0.0) -> str:
+    """The page's HTML; ``pictures[i]`` and ``frames[i]`` are the images' addresses;
+    ``origin``: the time shown as 00:00 (a live board's game start; a video's own start)."""
     read = read_game(pdn)
     record = replay(events, board)
     game, moves = record.current.game, record.current.moves
@@ -162,7 +164,7 @@ def render(pdn: str, events: Sequence[GameEvent], board: str, camera: Camera,
         doubt = picture.doubt if picture is not None else None
         alerts = [s for s in stories if s.ply == number]
         flagged = bool(alerts) or (doubt is not None and doubt[1] < LOW_CERTAINTY)
-        when = clock(entry.time)
+        when = clock(entry.time - origin)
         time_cell = (f'<a href="{e(video)}#t={entry.time:.1f}">{when}</a>' if video else when)
         seen = ""
         if picture is not None and address is not None:
@@ -195,7 +197,7 @@ def render(pdn: str, events: Sequence[GameEvent], board: str, camera: Camera,
     return _PAGE.format(
         title=e(tags.get("Event", "?")), players=e(players), result=e(tags.get("Result", "*")),
         termination=e(tags.get("Termination", "")), plies=len(moves), alerts=len(stories),
-        summary=summary or "<li>none</li>", share=f"{camera.share_read:.0%}",
+        summary=summary or "<li>none</li>", share="not measured" if camera.share_read is None else f"{camera.share_read:.0%} of the video",
         unread=unread or "<p>none</p>", rows="".join(rows), stretches=len(camera.stretches),
         start=diagram(game.start), pdn=e(pdn))
 
@@ -216,7 +218,7 @@ header dl {{ display: grid; grid-template-columns: max-content auto; gap: 2px 1e
 <header><h1>{title}</h1><dl>
 <dt>Players</dt><dd>{players}</dd><dt>Result</dt><dd>{result} {termination}</dd>
 <dt>Plies</dt><dd>{plies}</dd><dt>Alerts</dt><dd>{alerts}<ul class="alerts">{summary}</ul></dd>
-<dt>Board read</dt><dd id="share">{share} of the video</dd>
+<dt>Board read</dt><dd id="share">{share}</dd>
 <dt>Not read</dt><dd>{stretches} stretch(es)<div>{unread}</div></dd></dl></header>
 <label><input type="checkbox" id="only-flagged"
  onchange="document.body.classList.toggle('only-flagged', this.checked)">

@@ -10,7 +10,9 @@ gets the picture of the ply that stood.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -19,6 +21,7 @@ from makhos.engine.game import Ply
 from makhos.vision.pipeline import FrameResult
 from makhos.vision.reading import Reading
 
+from .annotate import write_atomic
 from .session import BoardSession
 
 #: Side of a rectified board picture, in pixels.
@@ -59,7 +62,10 @@ class Unread:
 
 
 class ReviewCamera:
-    def __init__(self) -> None:
+    def __init__(self, stretches: bool = True) -> None:
+        """``stretches``: keep a frame of each stretch without a reading (a recording's
+        report); a live board's worker, which runs all day, keeps none."""
+        self.keeps_stretches = stretches
         self.pictures: list[PlyPicture] = []  # index i: the ply i + 1 of the current game
         self.stretches: list[Unread] = []
         self.frames = 0
@@ -104,6 +110,10 @@ class ReviewCamera:
         picture = self._picture(result, image, len(plies))
         self.pictures += [picture] * (len(plies) - same)
         self._plies = plies
+        self.changed(same)
+
+    def changed(self, first: int) -> None:
+        """The pictures from index ``first`` on are new (or gone): a hook for keeping them."""
 
     @staticmethod
     def _picture(result: FrameResult, image: np.ndarray, shows: int) -> PlyPicture:
@@ -115,7 +125,7 @@ class ReviewCamera:
     def _close_stretch(self, time: float) -> None:
         since, frame = self._unread_since, self._unread_frame
         self._unread_since = self._unread_frame = None
-        if since is not None and frame is not None and time - since >= LONGEST_HAND:
+        if since is not None and frame is not None and time - since >= LONGEST_HAND and self.keeps_stretches:
             self.stretches.append(Unread(since, time, _jpeg(frame)))
 
 
@@ -152,3 +162,29 @@ def _jpeg(image: np.ndarray) -> bytes:
         raise ValueError("the picture could not be encoded as JPEG")
     return bytes(data.tobytes())
 
+
+
+class KeptPlies(ReviewCamera):
+    """A live board's pictures on disk, for the report its page serves after the game
+    (``GET /api/board/ID/report``): ``<folder>/<board>.plies/ply-NNN.jpg`` and ``.json`` (the
+    rest of its :class:`PlyPicture`), and ``<folder>/<board>.board.jpg``, the latest. Only the
+    current game's are kept: a new game (or plies taken back) deletes the pictures beyond
+    it, so a board's disk stays within one game's plies (about 15 KB each)."""
+
+    def __init__(self, folder: Path, board: str) -> None:
+        super().__init__(stretches=False)
+        self.folder, self.board = folder / f"{board}.plies", board
+
+    def changed(self, first: int) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        for old in self.folder.glob("ply-*"):
+            if int(old.name[4:7]) > first:
+                old.unlink(missing_ok=True)
+        for index in range(first, len(self.pictures)):
+            picture = self.pictures[index]
+            if picture.jpeg is not None:
+                write_atomic(self.folder, f"ply-{index + 1:03d}.jpg", picture.jpeg)
+            meta = {k: v for k, v in asdict(picture).items() if k != "jpeg"}
+            write_atomic(self.folder, f"ply-{index + 1:03d}.json", json.dumps(meta).encode())
+        if self.pictures and self.pictures[-1].jpeg is not None:
+            write_atomic(self.folder.parent, f"{self.board}.board.jpg", self.pictures[-1].jpeg)
