@@ -63,6 +63,14 @@ class FolderFrames:
             return None
         return {**found, "age": round(max(age, 0.0), 1)} if isinstance(found, dict) else None
 
+    def board_picture(self, board: str) -> bytes | None:
+        """The rectified board when the last move was accepted (``<board>.board.jpg``)."""
+        path = self._path(board, ".board.jpg")
+        try:
+            return path.read_bytes() if path is not None else None
+        except OSError:
+            return None
+
     def kept_plies(self, board: str) -> list[KeptPicture | None]:
         """The rectified board the worker kept at each ply of the current game
         (``<board>.plies/ply-NNN.json``), by ply; None where none was kept."""

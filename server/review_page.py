@@ -1,4 +1,5 @@
-"""A live board's review report (issue 45, item 3): the same page as ``makhos record
+"""The camera's rectified board on the referee's console, and a live board's review
+report (issue 45, items 2 and 3): the same page as ``makhos record
 --report``, from the board's log and the rectified pictures its worker kept (one per ply
 of the current game, :meth:`server.camera.FolderFrames.kept_plies`).
 
@@ -46,6 +47,19 @@ def report(board: str) -> Response:
                   Camera(kept, [], None),
                   pictures, [], None, Numbering.FIRST_MOVER, origin=record.started or 0.0)
     return Response(page, mimetype="text/html")
+
+
+@bp.get("/referee/<board>/board.jpg")
+def board_picture(board: str) -> Response:
+    """The console's picture of the board as the camera saw it when the last move was
+    accepted: it changes with the moves, not with the video."""
+    require_referee()
+    board_or_404(board)
+    camera = hall().config.camera
+    jpeg = camera.board_picture(board) if isinstance(camera, FolderFrames) else None
+    if jpeg is None:
+        abort(404, description="no move accepted yet")
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/api/board/<board>/report/ply-<int:ply>.jpg")

@@ -141,7 +141,21 @@ Makhos.referee = function (options) {
     line.dataset.state = silent ? "silent" : health.state;
   }
 
+  // The camera's board when the last move was accepted: fetched again when a ply comes,
+  // never as video; hidden until a move has given one.
+  const boardPicture = document.getElementById("board-picture");
+  let pictured = -1;
+  function showBoardPicture(state) {
+    const plies = state.game ? state.game.moves.length : 0;
+    if (!boardPicture || plies === pictured) return;
+    pictured = plies;
+    boardPicture.onload = () => { boardPicture.parentElement.hidden = false; };
+    boardPicture.onerror = () => { boardPicture.parentElement.hidden = true; };
+    boardPicture.src = `${boardPicture.dataset.src}?ply=${plies}`;
+  }
+
   function alarm(state) {
+    showBoardPicture(state);
     const fresh = state.alerts.filter((a) => !a.acknowledged && !heard.has(a.seq));
     fresh.forEach((a) => heard.add(a.seq));
     if (fresh.length) beep();
