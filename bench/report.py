@@ -74,15 +74,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--video", type=Path, help="a video to record (default: a rendered game)")
     parser.add_argument("--men", type=int, help="men a side, for a video of a 12-man game")
     parser.add_argument("--plies", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=24, help="of the rendered game and scene")
     parser.add_argument("--folder", type=Path, default=Path("/tmp/report-bench"))
     args = parser.parse_args(argv)
     args.folder.mkdir(parents=True, exist_ok=True)
     video = args.video
     if video is None:
-        script = script_game(45, plies=args.plies, irregularities=0)
-        scene = sample_scene(np.random.default_rng(45), held_out=True, elevation=(50.0, 80.0),
+        script = script_game(args.seed, plies=args.plies, irregularities=0)
+        scene = sample_scene(np.random.default_rng(args.seed), held_out=True, elevation=(50.0, 80.0),
                              size=(640, 360))
-        video = write_video(script, scene, args.folder / "game.mp4", seed=45)
+        video = write_video(script, scene, args.folder / "game.mp4", seed=args.seed)
     extra = ["--men", str(args.men)] if args.men else []
     # The record alone before and after, the better of the two: the first run also warms
     # what every later run finds ready.
