@@ -44,11 +44,7 @@ class FolderFrames:
         self.folder = folder
 
     def snapshot(self, board: str) -> bytes | None:
-        path = self._path(board, ".jpg")
-        try:
-            return path.read_bytes() if path is not None else None
-        except OSError:
-            return None
+        return self._bytes(board, ".jpg")
 
     def health(self, board: str) -> dict[str, Any] | None:
         """``<folder>/<board>.json`` as the recorder last wrote it, with ``age``: the seconds
@@ -65,11 +61,7 @@ class FolderFrames:
 
     def board_picture(self, board: str) -> bytes | None:
         """The rectified board when the last move was accepted (``<board>.board.jpg``)."""
-        path = self._path(board, ".board.jpg")
-        try:
-            return path.read_bytes() if path is not None else None
-        except OSError:
-            return None
+        return self._bytes(board, ".board.jpg")
 
     def kept_plies(self, board: str) -> list[KeptPicture | None]:
         """The rectified board the worker kept at each ply of the current game
@@ -89,9 +81,12 @@ class FolderFrames:
 
     def kept_picture(self, board: str, ply: int) -> bytes | None:
         """The JPEG kept for ``ply``, or None."""
-        folder = self._path(board, ".plies")
+        return self._bytes(board, f".plies/ply-{ply:03d}.jpg")
+
+    def _bytes(self, board: str, suffix: str) -> bytes | None:
+        path = self._path(board, suffix)
         try:
-            return (folder / f"ply-{ply:03d}.jpg").read_bytes() if folder is not None else None
+            return path.read_bytes() if path is not None else None
         except OSError:
             return None
 
