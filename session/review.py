@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from makhos.engine.game import Ply
+from makhos.vision.classifier import LABELS
 from makhos.vision.pipeline import FrameResult
 from makhos.vision.reading import Reading
 
@@ -30,9 +31,6 @@ PICTURE_PX = 240
 STRETCH_PX = 320
 #: A stretch without a reading shorter than this is a hand making a move: not listed.
 LONGEST_HAND = 3.0
-#: One letter per reading class (the order of ``vision.reading.CLASSES``), as the
-#: referee's camera view writes them.
-LETTERS = ".ldLD"
 
 
 @dataclass(frozen=True)
@@ -146,7 +144,7 @@ def _seen(reading: Reading | None) -> tuple[str | None, tuple[int, float] | None
         return None, None
     sureness = reading.probabilities.max(axis=1)
     square = int(sureness.argmin())
-    letters = "".join(LETTERS[k] for k in reading.labels())
+    letters = "".join(LABELS[k] for k in reading.labels())
     return letters, (square + 1, float(sureness[square]))
 
 
@@ -186,5 +184,8 @@ class KeptPlies(ReviewCamera):
                 write_atomic(self.folder, f"ply-{index + 1:03d}.jpg", picture.jpeg)
             meta = {k: v for k, v in asdict(picture).items() if k != "jpeg"}
             write_atomic(self.folder, f"ply-{index + 1:03d}.json", json.dumps(meta).encode())
+        latest = self.folder.parent / f"{self.board}.board.jpg"
         if self.pictures and self.pictures[-1].jpeg is not None:
-            write_atomic(self.folder.parent, f"{self.board}.board.jpg", self.pictures[-1].jpeg)
+            write_atomic(latest.parent, latest.name, self.pictures[-1].jpeg)
+        elif not self.pictures:
+            latest.unlink(missing_ok=True)  # a new game: the last one's board is not its
