@@ -57,8 +57,8 @@ def board_picture(board: str) -> Response:
     board_or_404(board)
     camera = hall().config.camera
     jpeg = camera.board_picture(board) if isinstance(camera, FolderFrames) else None
-    if jpeg is None:
-        abort(404, description="no move accepted yet")
+    if jpeg is None:  # not an error: the console asks again at the next ply
+        return Response(status=204, headers={"Cache-Control": "no-store"})
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 

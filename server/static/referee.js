@@ -145,13 +145,24 @@ Makhos.referee = function (options) {
   // never as video; hidden until a move has given one.
   const boardPicture = document.getElementById("board-picture");
   let pictured = -1;
+  // (204 until a move has given one; a data: address, as the pages' policy allows.)
   function showBoardPicture(state) {
     const plies = state.game ? state.game.moves.length : 0;
     if (!boardPicture || plies === pictured) return;
     pictured = plies;
-    boardPicture.onload = () => { boardPicture.parentElement.hidden = false; };
-    boardPicture.onerror = () => { boardPicture.parentElement.hidden = true; };
-    boardPicture.src = `${boardPicture.dataset.src}?ply=${plies}`;
+    fetch(`${boardPicture.dataset.src}?ply=${plies}`, {credentials: "same-origin"})
+      .then((response) => (response.status === 200 ? response.blob() : null))
+      .then((jpeg) => {
+        if (!jpeg) { boardPicture.parentElement.hidden = true; return; }
+        const reader = new FileReader();
+        reader.onload = () => {
+          boardPicture.src = reader.result;
+          boardPicture.dataset.ply = String(plies);
+          boardPicture.parentElement.hidden = false;
+        };
+        reader.readAsDataURL(jpeg);
+      })
+      .catch(() => {});  // the next ply asks again
   }
 
   function alarm(state) {

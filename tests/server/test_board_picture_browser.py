@@ -46,7 +46,7 @@ def test_the_consoles_board_picture_appears_after_a_move(browser, tmp_path):
                                  fen=ply.after.fen(), side=side))
             picture = page.locator("#board-picture")
             sync_api.expect(page.locator("figure.board-picture")).to_be_visible()
-            sync_api.expect(picture).to_have_attribute("src", "/referee/1/board.jpg?ply=3")
+            sync_api.expect(picture).to_have_attribute("data-ply", "3")
             assert picture.evaluate("img => img.naturalWidth") == 240
     finally:
         context.close()
