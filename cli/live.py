@@ -37,6 +37,7 @@ class LiveRun:
     def __init__(self, plan: LiveBoard) -> None:
         from makhos.events import open_log
         from makhos.session.annotate import CameraView
+        from makhos.session.review import KeptPlies
         from makhos.server import create_app
         from makhos.server.serving import Server
         from makhos.server.camera import FolderFrames
@@ -56,8 +57,9 @@ class LiveRun:
             self.desk = ProfileDesk(plan.board, plan.profile)
         source = CameraInput(plan.source, speed=plan.speed, view=CameraView(view, plan.board),
                              profile=plan.profile, desk=self.desk, start=plan.start)
+        # Beside the camera view, the rectified board at each ply: the report after the game.
         self.worker = Worker(WorkerConfig(board=plan.board, rules=plan.rules, first_mover=plan.first_mover),
-                             self.log, source)
+                             self.log, source, KeptPlies(view, plan.board).observe)
         config = ServerConfig(events=self.log, referee_token=plan.token, camera=FolderFrames(view),
                               boards=(BoardInfo(plan.board),), calibration=self.desk)
         app = create_app(config)

@@ -5,9 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from makhos.engine import Colour
 from makhos.engine.pdn import Numbering
+from makhos.events import GameEvent
+
+if TYPE_CHECKING:
+    from makhos.session.review import ReviewCamera
 
 from .flags import add_board, add_events, add_output, add_source, source_of
 from .progress import Progress
@@ -38,6 +43,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         default=Numbering.FIRST_MOVER.value,
                         help="squares in the PDN: 'first mover' (the rules': the first mover "
                         "starts on 25-32, default) or 'colour' (dark on 25-32 always)")
+    parser.add_argument("--report", type=Path, metavar="HTML",
+                        help="also write a review report: each ply beside the camera's picture of "
+                        "it (pictures in HTML_files/ beside it)")
     add_board(parser, help="board id in the events (default 1)")
     parser.add_argument("--model", type=Path, help=argparse.SUPPRESS)  # default: the bundled one
     add_rules_arguments(parser)
@@ -52,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from makhos.events import open_log
     from makhos.session import BoardSession
     from makhos.session.diagnosis import Diagnosis, held_up
+    from makhos.session.review import ReviewCamera
     from makhos.vision.classifier import model_path
     from makhos.vision.sources import SourceError
     from makhos.worker.inputs import CameraInput
@@ -77,10 +86,13 @@ def run(args: argparse.Namespace) -> int:
     if spool is not None and not args.resume:
         spool.unlink(missing_ok=True)  # a new recording: an old one's leftovers are not its
     diagnosis = Diagnosis()
+    review = ReviewCamera() if args.report is not None else None
 
     def observe(session: BoardSession) -> None:
         if session.last is not None:
             diagnosis.observe(session.last)
+        if review is not None:
+            review.observe(session)
         progress.update(1)  # the bar below, made once the frames to come are known
 
     # No referee watches a recording: of several lines through a gap, the likeliest is taken.
@@ -119,6 +131,9 @@ def run(args: argparse.Namespace) -> int:
     events = log.read_board(args.board)
     alerts = sum(1 for e in events if e.kind.value in ("irregularity", "board_mismatch"))
     print(f"{output}: {plies} plies, {alerts} alert(s)")
+    if review is not None:
+        write_review(args.report, pdn, events, args.board, review, video, Numbering(args.numbering))
+        print(f"{args.report}: the review report")
     return 0
 
 
@@ -132,3 +147,13 @@ def frames_from(video: Path, second: float) -> int:
         return max(int(capture.get(cv2.CAP_PROP_FRAME_COUNT)) - round(second * fps), 0)
     finally:
         capture.release()
+
+
+def write_review(path: Path, pdn: str, events: list[GameEvent], board: str, review: ReviewCamera,
+                 video: Path, numbering: Numbering) -> None:
+    """The report of what the camera kept, beside the PDN."""
+    from makhos.server.report import Camera, write_report
+
+    review.finish()
+    camera = Camera(review.pictures, review.stretches, review.share_read)
+    write_report(path, pdn, events, board, camera, video, numbering)

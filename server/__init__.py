@@ -18,7 +18,7 @@ from .hall import Hall
 
 def create_app(config: ServerConfig) -> Flask:
     """A Flask app over ``config.events``; its :class:`Hall` is ``app.extensions["makhos"]``."""
-    from . import access, api, calibration, errors, headers, pages, referee
+    from . import access, api, calibration, errors, headers, pages, referee, review_page
 
     app = Flask(__name__)
     if isinstance(app.json, DefaultJSONProvider):
@@ -40,4 +40,5 @@ def create_app(config: ServerConfig) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)
     app.register_blueprint(calibration.bp)
+    app.register_blueprint(review_page.bp)
     return app

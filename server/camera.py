@@ -10,10 +10,27 @@ from __future__ import annotations
 import json
 import re
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 _SAFE_ID = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+@dataclass(frozen=True)
+class KeptPicture:
+    """What the worker kept of a ply (``session.review.KeptPlies``), as the report draws it
+    (:class:`server.report.Picture`); the JPEG is served on its own address."""
+
+    time: float
+    shows: int
+    has_jpeg: bool
+    seen: str | None
+    doubt: tuple[int, float] | None
+
+    @property
+    def jpeg(self) -> bytes | None:
+        return None
 
 
 class FolderFrames:
@@ -27,11 +44,7 @@ class FolderFrames:
         self.folder = folder
 
     def snapshot(self, board: str) -> bytes | None:
-        path = self._path(board, ".jpg")
-        try:
-            return path.read_bytes() if path is not None else None
-        except OSError:
-            return None
+        return self._bytes(board, ".jpg")
 
     def health(self, board: str) -> dict[str, Any] | None:
         """``<folder>/<board>.json`` as the recorder last wrote it, with ``age``: the seconds
@@ -45,6 +58,37 @@ class FolderFrames:
         except (OSError, ValueError):
             return None
         return {**found, "age": round(max(age, 0.0), 1)} if isinstance(found, dict) else None
+
+    def board_picture(self, board: str) -> bytes | None:
+        """The rectified board when the last move was accepted (``<board>.board.jpg``)."""
+        return self._bytes(board, ".board.jpg")
+
+    def kept_plies(self, board: str) -> list[KeptPicture | None]:
+        """The rectified board the worker kept at each ply of the current game
+        (``<board>.plies/ply-NNN.json``), by ply; None where none was kept."""
+        folder = self._path(board, ".plies")
+        found: dict[int, KeptPicture] = {}
+        for meta in sorted(folder.glob("ply-[0-9][0-9][0-9].json")) if folder is not None else []:
+            try:
+                kept = json.loads(meta.read_text(encoding="utf-8"))
+                doubt = kept["doubt"]
+                found[int(meta.stem[4:])] = KeptPicture(
+                    float(kept["time"]), int(kept["shows"]), meta.with_suffix(".jpg").is_file(),
+                    kept["seen"], None if doubt is None else (int(doubt[0]), float(doubt[1])))
+            except (OSError, ValueError, KeyError, TypeError, IndexError):
+                continue  # half a game's pictures are still worth showing
+        return [found.get(ply) for ply in range(1, max(found, default=0) + 1)]
+
+    def kept_picture(self, board: str, ply: int) -> bytes | None:
+        """The JPEG kept for ``ply``, or None."""
+        return self._bytes(board, f".plies/ply-{ply:03d}.jpg")
+
+    def _bytes(self, board: str, suffix: str) -> bytes | None:
+        path = self._path(board, suffix)
+        try:
+            return path.read_bytes() if path is not None else None
+        except OSError:
+            return None
 
     def _path(self, board: str, suffix: str) -> Path | None:
         if not _SAFE_ID.match(board) or board.startswith("."):

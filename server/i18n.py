@@ -128,6 +128,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "confirm": ("Click again to confirm", "กดอีกครั้งเพื่อยืนยัน"),
     "sound": ("Alert sound", "เสียงเตือน"),
     "camera_view": ("Camera view", "ภาพจากกล้อง"),
+    "board_picture": ("The board when the last move was accepted", "กระดานเมื่อรับตาเดินล่าสุด"),
     "no_camera": ("No camera", "ไม่มีกล้อง"),
     "vision": ("Vision", "การมองเห็น"),
     "vision_still": ("board still", "กระดานนิ่ง"),

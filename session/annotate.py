@@ -51,15 +51,15 @@ def write_snapshot(folder: Path, board: str, image: np.ndarray, quality: int = 8
     """Write ``<folder>/<board>.jpg`` atomically: a reader never sees half a file."""
     ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if ok:
-        _write_atomic(folder, f"{board}.jpg", data.tobytes())
+        write_atomic(folder, f"{board}.jpg", data.tobytes())
 
 
 def write_health(folder: Path, board: str, health: VisionHealth) -> None:
     """Write ``<folder>/<board>.json``, the board's vision health, atomically."""
-    _write_atomic(folder, f"{board}.json", json.dumps(health.to_json()).encode())
+    write_atomic(folder, f"{board}.json", json.dumps(health.to_json()).encode())
 
 
-def _write_atomic(folder: Path, name: str, data: bytes) -> None:
+def write_atomic(folder: Path, name: str, data: bytes) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     partial = folder / f".{name}.part"
     partial.write_bytes(data)

@@ -66,6 +66,7 @@ class BoardSession:
         self.tracker = tracker
         self.log = log
         self.last: FrameResult | None = None
+        self.image: np.ndarray | None = None  # the frame ``last`` was made of (a review's picture)
         self.health = HealthWatch()
         history = self._history()
         self._seen = (history[-1].seq if history else 0) if seen is None else seen
@@ -115,7 +116,7 @@ class BoardSession:
         outbox, accepted: numbered once the log takes them)."""
         if self.reader is None:
             raise ValueError("a session without a reader takes readings (observe), not frames")
-        self.last = self.reader.process(image, time)
+        self.last, self.image = self.reader.process(image, time), image
         if self._history_until is not None and time <= self._history_until:
             return []
         events = self.observe(time, self.last.reading)

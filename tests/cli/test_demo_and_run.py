@@ -38,6 +38,9 @@ def test_run_on_a_recording_serves_the_game_and_the_camera_view_to_the_referee()
         request = urllib.request.Request(f"{live.url}/referee/1/snapshot.jpg",
                                          headers={"X-Referee-Token": "t0k3n"})
         assert urllib.request.urlopen(request, timeout=10).read()[:2] == b"\xff\xd8"  # a JPEG
+        kept = urllib.request.Request(f"{live.url}/api/board/1/report/ply-010.jpg",
+                                      headers={"X-Referee-Token": "t0k3n"})
+        assert urllib.request.urlopen(kept, timeout=10).read()[:2] == b"\xff\xd8"  # for its report
         try:
             urllib.request.urlopen(f"{live.url}/referee/1/snapshot.jpg", timeout=10)
             raise AssertionError("the camera view must need the token")
