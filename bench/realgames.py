@@ -1,67 +1,67 @@
-"""What the tracker makes of the real, time-ordered webcam frames of ../shared/realdata.
+"""`makhos record` on real whole games, move by move.
 
-    python -m bench.realgames
+    python -m bench.realgames [--folder /tmp/realgames]
 
-The frames (``julie-robot-webcam/log*/More/my_photo-NN.jpg``) are a few seconds apart, so
-each is held for two seconds of "video" (the gate sees a still board) before the next. The
-game is the 12-man game on the light squares. Prints, per folder, the events the tracker
-raised and the plies it recorded. The frames begin in mid-game, so the first settled reading
-is taken as the start, as a referee would confirm it. Skips when ../shared is absent.
+The hand-labelled games of ``bench/realgames.json`` (the robot's webcam photos of
+``../shared/realdata/julie-robot-webcam``, see ``lab.realgames``): each made into a video (a
+photo held 2 s, a hand over the board or a cross-fade between photos), the first position set
+up by the referee's FEN, recorded with ``makhos record --resume`` and scored ply by ply:
+plies right before the first difference / recorded / true, invented, missing, shifted, the
+irregular plies standing with their alert, and the alerts raised in all. Then alexkassil's
+clip (three real moves from the start, its own labels): the plies followed. Skips what
+../shared does not hold.
 """
 
 from __future__ import annotations
 
-import re
+import argparse
+import contextlib
+import io
 import sys
+import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-from makhos.engine import Rules
-from makhos.session import BoardSession
-from makhos.tracker import GameTracker
-from makhos.vision.classifier import SquareClassifier, labels_of
-from makhos.vision.pipeline import BoardReader
-from makhos.vision.sources import read_image
-
-REAL = ROOT.parent / "shared" / "realdata" / "julie-robot-webcam"
-HOLD_FRAMES = 30  # frames per photo, at 15 fps: two seconds still
+from bench.machine import describe
+from bench.realclip import record as record_clip
+from lab.realclip import VIDEO, labelled_positions, plies_followed
+from lab.realgames import RealGame, Score, game_video, games, referee_start, score
+from makhos.cli.main import main as makhos
+from makhos.engine.pdn import read_game
+from makhos.events import JSONLinesLog
 
 
-def photos(folder: Path) -> list[Path]:
-    found = [(int(m.group(1)), p) for p in folder.glob("my_photo-*.jpg")
-             if (m := re.search(r"my_photo-(\d+)", p.name))]
-    return [p for _, p in sorted(found)]
+def record(game: RealGame, folder: Path) -> Score:
+    """The game's video recorded from the referee's start, scored against the labels."""
+    video = game_video(game, folder / f"{game.name}.mp4")
+    log = referee_start(game, folder / f"{game.name}.jsonl")
+    pdn = folder / f"{game.name}.pdn"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = makhos(["record", str(video), "--men", str(game.men), "--events", str(log),
+                       "--resume", "-o", str(pdn)])
+    positions = read_game(pdn.read_text(encoding="utf-8")).game.positions() if code == 0 else []
+    return score(game, positions or [game.start()], JSONLinesLog(log).read(limit=1 << 30))
 
 
-def main() -> int:
-    if not REAL.is_dir():
-        print(f"skipped: {REAL} is absent")
-        return 0
-    classifier = SquareClassifier()
-    for folder in sorted(REAL.glob("log*/More")):
-        frames = photos(folder)
-        if len(frames) < 2:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--folder", type=Path, default=Path("data/realgames"))
+    args = parser.parse_args(argv)
+    args.folder.mkdir(parents=True, exist_ok=True)
+    print(describe())
+    for game in games():
+        if not game.present:
+            print(f"{game.name}: skipped, its photos are absent")
             continue
-        session = BoardSession(BoardReader(classifier), GameTracker("real", Rules(men_per_side=12)))
-        time, events, seen = 0.0, [], []
-        for path in frames:
-            image = read_image(path)
-            for _ in range(HOLD_FRAMES):
-                time += 1 / 15
-                events += session.feed(image, time)
-                reading = session.last.reading if session.last is not None else None
-                if session.tracker.game is None and reading is not None:
-                    events += session.tracker.start_from(reading.position(), time)
-            reading = session.last.reading if session.last else None
-            seen.append(f"{path.name}: {labels_of(reading.probabilities) if reading else 'no reading'}")
-        print(f"\n== {folder.relative_to(REAL)}: {len(frames)} photos")
-        for line in seen:
-            print("  ", line)
-        for event in events:
-            print(f"   event {event.kind.value}: {event.move or ''} {event.reason or ''}".rstrip())
-        game = session.tracker.game
-        print(f"   plies recorded: {len(game.plies) if game else 'no game started'}")
+        before = time.process_time()
+        result = record(game, args.folder)
+        print(f"{game.name}: {result.line()} ({time.process_time() - before:.1f} s CPU)", flush=True)
+    if VIDEO.is_file():
+        truth = labelled_positions()
+        positions, cpu = record_clip(VIDEO)
+        followed = None if positions is None else plies_followed(positions, truth)
+        said = "no game found" if positions is None else (
+            "a wrong position recorded" if followed is None else f"{followed} right")
+        print(f"alexkassil clip: {said} / {len(truth) - 1} true ({cpu:.1f} s CPU)")
     return 0
 
 

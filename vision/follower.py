@@ -37,7 +37,7 @@ import numpy as np
 from .geometry import BoardLocation
 from .grid_probe import GridCheck, GridProbe
 from .lens import Lens
-from .locate import locate_board, refine_location
+from .locate import LocateConfig, locate_board, refine_location
 from .registration import BoardRegistrar, Registration, RegistrationConfig, moved
 
 
@@ -53,7 +53,7 @@ class TrackerConfig:
     min_agreement: float = 0.8  # share of visible corners with the right sign
     retry_s: float = 0.1  # least time between two full searches
     hidden_retry_s: float = 0.3  # full search this often while hidden (a hand, a big bump)
-    min_confidence: float = 0.25  # a search result below this is ignored
+    min_confidence: float = LocateConfig.min_confidence  # a search result below this is ignored
     refit_s: float = 2.0  # a local refit this often catches what the registration cannot follow
     refit_shift: float = 0.05  # squares a refit must move a corner to be adopted (not noise)
     registration: RegistrationConfig = RegistrationConfig()
