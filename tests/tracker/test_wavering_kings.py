@@ -176,3 +176,65 @@ def test_an_irregular_reply_to_an_irregular_ply_stands_in_turn() -> None:
     feed = started(start)
     replay_readings(feed, boards, {1: phantom_on_emptied(boards, 1)})
     assert_scored_right(feed, played, boards)
+
+
+# ---------------------------------------------------------------- play going on from the
+# irregular board, as the real games of julie-robot-webcam go on (tests/realgames)
+
+
+def assert_plies_standing(feed: Feed, moves: list[tuple[str, bool]], alerts: list[IrregularityKind],
+                          board: Position) -> None:
+    """The score is ``moves`` (path, irregular), the alerts that opened are ``alerts``, each
+    closed as stood (none corrected, no board mismatch), and the game's board is ``board``."""
+    record = feed.tracker.record.current
+    assert [(m.move, m.irregular is not None) for m in record.moves] == moves
+    opened = [e.detail.rule for e in feed.events if e.kind is EventKind.IRREGULARITY and e.detail.open]
+    assert opened == alerts
+    closings = [e.detail.how for e in feed.events if e.kind is EventKind.ALERT_CLOSED]
+    assert closings == [AlertEnding.STOOD] * len(alerts)
+    assert not [e for e in feed.events if e.kind is EventKind.BOARD_MISMATCH]
+    assert feed.tracker.alert is None and feed.tracker.game.position.board == board.board
+
+
+def test_the_reply_to_an_irregular_ply_and_the_next_ply_seen_together_are_two_plies() -> None:
+    """julie-log4: light's 4-8 (a capture due) is alerted, then dark's reply and light's
+    next ply come under one hand; both are played on from the irregular board."""
+    start = PLAIN_KING_MOVE[0]
+    boards, played = game_of(start, [Ply("29-25", MISSED), Ply("15-19"), Ply("27-23")], more=1)
+    feed = started(start)
+    replay_readings(feed, [boards[0], *boards[2:]], {})
+    assert_plies_standing(feed, [(p.move, p.irregular is not None) for p in played], [MISSED], boards[-1])
+
+
+def test_a_capture_missed_in_reply_to_an_irregular_ply_and_the_next_ply_seen_together() -> None:
+    """julie-log7: light's 14-17 (a capture due) is alerted, then dark's 27-23 (a capture
+    due too) and light's 6-10 come under one hand: two irregular plies stand, each alerted."""
+    start = BOTH_MISS[0]
+    boards, played = game_of(start, [Ply("29-18", MISSED), Ply("15-19", MISSED), Ply("24x15")], more=1)
+    feed = started(start)
+    replay_readings(feed, [boards[0], *boards[2:]], {})
+    assert_plies_standing(feed, [(p.move, p.irregular is not None) for p in played], [MISSED, MISSED],
+                          boards[-1])
+
+
+def test_the_irregular_mover_moving_again_stands_its_ply_and_is_alerted() -> None:
+    """julie-log3: dark's king plays 29-25 (29x11 due), then dark moves again (27-23),
+    then its king steps out of turn again; each ply stands with its alert as play goes on,
+    and the king stays a king though read as a man all along."""
+    start, plies = PLAIN_KING_MOVE
+    boards, _ = game_of(start, plies[:1], more=0)
+    twice = Position.from_fen("W:W1,2,6,15,20:BK25,23,31,32")  # 27-23
+    again = Position.from_fen("W:W1,2,6,15,20:BK30,23,31,32")  # the king 25-30
+    feed = started(start)
+    replay_readings(feed, [boards[0], twice], {})
+    assert [m.move for m in feed.tracker.record.current.moves] == ["29-25"]
+    assert feed.tracker.alert is not None and feed.tracker.alert.move == "27-23"
+    replay_readings(feed, [again], {})
+    played_on = Position.from_fen("B:W1,2,6,15,24:BK30,23,31,32")  # light plays on: 20-24
+    replay_readings(feed, [played_on], {})
+    moves = [m.move for m in feed.tracker.record.current.moves]
+    assert moves[:2] == ["29-25", "27-23"] and moves[-1] == "20-24" and len(moves) == 4
+    assert all(m.irregular is not None for m in feed.tracker.record.current.moves[:3])
+    assert feed.tracker.game.position.piece_at(30) is Piece.DARK_KING
+    assert not [e for e in feed.events if e.kind is EventKind.BOARD_MISMATCH]
+    assert [e.detail.how for e in feed.events if e.kind is EventKind.ALERT_CLOSED] == [AlertEnding.STOOD] * 3
