@@ -238,3 +238,19 @@ def test_the_irregular_mover_moving_again_stands_its_ply_and_is_alerted() -> Non
     assert feed.tracker.game.position.piece_at(30) is Piece.DARK_KING
     assert not [e for e in feed.events if e.kind is EventKind.BOARD_MISMATCH]
     assert [e.detail.how for e in feed.events if e.kind is EventKind.ALERT_CLOSED] == [AlertEnding.STOOD] * 3
+
+
+def test_a_man_moved_out_of_turn_past_a_capture_with_its_old_square_read_as_held() -> None:
+    """julie-log2: light moves twice, a plain 12-16 while its 14x23 was on (a capture is
+    due only in turn), and the man on 16, seen side-on, covers square 12 behind it, which
+    reads as still holding a light man as long as the board stays. The move out of turn is
+    alerted (not a man appearing from nowhere), and stands when dark plays on."""
+    feed = started("B:W12,14,9:B18,30")
+    feed.hand()
+    feed.seen(Position.from_fen("B:W16,14,9:B18,30"), 3.0, {12: Piece.LIGHT_MAN})
+    assert [(e.kind, e.move) for e in feed.events] == [(EventKind.IRREGULARITY, "12-16")]
+    assert feed.tracker.alert is not None and feed.tracker.alert.rule is IrregularityKind.WRONG_SIDE
+    feed.hand()
+    feed.seen(Position.from_fen("W:W16,14,9:B18,26"), 2.0)
+    assert_plies_standing(feed, [("12-16", True), ("30-26", False)], [IrregularityKind.WRONG_SIDE],
+                          Position.from_fen("W:W16,14,9:B18,26"))
