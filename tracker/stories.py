@@ -117,7 +117,7 @@ def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piec
         # board the game's own plies explain (a chain stopped, then finished) is theirs
         # before it is the irregular mover moving again, or two plies at once.
         board = alert.position
-        stories.append(Story(StoryKind.ALERT_UNCHANGED, board.board))
+        stories.append(Story(StoryKind.ALERT_UNCHANGED, with_overlay(board.board, position, overlay)))
         sides = (board.turn, board.turn.opponent) if alert.either_side else (board.turn,)
         for side in sides:
             # Play goes on from the irregular board as from any position: a move, a capture
@@ -130,7 +130,8 @@ def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piec
                         or (alert.either_side and h.verdict is Verdict.WRONG_SIDE)):
                     continue
                 first = h.verdict in (Verdict.MOVE, Verdict.MISSED_CAPTURE)
-                (stories if first else later).append(Story(StoryKind.STOOD, h.board, h, mover=side))
+                shown = with_overlay(h.board, position, overlay)  # a king not stacked yet, as the game's
+                (stories if first else later).append(Story(StoryKind.STOOD, shown, h, mover=side))
     return stories + [Story(StoryKind.GAME, with_overlay(h.board, position, overlay), h, mover=mover)
                       for h, mover in found] + later
 

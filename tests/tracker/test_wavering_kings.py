@@ -254,3 +254,14 @@ def test_a_man_moved_out_of_turn_past_a_capture_with_its_old_square_read_as_held
     feed.seen(Position.from_fen("W:W16,14,9:B18,26"), 2.0)
     assert_plies_standing(feed, [("12-16", True), ("30-26", False)], [IrregularityKind.WRONG_SIDE],
                           Position.from_fen("W:W16,14,9:B18,26"))
+
+
+def test_a_reply_to_an_irregular_ply_while_a_new_king_waits_to_be_stacked_raises_one_alert() -> None:
+    """julie-log1: dark crowns on 1 (never stacked), light's 3-7 misses its 19x28 and is
+    alerted, dark replies: the irregular board stands with the new king still shown as a
+    man, and the alert is not raised a second time as 'capture missed, then the reply'."""
+    start = "B:W3,15,19:B5,24,31"
+    boards, played = game_of(start, [Ply("5-1"), Ply("3-7", MISSED), Ply("31-26")], more=0)
+    feed = started(start)
+    replay_readings(feed, boards, {})
+    assert_plies_standing(feed, [("5-1", False), ("3-7", True), ("31-26", False)], [MISSED], boards[-1])
