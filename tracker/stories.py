@@ -110,7 +110,8 @@ def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piec
             found = [(h, mover) for h, mover in found if h.verdict is not Verdict.WRONG_SIDE]
             found += [(Hypothesis(Verdict.MOVE, (m,), other.play(m).board), side)
                       for m in other.legal_moves(game.rules)]
-    stories, later = [], []
+    stories: list[Story] = []
+    later: list[Story] = []
     if alert is not None:
         # Listed first: where the game's stories predict the same board (the alert's own
         # change, or its reply read as two plies), the board seen and played on wins; but a
