@@ -130,6 +130,13 @@ class Acts:
         events = self._matched(phase.game, time)
         if story.kind is StoryKind.GAP:
             return events + self.gap(story, time)
+        alert, h = self.alert, story.hypothesis
+        if (alert is not None and alert.kind is AlertKind.IRREGULARITY and h is not None
+                and h.verdict in (Verdict.MOVE, Verdict.TWO_PLIES)
+                and alert.rule is not IrregularityKind.PARTIAL_CHAIN):
+            # Legal play went on from the game's position, not from the irregular board:
+            # the attempt was taken back and another move made.
+            events.append(self._close_alert(time, AlertEnding.CORRECTED))
         return events + self._explained(phase.game, story, time)
 
     def _explained(self, game: Game, story: Story, time: float) -> list[GameEvent]:

@@ -265,3 +265,21 @@ def test_a_reply_to_an_irregular_ply_while_a_new_king_waits_to_be_stacked_raises
     feed = started(start)
     replay_readings(feed, boards, {})
     assert_plies_standing(feed, [("5-1", False), ("3-7", True), ("31-26", False)], [MISSED], boards[-1])
+
+
+def test_a_legal_move_from_the_game_after_an_alert_takes_the_attempt_back() -> None:
+    """A man stepped backwards (alerted at once), then the board shows a legal move from
+    the game's position: the attempt was not played on, so its alert closes as corrected
+    and the game goes on from the legal move."""
+    feed = started("B:W1:B22,30")
+    feed.hand()
+    feed.seen(Position.from_fen("W:W1:B26,30"), 1.0)  # 22-26, backwards
+    assert feed.tracker.alert is not None
+    feed.hand()
+    feed.seen(Position.from_fen("W:W1:B18,30"), 2.0)  # 22-18 instead
+    feed.hand()
+    feed.seen(Position.from_fen("B:W5:B18,30"), 2.0)  # light plays on: 1-5
+    assert [(m.move, m.irregular is not None) for m in feed.tracker.record.current.moves] == [
+        ("22-18", False), ("1-5", False)]
+    assert [e.detail.how for e in feed.events if e.kind is EventKind.ALERT_CLOSED] == [AlertEnding.CORRECTED]
+    assert feed.tracker.alert is None
