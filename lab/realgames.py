@@ -148,8 +148,8 @@ def _hand(scene: np.ndarray, depth: float, rng: np.random.Generator) -> np.ndarr
         cv2.line(mask, tuple(int(v) for v in near), tuple(int(v) for v in base), 1.0, int(width * thick))
         if start == 0.0:
             cv2.circle(mask, tuple(int(v) for v in tip), int(width * thick / 2), 1.0, -1)
-        out = (out * (1 - mask) + mask * np.array(colour, np.float32)).astype(np.float32)
-        out = out * (1 - mask) + mask * np.array(colour, np.float32)
+        soft = cv2.GaussianBlur(mask, (0, 0), 2)[..., None]
+        out = out * (1 - soft) + soft * np.array(colour, np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
