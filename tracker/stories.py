@@ -38,7 +38,7 @@ _NOT_PLAYED_ON = (Verdict.UNCHANGED, Verdict.TAKEBACK)
 class Story:
     kind: StoryKind
     board: Board
-    hypothesis: Hypothesis | None = None  # GAME
+    hypothesis: Hypothesis | None = None  # GAME; STOOD: from the irregular board
     rules: Rules | None = None  # START: the rules of the set-up recognised
     moves: tuple[Move, ...] = ()  # START: the first moves already made when first seen
     mover: Colour | None = None  # GAME, GAP, STOOD and START with moves: who makes the first of them
