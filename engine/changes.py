@@ -150,8 +150,16 @@ def hypotheses(before: Position, rules: Rules | None = None,
     if legal and legal[0].is_capture:
         out += _missed_and_replied(before, rules)
     other = before.with_turn(before.turn.opponent)
-    out += [h for m in other.legal_moves(rules) for h in _with_pending(Verdict.WRONG_SIDE, other, (m,))]
+    out += [h for m in _out_of_turn(other, rules) for h in _with_pending(Verdict.WRONG_SIDE, other, (m,))]
     return out
+
+
+def _out_of_turn(other: Position, rules: Rules) -> list[Move]:
+    """The moves of the side not to move (``other``, its turn given it): its legal moves,
+    and its plain ones where it had a capture, since a capture is compulsory only in turn
+    (a side that moves twice is at fault for that, not for the capture it passed by)."""
+    legal = other.legal_moves(rules)
+    return legal + other.plain_moves() if legal and legal[0].is_capture else legal
 
 
 def explain(

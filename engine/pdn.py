@@ -288,7 +288,7 @@ def _described(parsed: MoveText, game: Game, after: Position) -> Move:
     for move in before.legal_moves(game.rules):
         if parsed.matches(move) and before.play(move).board == after.board:
             return move
-    path = parsed.path(before.taken_by(after))
+    path = parsed.path(before.taken_by(after, parsed.squares[0]))
     moved, landed = before.piece_at(path.start), after.piece_at(path.path[-1])
     crowned = moved is not None and not moved.is_king and landed is not None and landed.is_king
     return replace(path, crowns=crowned)

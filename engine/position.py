@@ -150,15 +150,20 @@ class Position:
             out[square] = piece
         return out
 
-    def taken_by(self, after: "Position") -> tuple[int, ...]:
-        """The squares of the opponent's pieces (of the side to move) that are gone in
-        ``after``: what a change took, legal or not.
+    def taken_by(self, after: "Position", start: int | None = None) -> tuple[int, ...]:
+        """The squares of the opponent's pieces (of the side to move, or of the piece on
+        ``start``: a move out of turn takes the other side's) that are gone in ``after``:
+        what a change took, legal or not.
 
         >>> Position.from_fen("B:W1,18:B22").taken_by(Position.from_fen("W:W1:B15"))
         (18,)
+        >>> Position.from_fen("W:W1,18:B22").taken_by(Position.from_fen("W:W1:B15"), 22)
+        (18,)
         """
+        mover = self.piece_at(start) if start is not None else None
+        taker = self.turn if mover is None else mover.colour
         return tuple(sorted(s for s, p in self.pieces().items()
-                            if p.colour is not self.turn and after.piece_at(s) is None))
+                            if p.colour is not taker and after.piece_at(s) is None))
 
     def pieces_of(self, colour: Colour) -> int:
         """The bitboard of one side's pieces."""

@@ -218,7 +218,7 @@ def described(text: str | None, before: Position, after: Position) -> Move | Non
         parsed = MoveText.parse(text) if text else None
     except ValueError:
         return None
-    return None if parsed is None else parsed.path(before.taken_by(after))
+    return None if parsed is None else parsed.path(before.taken_by(after, parsed.squares[0]))
 
 
 class LoggedGame:

@@ -34,7 +34,7 @@ from makhos.events.decisions import parse_action
 from .realdata import JULIE, JULIE_CORNERS, ROOT, RealPhoto, grid_of
 
 LABELS = Path(__file__).resolve().parents[1] / "bench" / "realgames.json"
-BOARD = "board-1"
+BOARD = "1"  # `makhos record`'s board when no --board is given
 FPS = 15.0
 HOLD_S = 2.0  # a settled board, seconds
 CHANGE_S = 1.0  # a hand over the board, or a cross-fade, seconds

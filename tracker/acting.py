@@ -14,6 +14,7 @@ from typing import Any
 
 from makhos.engine import Colour, Move, Piece, Position, Rules
 from makhos.engine.game import Game
+from makhos.engine.position import Board
 from makhos.engine.changes import (Hypothesis, Pending, Verdict, describe, describe_change,
                                    first_ply)
 from makhos.engine.sanity import no_start
@@ -122,37 +123,47 @@ class Acts:
             return self._mismatch(phase.game, story, time)
         if story.kind is StoryKind.ALERT_UNCHANGED:
             return []  # the irregular board still stands: still waiting for a correction
-        if story.kind is StoryKind.STOOD and story.hypothesis is not None:
-            assert story.mover is not None  # a capture missed in reply: it stands, then its alert
-            events = self._stand(story.mover, time)
-            return events + self.irregular(self.logged_game.current.game, story.hypothesis, time)
         if story.kind is StoryKind.STOOD:
-            assert story.move is not None and story.mover is not None
-            return self._stood(story.move, story.mover, time)
+            assert story.mover is not None  # the irregular board stands, then what followed
+            events = self._stand(story.mover, time)
+            return events + self._explained(self.logged_game.current.game, story, time)
         events = self._matched(phase.game, time)
         if story.kind is StoryKind.GAP:
             return events + self.gap(story, time)
+        alert, h = self.alert, story.hypothesis
+        if (alert is not None and alert.kind is AlertKind.IRREGULARITY and h is not None
+                and h.verdict in (Verdict.MOVE, Verdict.TWO_PLIES)
+                and alert.rule is not IrregularityKind.PARTIAL_CHAIN):
+            # Legal play went on from the game's position, not from the irregular board:
+            # the attempt was taken back and another move made.
+            events.append(self._close_alert(time, AlertEnding.CORRECTED))
+        return events + self._explained(phase.game, story, time)
+
+    def _explained(self, game: Game, story: Story, time: float) -> list[GameEvent]:
+        """The events of a hypothesis from the game's position (``story.mover`` makes its
+        first ply)."""
         h = story.hypothesis
         assert h is not None and story.mover is not None
+        events: list[GameEvent] = []
         if h.verdict is Verdict.UNCHANGED:
             if self.alert is not None:
                 events.append(self._close_alert(time, AlertEnding.CORRECTED))
             return events
         if h.verdict is Verdict.MOVE:
-            return events + self._play(h.moves, story.mover, h.pending, time, gap=story.gap)
+            return self._play(h.moves, story.mover, h.pending, time, gap=story.gap)
         if h.verdict is Verdict.TWO_PLIES:
             # Both plies are legal and recorded; the referee is told the board skipped one,
             # unless the camera was away (then they are plies of the gap, marked so).
             events += self._play(h.moves, story.mover, h.pending, time, gap=story.gap)
             if story.gap is None:
-                reason = describe(phase.game.position, [h]).reason
+                reason = describe(game.position, [h]).reason
                 events.append(self._alert(time, reason, IrregularityKind.TWO_PLIES, story.mover,
                                           opens=False))
             return events
         if h.verdict is Verdict.TAKEBACK:
             if self.alert is not None:  # the board went back past the irregular change
                 events.append(self._close_alert(time, AlertEnding.CORRECTED))
-            after = phase.game.positions()[-1 - h.plies_back]
+            after = game.positions()[-1 - h.plies_back]
             return events + [self._emit(EventKind.TAKEBACK, time, fen=after.fen(),
                                         reason=f"{h.plies_back} ply(s) taken back",
                                         detail=Takeback(h.plies_back))]
@@ -161,9 +172,9 @@ class Acts:
         if h.verdict in (Verdict.STOPPED_AND_REPLIED, Verdict.MISSED_AND_REPLIED):
             # Two changes in a row: the irregular ply's alert as if its board had settled,
             # then the reply played on from it, so the log reads as when the camera saw it.
-            events += self.irregular(phase.game, first_ply(phase.game.position, h), time)
+            events += self.irregular(game, first_ply(game.position, h), time)
             return events + self._stood(h.moves[1], story.mover.opponent, time, h.pending)
-        return events + self.irregular(phase.game, h, time)
+        return events + self.irregular(game, h, time)
 
     def start(self, rules: Rules, position: Position | None, time: float,
               turn_named: bool = False) -> list[GameEvent]:
@@ -280,6 +291,11 @@ class Acts:
         rules is an irregular move its opponent may play on from; anything else (pieces
         added, removed, shifted) is a board that does not match, which either side may
         play on from."""
+        if self.moved_on(story.board) is not None:
+            # The irregular board stands: its side played on from it, the irregular way.
+            assert self.alert is not None and self.alert.fen is not None
+            events = self._stand(Position.from_fen(self.alert.fen).turn, time)
+            return events + self._mismatch(self.logged_game.current.game, story, time)
         position = game.position
         seen = Position(*settled(story.board, position, self.overlay), turn=position.turn)
         change = describe_change(position, seen, game.start)
@@ -291,6 +307,17 @@ class Acts:
         differing = tuple(s for s in range(1, 33) if seen.piece_at(s) != position.piece_at(s))
         return [self._emit(EventKind.BOARD_MISMATCH, time, fen=seen.fen(), side=position.turn,
                            reason=change.reason, detail=BoardMismatch(differing, rule))]
+
+    def moved_on(self, board: Board) -> Colour | None:
+        """The side that moved one piece against the rules on the open irregular alert's
+        board to make ``board`` (None: none did). A game under other rules goes on
+        irregularly: a man that moved out of turn moves again, a king leaves its diagonal."""
+        alert, game = self.alert, self.logged_game.current.game
+        if alert is None or alert.kind is not AlertKind.IRREGULARITY or alert.fen is None:
+            return None
+        irregular = Position.from_fen(alert.fen)
+        seen = Position(*settled(board, irregular, {}), turn=irregular.turn)
+        return describe_change(irregular, seen, game.start).side
 
     def _matched(self, game: Game, time: float) -> list[GameEvent]:
         if not self.logged_game.mismatch:

@@ -53,11 +53,37 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig) 
         best = _set_up(reading, classes, np.flatnonzero(same_sides), config.margin)
     rival = (decisions != decisions[best]) & ~same_sides
     if rival.any() and scores[best] - scores[rival].max() < config.margin:
-        if against:  # stories that each need a misread, none clearly: no story fits, unless
-            # the misread passes (the tracker waits for it)
+        if not against:
+            return None  # not sure yet: say nothing rather than guess
+        left = _left_behind(log_p, candidates, np.flatnonzero(scores >= scores[best] - config.margin),
+                            config.square_tolerance)
+        if left is None:  # stories that each need a misread, none clearly: no story fits,
+            # unless the misread passes (the tracker waits for it)
             return Story(StoryKind.MISMATCH, reading.position().board)
-        return None  # not sure yet: say nothing rather than guess
+        best = left
+        against = contradicted(log_p, classes[best], config.square_tolerance)
     return replace(stories[best], against=against)
+
+
+def _left_behind(log_p: np.ndarray, candidates: Candidates, close: np.ndarray,
+                 tolerance: float) -> int | None:
+    """Among close stories that each need a misread, the one move whose misread is only
+    the square it left, read as still holding a piece (None: not one decision).
+
+    A piece seen side-on covers part of the square behind it, so the square a piece just
+    left is read, often with confidence, as still holding it; a piece coming from nowhere
+    onto a square is far rarer than a piece moved next to its old square."""
+    found = []
+    for k in close:
+        h = candidates.stories[k].hypothesis
+        against = contradicted(log_p, candidates.classes[k], tolerance)
+        if h is None or len(h.moves) != 1 or h.pending or not against:
+            continue
+        if set(against) <= {h.moves[0].start}:
+            found.append(int(k))
+    if not found or len({int(candidates.decisions[k]) for k in found}) != 1:
+        return None
+    return max(found, key=lambda k: float(log_p[np.arange(32), candidates.classes[k]].sum()))
 
 
 def _misread(reading: Reading, classes: np.ndarray, against: tuple[int, ...], most: int) -> bool:

@@ -25,19 +25,21 @@ class StoryKind(enum.Enum):
     START = "start"  # a known set-up, perhaps with its first moves made, or the referee's start
     GAME = "game"  # a hypothesis from the game position
     ALERT_UNCHANGED = "alert unchanged"  # the irregular board still stands
-    STOOD = "stood"  # the opponent played on from the irregular board (legally, or by
-    # missing a capture in turn: its ``hypothesis``)
+    STOOD = "stood"  # play went on from the irregular board: its ``hypothesis`` from there
     MISMATCH = "mismatch"  # no story fits: the board as read
     GAP = "gap"  # plies played while the board was unseen (tracker.gaps)
+
+
+#: What a board played on from an irregular one never is: the board unchanged or taken back.
+_NOT_PLAYED_ON = (Verdict.UNCHANGED, Verdict.TAKEBACK)
 
 
 @dataclass(frozen=True)
 class Story:
     kind: StoryKind
     board: Board
-    hypothesis: Hypothesis | None = None  # GAME
+    hypothesis: Hypothesis | None = None  # GAME; STOOD: from the irregular board
     rules: Rules | None = None  # START: the rules of the set-up recognised
-    move: Move | None = None  # STOOD: the move made from the irregular board
     moves: tuple[Move, ...] = ()  # START: the first moves already made when first seen
     mover: Colour | None = None  # GAME, GAP, STOOD and START with moves: who makes the first of them
     lines: tuple[tuple[Move, ...], ...] = ()  # GAP: the lines that explain the board
@@ -54,7 +56,7 @@ class Story:
         h = self.hypothesis
         board = self.board if self.kind in (StoryKind.START, StoryKind.MISMATCH) else None
         return (self.kind, board, h.verdict if h else None, h.moves if h else (),
-                h.plies_back if h else 0, h.landed_on if h else None, self.move, self.moves,
+                h.plies_back if h else 0, h.landed_on if h else None, self.moves,
                 self.lines)
 
 
@@ -108,23 +110,31 @@ def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piec
             found = [(h, mover) for h, mover in found if h.verdict is not Verdict.WRONG_SIDE]
             found += [(Hypothesis(Verdict.MOVE, (m,), other.play(m).board), side)
                       for m in other.legal_moves(game.rules)]
-    stories = []
+    stories: list[Story] = []
+    later: list[Story] = []
     if alert is not None:
         # Listed first: where the game's stories predict the same board (the alert's own
-        # change, or its reply read as two plies), the board seen and played on wins.
+        # change, or its reply read as two plies), the board seen and played on wins; but a
+        # board the game's own plies explain (a chain stopped, then finished) is theirs
+        # before it is the irregular mover moving again, or two plies at once.
         board = alert.position
-        stories.append(Story(StoryKind.ALERT_UNCHANGED, board.board))
+        stories.append(Story(StoryKind.ALERT_UNCHANGED, with_overlay(board.board, position, overlay)))
         sides = (board.turn, board.turn.opponent) if alert.either_side else (board.turn,)
         for side in sides:
+            # Play goes on from the irregular board as from any position: a move, a capture
+            # missed again (a game under other rules misses capture after capture), two plies
+            # before the camera settles, the irregular mover moving again. The board going
+            # back is no story of it (the irregular mover stepping back is a correction).
             on = board.with_turn(side)
-            stories += [Story(StoryKind.STOOD, on.play(m).board, move=m, mover=side)
-                        for m in on.legal_moves(game.rules)]
-            # A game played under other rules (captures not compulsory) misses capture after
-            # capture: the reply to an irregular ply may be one too.
-            stories += [Story(StoryKind.STOOD, h.board, h, mover=side)
-                        for h in hypotheses(on, game.rules) if h.verdict is Verdict.MISSED_CAPTURE]
+            for h in hypotheses(on, game.rules):
+                if (h.verdict in _NOT_PLAYED_ON or h.board == position.board
+                        or (alert.either_side and h.verdict is Verdict.WRONG_SIDE)):
+                    continue
+                first = h.verdict in (Verdict.MOVE, Verdict.MISSED_CAPTURE)
+                shown = with_overlay(h.board, position, overlay)  # a king not stacked yet, as the game's
+                (stories if first else later).append(Story(StoryKind.STOOD, shown, h, mover=side))
     return stories + [Story(StoryKind.GAME, with_overlay(h.board, position, overlay), h, mover=mover)
-                      for h, mover in found]
+                      for h, mover in found] + later
 
 
 def with_overlay(board: Board, position: Position, overlay: Mapping[int, Piece]) -> Board:

@@ -288,10 +288,13 @@ class GameTracker:
         return story
 
     def _moved_against_rules(self, story: Story) -> bool:
-        """Whether a board no story explains is the game's with one piece moved illegally."""
+        """Whether a board no story explains is the game's, or the open irregular alert's,
+        with one piece moved illegally."""
         game = self.game
-        if game is None or self.alert is not None:
+        if game is None:
             return False
+        if self.alert is not None:
+            return self.acts.moved_on(story.board) is not None
         seen = Position(*settled(story.board, game.position, self.overlay), turn=game.position.turn)
         return describe_change(game.position, seen, game.start).side is not None
 

@@ -121,6 +121,14 @@ def test_the_side_that_just_moved_moving_again_is_wrong_side():
     assert verdict.reason.startswith("dark moved twice")
 
 
+def test_a_plain_move_out_of_turn_past_a_capture_is_a_move_out_of_turn():
+    """A capture is compulsory only in turn: light's 12-16, played while dark was to move
+    and light's 14x23 was on, is one fault (out of turn), as a referee names it."""
+    verdict = explain(fen("B:W12,14,9:B18,30"), fen("B:W16,14,9:B18,30"))
+    assert verdict.verdict is Verdict.WRONG_SIDE
+    assert verdict.reason == "light moved out of turn (12-16)"
+
+
 def test_king_landing_beyond_the_square_behind_is_illegal_with_the_reason():
     verdict = explain(fen("B:W15:BK29"), fen("W:BK8"))
     assert verdict.verdict is Verdict.ILLEGAL

@@ -9,6 +9,7 @@ import random
 from makhos.engine import Colour, Position, Rules
 from makhos.engine.game import Game
 from makhos.engine.pdn import Numbering, read_game, renumbering, write_game
+from makhos.events.game import described
 
 from lab.pdn_check import GrammarReader, RandomGame, disagreements, random_game, read_fen, written_board
 
@@ -54,3 +55,16 @@ def test_an_irregular_ply_that_crowned_reads_back_as_a_crowning():
     game.play_irregular(before.play(plain), "light played 27-32 while a capture was compulsory (16x30)", plain)
     [ply] = read_game(write_game(game)).game.plies
     assert ply.move == plain and ply.move.crowns
+
+
+def test_a_capture_out_of_turn_reads_back_as_the_capture():
+    """A side that moved twice may capture (julie-log2: dark's king 2x9x18 right after
+    dark's 18-15): the pieces it took are the other side's, not the side to move's."""
+    before = Position.from_fen("W:W6,14,16:BK2,15")
+    after = Position.from_fen("W:W16:BK18,15")
+    game = Game(Rules(), before)
+    game.play_irregular(after, "dark moved twice (2x9x18)", described("2x9x18", before, after))
+    text = write_game(game)
+    assert "2x9x18" in text
+    [ply] = read_game(text).game.plies
+    assert str(ply.move) == "2x9x18" and ply.move.captured == (6, 14)

@@ -22,31 +22,16 @@ from makhos.events import JSONLinesLog
 GAMES = {game.name: game for game in games()}
 #: Where the product loses each game today, as seen on the frames (issue #42, items 1-4).
 LOST = {
-    "julie-log1": "ply 20: light's 3-8 out of turn is alerted but never stands; dark's reply "
-                  "18-15 and light's 10x19x26 are swallowed with it into an 'irregular position "
-                  "change' that also turns the dark king on 11 (a man never stacked) into a man",
-    "julie-log2": "ply 2: light's reply to the alerted 19-15, the king's 30-26 (a king never "
-                  "stacked, read as a man arriving), is swallowed with 19-15 into an 'irregular "
-                  "position change' that turns both kings into men; from ply 4 the light king's "
-                  "26x19x10 is 'a man leaving its diagonal' and the record stops at ply 2",
-    "julie-log3": "ply 7: the dark king's 19-16 (19x6 was compulsory) is alerted, then dark's "
-                  "32-27 out of turn and light's 20-24 are swallowed with it into an 'irregular "
-                  "position change' that turns the king into a man; dark's 28-24 out of turn is "
-                  "alerted but never stands and the record stops at ply 8",
-    "julie-log4": "ply 9: light's 4-8 (5x14 was compulsory) is alerted but never stands: the "
-                  "board also reads the dark king on 2 (a man never stacked) as a man and the "
-                  "dark man on 22 as light; dark's 22-18 and light's 13x22 follow and the record "
-                  "stops at ply 8",
-    "julie-log8-dark-room": "ply 8: dark's 17-14 (3x14 was compulsory) is alerted, then light's "
-                            "10x17 and light's 17-22 out of turn come, and the three plies are "
-                            "recorded as one, 'light man left its diagonal, out of turn (10x22)': "
-                            "every later ply is numbered two short; light's 5-9 out of turn, dark's "
-                            "7-3 and 29x22 are then swallowed into an 'irregular position change' "
-                            "that turns the dark king on 12 (a man never stacked) into a man",
-    "julie-log7-board-moved": "ply 3: light's 14-17 (14x23 compulsory) is alerted but never "
-                              "stands; dark's 27-23 (irregular too: 22x13 compulsory) and "
-                              "light's 6-10 come between two photos, no story explains the "
-                              "board and the record stops at ply 2",
+    "julie-log3": "ply 12: the robot's king goes 16-32 out of turn on the last photo; it is "
+                  "alerted ('dark king left its diagonal, out of turn (16-32)') but the game "
+                  "ends on it: nobody plays on, so by the rules it does not stand and the "
+                  "record stops at ply 11",
+    "julie-log8-dark-room": "ply 22: after light's 5-9 out of turn (alerted), dark's 7-3 (29x22 "
+                            "was compulsory) and dark's 29x22 out of turn come under one hand "
+                            "(no photo of 7-3 kept): two irregular plies in a row that no story "
+                            "of one irregular ply explains, and the boards after them change "
+                            "every 3 s, before a board no story explains is said; the record "
+                            "stops at ply 20",
 }
 
 

@@ -176,3 +176,110 @@ def test_an_irregular_reply_to_an_irregular_ply_stands_in_turn() -> None:
     feed = started(start)
     replay_readings(feed, boards, {1: phantom_on_emptied(boards, 1)})
     assert_scored_right(feed, played, boards)
+
+
+# ---------------------------------------------------------------- play going on from the
+# irregular board, as the real games of julie-robot-webcam go on (tests/realgames)
+
+
+def assert_plies_standing(feed: Feed, moves: list[tuple[str, bool]], alerts: list[IrregularityKind],
+                          board: Position) -> None:
+    """The score is ``moves`` (path, irregular), the alerts that opened are ``alerts``, each
+    closed as stood (none corrected, no board mismatch), and the game's board is ``board``."""
+    record = feed.tracker.logged_game.current
+    assert [(m.move, m.irregular is not None) for m in record.moves] == moves
+    opened = [e.detail.rule for e in feed.events if e.kind is EventKind.IRREGULARITY and e.detail.open]
+    assert opened == alerts
+    closings = [e.detail.how for e in feed.events if e.kind is EventKind.ALERT_CLOSED]
+    assert closings == [AlertEnding.STOOD] * len(alerts)
+    assert not [e for e in feed.events if e.kind is EventKind.BOARD_MISMATCH]
+    assert feed.tracker.alert is None and feed.tracker.game.position.board == board.board
+
+
+def test_the_reply_to_an_irregular_ply_and_the_next_ply_seen_together_are_two_plies() -> None:
+    """julie-log4: light's 4-8 (a capture due) is alerted, then dark's reply and light's
+    next ply come under one hand; both are played on from the irregular board."""
+    start = PLAIN_KING_MOVE[0]
+    boards, played = game_of(start, [Ply("29-25", MISSED), Ply("15-19"), Ply("27-23")], more=1)
+    feed = started(start)
+    replay_readings(feed, [boards[0], *boards[2:]], {})
+    assert_plies_standing(feed, [(p.move, p.irregular is not None) for p in played], [MISSED], boards[-1])
+
+
+def test_a_capture_missed_in_reply_to_an_irregular_ply_and_the_next_ply_seen_together() -> None:
+    """julie-log7: light's 14-17 (a capture due) is alerted, then dark's 27-23 (a capture
+    due too) and light's 6-10 come under one hand: two irregular plies stand, each alerted."""
+    start = BOTH_MISS[0]
+    boards, played = game_of(start, [Ply("29-18", MISSED), Ply("15-19", MISSED), Ply("24x15")], more=1)
+    feed = started(start)
+    replay_readings(feed, [boards[0], *boards[2:]], {})
+    assert_plies_standing(feed, [(p.move, p.irregular is not None) for p in played], [MISSED, MISSED],
+                          boards[-1])
+
+
+def test_the_irregular_mover_moving_again_stands_its_ply_and_is_alerted() -> None:
+    """julie-log3: dark's king plays 29-25 (29x11 due), then dark moves again (27-23),
+    then its king steps out of turn again; each ply stands with its alert as play goes on,
+    and the king stays a king though read as a man all along."""
+    start, plies = PLAIN_KING_MOVE
+    boards, _ = game_of(start, plies[:1], more=0)
+    twice = Position.from_fen("W:W1,2,6,15,20:BK25,23,31,32")  # 27-23
+    again = Position.from_fen("W:W1,2,6,15,20:BK30,23,31,32")  # the king 25-30
+    feed = started(start)
+    replay_readings(feed, [boards[0], twice], {})
+    assert [m.move for m in feed.tracker.logged_game.current.moves] == ["29-25"]
+    assert feed.tracker.alert is not None and feed.tracker.alert.move == "27-23"
+    replay_readings(feed, [again], {})
+    played_on = Position.from_fen("B:W1,2,6,15,24:BK30,23,31,32")  # light plays on: 20-24
+    replay_readings(feed, [played_on], {})
+    moves = [m.move for m in feed.tracker.logged_game.current.moves]
+    assert moves[:2] == ["29-25", "27-23"] and moves[-1] == "20-24" and len(moves) == 4
+    assert all(m.irregular is not None for m in feed.tracker.logged_game.current.moves[:3])
+    assert feed.tracker.game.position.piece_at(30) is Piece.DARK_KING
+    assert not [e for e in feed.events if e.kind is EventKind.BOARD_MISMATCH]
+    assert [e.detail.how for e in feed.events if e.kind is EventKind.ALERT_CLOSED] == [AlertEnding.STOOD] * 3
+
+
+def test_a_man_moved_out_of_turn_past_a_capture_with_its_old_square_read_as_held() -> None:
+    """julie-log2: light moves twice, a plain 12-16 while its 14x23 was on (a capture is
+    due only in turn), and the man on 16, seen side-on, covers square 12 behind it, which
+    reads as still holding a light man as long as the board stays. The move out of turn is
+    alerted (not a man appearing from nowhere), and stands when dark plays on."""
+    feed = started("B:W12,14,9:B18,30")
+    feed.hand()
+    feed.seen(Position.from_fen("B:W16,14,9:B18,30"), 3.0, {12: Piece.LIGHT_MAN})
+    assert [(e.kind, e.move) for e in feed.events] == [(EventKind.IRREGULARITY, "12-16")]
+    assert feed.tracker.alert is not None and feed.tracker.alert.rule is IrregularityKind.WRONG_SIDE
+    feed.hand()
+    feed.seen(Position.from_fen("W:W16,14,9:B18,26"), 2.0)
+    assert_plies_standing(feed, [("12-16", True), ("30-26", False)], [IrregularityKind.WRONG_SIDE],
+                          Position.from_fen("W:W16,14,9:B18,26"))
+
+
+def test_a_reply_to_an_irregular_ply_while_a_new_king_waits_to_be_stacked_raises_one_alert() -> None:
+    """julie-log1: dark crowns on 1 (never stacked), light's 3-7 misses its 19x28 and is
+    alerted, dark replies: the irregular board stands with the new king still shown as a
+    man, and the alert is not raised a second time as 'capture missed, then the reply'."""
+    start = "B:W3,15,19:B5,24,31"
+    boards, played = game_of(start, [Ply("5-1"), Ply("3-7", MISSED), Ply("31-26")], more=0)
+    feed = started(start)
+    replay_readings(feed, boards, {})
+    assert_plies_standing(feed, [("5-1", False), ("3-7", True), ("31-26", False)], [MISSED], boards[-1])
+
+
+def test_a_legal_move_from_the_game_after_an_alert_takes_the_attempt_back() -> None:
+    """A man stepped backwards (alerted at once), then the board shows a legal move from
+    the game's position: the attempt was not played on, so its alert closes as corrected
+    and the game goes on from the legal move."""
+    feed = started("B:W1:B22,30")
+    feed.hand()
+    feed.seen(Position.from_fen("W:W1:B26,30"), 1.0)  # 22-26, backwards
+    assert feed.tracker.alert is not None
+    feed.hand()
+    feed.seen(Position.from_fen("W:W1:B18,30"), 2.0)  # 22-18 instead
+    feed.hand()
+    feed.seen(Position.from_fen("B:W5:B18,30"), 2.0)  # light plays on: 1-5
+    assert [(m.move, m.irregular is not None) for m in feed.tracker.logged_game.current.moves] == [
+        ("22-18", False), ("1-5", False)]
+    assert [e.detail.how for e in feed.events if e.kind is EventKind.ALERT_CLOSED] == [AlertEnding.CORRECTED]
+    assert feed.tracker.alert is None
