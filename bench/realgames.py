@@ -15,8 +15,6 @@ clip (three real moves from the start, its own labels): the plies followed. Skip
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import sys
 import time
 from pathlib import Path
@@ -24,22 +22,7 @@ from pathlib import Path
 from bench.machine import describe
 from bench.realclip import record as record_clip
 from lab.realclip import VIDEO, labelled_positions, plies_followed
-from lab.realgames import RealGame, Score, game_video, games, referee_start, score
-from makhos.cli.main import main as makhos
-from makhos.engine.pdn import read_game
-from makhos.events import JSONLinesLog
-
-
-def record(game: RealGame, folder: Path) -> Score:
-    """The game's video recorded from the referee's start, scored against the labels."""
-    video = game_video(game, folder / f"{game.name}.mp4")
-    log = referee_start(game, folder / f"{game.name}.jsonl")
-    pdn = folder / f"{game.name}.pdn"
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        code = makhos(["record", str(video), "--men", str(game.men), "--events", str(log),
-                       "--resume", "-o", str(pdn)])
-    positions = read_game(pdn.read_text(encoding="utf-8")).game.positions() if code == 0 else []
-    return score(game, positions or [game.start()], JSONLinesLog(log).read(limit=1 << 30))
+from lab.realgames import games, record
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{game.name}: skipped, its photos are absent")
             continue
         before = time.process_time()
-        result = record(game, args.folder)
+        _, result = record(game, args.folder)
         print(f"{game.name}: {result.line()} ({time.process_time() - before:.1f} s CPU)", flush=True)
     if VIDEO.is_file():
         truth = labelled_positions()

@@ -18,6 +18,8 @@ true ones.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
 from dataclasses import dataclass
@@ -26,7 +28,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from makhos.cli.main import main as makhos
 from makhos.engine import Colour, Position, Rules
+from makhos.engine.pdn import read_game
 from makhos.engine.position import Piece
 from makhos.events import GameEvent, JSONLinesLog
 from makhos.events.decisions import parse_action
@@ -189,6 +193,19 @@ def referee_start(game: RealGame, log: Path) -> Path:
                            "fen": game.start().fen()})
     JSONLinesLog(log, fresh=True).append(action.to_event(BOARD, 1, 0.0))
     return log
+
+
+def record(game: RealGame, folder: Path) -> tuple[int, Score]:
+    """The game's video through ``makhos record`` from the referee's start (its output kept
+    quiet), scored against the labels: the command's exit status and the score."""
+    video = game_video(game, folder / f"{game.name}.mp4")
+    log = referee_start(game, folder / f"{game.name}.jsonl")
+    pdn = folder / f"{game.name}.pdn"
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = makhos(["record", "--source", str(video), "--men", str(game.men), "--events", str(log),
+                       "--resume", "-o", str(pdn)])
+    positions = read_game(pdn.read_text(encoding="utf-8")).game.positions() if code == 0 else []
+    return code, score(game, positions or [game.start()], JSONLinesLog(log).read_board(BOARD))
 
 
 @dataclass(frozen=True)

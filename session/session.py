@@ -166,13 +166,12 @@ class BoardSession:
                       reason: str | None = None) -> GameEvent:
         """Say what became of the camera (lost, back, ended, the board unreadable, a source
         taken up), stored."""
-        record = self.tracker.logged_game.current
         game = self.tracker.game
         detail = status if isinstance(status, CameraNotice) else CameraNotice(status)
         event = self._store(GameEvent(self.tracker.board_id, EventKind.CAMERA, time,
-                                      game=record.number, ply=None if game is None else len(game.plies),
+                                      game=self.tracker.logged_game.current.number, ply=None if game is None else len(game.plies),
                                       reason=reason, detail=detail))
-        if self.log is None:  # no log to read it back from: the tracker's record takes it now
+        if self.log is None:  # no log to read it back from: the tracker's logged game takes it now
             self.tracker.logged(event)
         return event
 

@@ -57,7 +57,7 @@ def test_record_resume_takes_up_a_quarter_turned_board_and_reads_the_whole_file(
     assert "resuming game 1 from the log" in said.out
     assert "truncated" not in said.err  # the frames read from the log's end are all there were
     assert [str(p.move) for p in read_game(pdn.read_text()).game.plies] == truth(video)
-    events = open_log(str(cut)).read("board-1", limit=10_000)
+    events = open_log(str(cut)).read_board("board-1")
     assert not [e for e in events if e.kind in (EventKind.IRREGULARITY, EventKind.TAKEBACK,
                                                 EventKind.BOARD_MISMATCH)]
 
@@ -113,7 +113,7 @@ def makhos_run(source: Path, db: str, *extra: str) -> subprocess.Popen[str]:
 
 def ended_after(db: str, seq: int) -> bool:
     return any(isinstance(e.detail, CameraNotice) and e.detail.status is CameraStatus.ENDED
-               for e in open_log(db).read("1", after=seq, limit=100_000))
+               for e in open_log(db).read_board("1") if e.seq > seq)
 
 
 @pytest.mark.parametrize("next_source", ["a new file", "the same file further on"])
@@ -136,7 +136,7 @@ def test_makhos_run_sigkilled_on_a_live_game_takes_up_what_the_camera_shows_next
     finally:
         first.send_signal(signal.SIGKILL)
         first.wait()
-    seq = open_log(db).read("1", limit=100_000)[-1].seq
+    seq = open_log(db).read_board("1")[-1].seq
     again = (makhos_run(after, db) if next_source == "a new file"
              else makhos_run(video, db, "--speed", "1", "--start", f"{back:.2f}"))
     try:
@@ -146,7 +146,7 @@ def test_makhos_run_sigkilled_on_a_live_game_takes_up_what_the_camera_shows_next
     finally:
         again.kill()  # a no-op once it has ended
     assert again.returncode == 0, errors
-    events = open_log(db).read("1", limit=100_000)
+    events = open_log(db).read_board("1")
     assert not [e for e in events if e.kind is EventKind.TAKEBACK]
     assert moves_logged(open_log(db)) == truth(video)
     assert folded_pdn(open_log(db), "1") == write_game(read_game(video.with_suffix(".pdn").read_text()).game)

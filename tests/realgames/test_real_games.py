@@ -10,14 +10,9 @@ absent."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from lab.realgames import RealGame, Score, games, game_video, referee_start, score
-from makhos.cli.main import main
-from makhos.engine.pdn import read_game
-from makhos.events import JSONLinesLog
+from lab.realgames import games, record
 
 GAMES = {game.name: game for game in games()}
 #: Where the product loses each game today, as seen on the frames (issue #42, items 1-4).
@@ -33,16 +28,6 @@ LOST = {
                             "every 3 s, before a board no story explains is said; the record "
                             "stops at ply 20",
 }
-
-
-def recorded(game: RealGame, folder: Path) -> Score:
-    video = game_video(game, folder / f"{game.name}.mp4")
-    log = referee_start(game, folder / f"{game.name}.jsonl")
-    pdn = folder / f"{game.name}.pdn"
-    assert main(["record", str(video), "--men", str(game.men), "--events", str(log), "--resume",
-                 "-o", str(pdn)]) == 0
-    positions = read_game(pdn.read_text(encoding="utf-8")).game.positions()
-    return score(game, positions, JSONLinesLog(log).read(limit=1 << 30))
 
 
 def _case(name: str) -> object:
@@ -68,7 +53,8 @@ def test_the_hand_labels_are_games_of_one_ply_a_step():
 
 @pytest.mark.parametrize("name", [_case(name) for name in GAMES])
 def test_record_follows_a_real_game_every_ply_with_its_alerts(tmp_path, name):
-    result = recorded(GAMES[name], tmp_path)
+    code, result = record(GAMES[name], tmp_path)
+    assert code == 0
     assert result.invented == 0 and result.shifted == 0, result.line()
     assert result.right == result.recorded == result.true, result.line()
     assert result.alerted == result.irregular, result.line()
