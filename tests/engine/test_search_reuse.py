@@ -103,18 +103,18 @@ def test_a_draw_by_the_games_history_is_not_stored_as_the_positions_score():
     root = (at.position.dark, at.position.light, at.position.kings, True, 1 << 20)
     with_history = Searcher()
     with_history.search_at(at, Limits(depth=4))
-    assert with_history._tt[root][0] == -1 and with_history._tt[root][3] is not None
+    assert with_history._tree.tt[root][0] == -1 and with_history._tree.tt[root][3] is not None
     alone = Searcher()
     alone.search(at.position, Limits(depth=4))
-    assert alone._tt[root][0] >= 1  # a score later visits of the position may cut on
+    assert alone._tree.tt[root][0] >= 1  # a score later visits of the position may cut on
 
 
 def test_keep_table_keeps_the_table_and_nothing_else():
     searcher = Searcher(keep_table=True)
     searcher.search(Position.start(), Limits(depth=5))
-    kept = len(searcher._tt)
+    kept = len(searcher._tree.tt)
     assert kept > 0
     after = Position.start().play(Position.start().legal_moves()[0])
     searcher.search(after, Limits(depth=1))
-    assert len(searcher._tt) >= kept
-    assert searcher._killers[3] == [None, None]  # the depth-5 search's killers are gone
+    assert len(searcher._tree.tt) >= kept
+    assert searcher._tree.killers[3] == [None, None]  # the depth-5 search's killers are gone
