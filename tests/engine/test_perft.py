@@ -11,7 +11,6 @@ import pytest
 
 from makhos.cli.main import main
 from makhos.engine import CapturedRemoval, Position, Rules
-from makhos.engine import movegen
 from makhos.engine.perft import divide, perft
 from makhos.engine.squares import BOARD_MASK
 
@@ -52,11 +51,12 @@ def test_captured_removal_does_not_change_the_first_plies():
     assert [perft(Position.start(), d, IMMEDIATE) for d in range(1, 7)] == [START[d] for d in range(1, 7)]
 
 
-def test_king_landing_rule_shows_at_depth_8(monkeypatch):
+def test_king_landing_rule_shows_at_depth_8(monkeypatch, pure_engine):
     """A king that could land anywhere behind its capture gives RULES.md's wrong figure.
 
     This proves the depth-8 reference count actually checks the landing rule: the same
-    generator with only the landing changed agrees up to depth 7 and differs at 8.
+    generator with only the landing changed agrees up to depth 7 and differs at 8. It
+    patches the Python source's generator: compiled code calls its own functions directly.
     """
 
     def land_anywhere(origin, at, landings, captured, occupied, theirs, immediate, out):
@@ -77,9 +77,10 @@ def test_king_landing_rule_shows_at_depth_8(monkeypatch):
         if not extended and landings:
             out.append((origin, landings, captured))
 
-    monkeypatch.setattr(movegen, "_king_chains", land_anywhere)
-    assert perft(Position.start(), 7, table=True) == START[7]
-    assert perft(Position.start(), 8, table=True) == LANDING_ANYWHERE_DEPTH_8
+    monkeypatch.setattr(pure_engine.movegen, "_king_chains", land_anywhere)
+    start = pure_engine.Position.start()
+    assert pure_engine.perft.perft(start, 7, table=True) == START[7]
+    assert pure_engine.perft.perft(start, 8, table=True) == LANDING_ANYWHERE_DEPTH_8
 
 
 def _perft_by_play(position: Position, depth: int, rules: Rules) -> int:
