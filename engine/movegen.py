@@ -10,11 +10,13 @@ A generated move is a :data:`RawMove` ``(origin_index, landing_indices, captured
 
 from __future__ import annotations
 
+from typing import Final
+
 from .squares import BOARD_MASK, BOTTOM_ROW, TOP_ROW
 
 RawMove = tuple[int, tuple[int, ...], int]
 
-_KING_STEPS = (-4, -5, 4, 5)
+_KING_STEPS: Final = (-4, -5, 4, 5)
 
 
 def _popcount(x: int) -> int:

@@ -14,7 +14,9 @@ the board lands on a ghost or outside the mask, so move generation needs no edge
 
 from __future__ import annotations
 
-SQUARES: tuple[int, ...] = tuple(range(1, 33))
+from typing import Final
+
+SQUARES: Final[tuple[int, ...]] = tuple(range(1, 33))
 
 
 def _bit_index(square: int) -> int:
@@ -23,17 +25,17 @@ def _bit_index(square: int) -> int:
 
 
 #: Bit index of each square, indexed by square number (index 0 unused).
-BIT_INDEX: tuple[int, ...] = (-1,) + tuple(_bit_index(s) for s in SQUARES)
+BIT_INDEX: Final[tuple[int, ...]] = (-1,) + tuple(_bit_index(s) for s in SQUARES)
 #: Single-bit mask of each square, indexed by square number (index 0 unused).
-BIT: tuple[int, ...] = (0,) + tuple(1 << _bit_index(s) for s in SQUARES)
+BIT: Final[tuple[int, ...]] = (0,) + tuple(1 << _bit_index(s) for s in SQUARES)
 #: All 32 played squares as a bitboard.
-BOARD_MASK: int = sum(BIT[1:])
+BOARD_MASK: Final[int] = sum(BIT[1:])
 #: Square number of each bit index (0 for ghost bits).
-SQUARE_OF_INDEX: dict[int, int] = {_bit_index(s): s for s in SQUARES}
+SQUARE_OF_INDEX: Final[dict[int, int]] = {_bit_index(s): s for s in SQUARES}
 
 #: Rows 1-4 and 29-32 as bitboards: where light and dark men are crowned.
-TOP_ROW: int = BIT[1] | BIT[2] | BIT[3] | BIT[4]
-BOTTOM_ROW: int = BIT[29] | BIT[30] | BIT[31] | BIT[32]
+TOP_ROW: Final[int] = BIT[1] | BIT[2] | BIT[3] | BIT[4]
+BOTTOM_ROW: Final[int] = BIT[29] | BIT[30] | BIT[31] | BIT[32]
 
 
 def row_col(square: int) -> tuple[int, int]:
