@@ -21,3 +21,12 @@ def cpu_model() -> str:
 def describe() -> str:
     """CPUs, processor and Python: the line each bench prints first."""
     return f"{os.cpu_count()} CPUs ({cpu_model()}), Python {platform.python_version()}"
+
+
+def engine_path() -> str:
+    """Which engine runs (engine/native.py): the figures of the two differ severalfold."""
+    import makhos.engine
+
+    if makhos.engine.COMPILED:
+        return "engine: compiled by mypyc"
+    return "engine: Python source (nothing compiled here, or MAKHOS_PURE_ENGINE set)"

@@ -42,6 +42,7 @@ from types import ModuleType
 from typing import Any
 
 
+from bench.machine import engine_path
 from makhos.engine import CapturedRemoval, Move, Position, Rules
 from makhos.engine.endgame import EndgameTable, Outcome, tables_folder
 from makhos.engine.game import Game, Outcome as GameOutcome
@@ -102,7 +103,7 @@ def middlegames() -> list[Position]:
 
 
 def speed(args: argparse.Namespace) -> int:
-    print(f"python {sys.version.split()[0]}, {load()}")
+    print(f"python {sys.version.split()[0]}, {engine_path()}, {load()}")
     rows = [("start", Position.start())] + [(f"middlegame {i + 1}", p) for i, p in enumerate(middlegames())]
     depths = []
     for name, position in rows:
@@ -118,7 +119,7 @@ def speed(args: argparse.Namespace) -> int:
               f" nodes/s cpu  {analysis.score}  {analysis.best}  ({load()})", flush=True)
     print(f"middlegames: mean depth {sum(depths[1:]) / len(depths[1:]):.1f}, least {min(depths[1:])}")
     start = Position.start()
-    for depth in (10, 12, 13):
+    for depth in (12, 13, 14):
         cpu = time.process_time()
         analysis = Searcher().search(start, Limits(depth=depth))
         cpu = time.process_time() - cpu
@@ -334,7 +335,7 @@ def tactics(args: argparse.Namespace) -> int:
     budget = f"{args.nodes:,} nodes" if args.nodes else f"{args.seconds:g} s"
     print(f"tactics ({path.name}): {found} of {len(cases)} found within {budget} each"
           f" ({cpu_all / max(len(cases), 1):.2f} s cpu on average),"
-          f" {'with' if table else 'without'} the endgame table ({load()})")
+          f" {'with' if table else 'without'} the endgame table ({engine_path()}, {load()})")
     return 0
 
 
@@ -429,7 +430,7 @@ def reuse(args: argparse.Namespace) -> int:
           f" noise (90th percentile of |score(2N) - score(N)|) {noise / MAN:.2f} men;"
           f" margin above it: {same_clear} of {len(clear)} same best move;"
           f" all: {same_all} of {len(rows)} same best move, {identical} identical"
-          f" (score, move, depth, nodes); {time.process_time() - began:.0f} s cpu ({load()})")
+          f" (score, move, depth, nodes); {time.process_time() - began:.0f} s cpu ({engine_path()}, {load()})")
     return 0
 
 
@@ -446,7 +447,8 @@ def stopped(args: argparse.Namespace) -> int:
     #44, goal 0).
     Positions: ``--positions`` spread over long self-play games, as ``reuse``."""
     engine = engine_at(args.engine)
-    print(f"engine {args.engine or 'this tree'}, python {sys.version.split()[0]}, {load()}", flush=True)
+    print(f"engine {args.engine or 'this tree'}, python {sys.version.split()[0]}, {engine_path()}, {load()}",
+          flush=True)
     began = time.process_time()
     games = long_games(args.games, args.game_nodes)
     spots = [GamePosition.of(games[g], i) for g, i in sorted(spread(games, args.from_ply, args.positions))]
