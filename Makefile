@@ -5,7 +5,9 @@ BIN := $(VENV)/bin
 
 .PHONY: demo test typecheck bench model square-classifier endgames clean
 
-$(BIN)/makhos: pyproject.toml
+# The engine's sources too: the install compiles its hot path (setup.py), and a compiled
+# copy of older sources is not used (engine/native.py), so an edit is rebuilt here.
+$(BIN)/makhos: pyproject.toml setup.py $(wildcard engine/*.py)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
@@ -55,4 +57,4 @@ endgames: $(BIN)/makhos
 	$(BIN)/python -m makhos.engine.endgame_build --pieces 4
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info engine/*.so
