@@ -5,6 +5,8 @@ since the build (``engine/native.py``)."""
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import json
 import os
 import random
@@ -19,7 +21,7 @@ from typing import Any
 import pytest
 
 import makhos.engine
-from makhos.engine import CapturedRemoval, Rules, movegen, perft, search, squares, tree
+from makhos.engine import CapturedRemoval, Rules, movegen, native, perft, search, squares, tree
 
 ENGINE = Path(makhos.engine.__file__).parent
 TACTICS = Path(__file__).parent / "data" / "tactics.json"
@@ -98,6 +100,13 @@ def test_compiled_and_source_play_the_same_game(pure_engine):
     moves = _self_play(makhos.engine, 60)
     assert len(moves) >= 30
     assert moves == _self_play(pure_engine, 60)
+
+
+@pytest.mark.parametrize("name", native.COMPILED_MODULES)
+def test_the_examples_of_the_compiled_modules_run_on_their_source(pure_engine, name):
+    """Compiled functions keep no docstrings, so tests/test_doctests.py does not see these."""
+    module = importlib.import_module(f"{pure_engine.__name__}.{name}")
+    assert doctest.testmod(module, optionflags=doctest.NORMALIZE_WHITESPACE).failed == 0
 
 
 @pytest.fixture
