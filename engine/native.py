@@ -67,11 +67,13 @@ def choose(package: str, folder: Path) -> bool:
     True when they do."""
     forced = os.environ.get(PURE_ENV, "") not in ("", "0")
     if not forced:
+        # Looked for beside the sources, not by import: an editable install's import hook
+        # would answer for another copy of the package.
         try:
-            library = f"{package}.{library_name(source_digest(folder))}__mypyc"
-            if importlib.util.find_spec(library) is not None:
-                return True
+            library = f"{library_name(source_digest(folder))}__mypyc"
         except OSError:  # sources that cannot be read: the extensions are all there is
+            return True
+        if any((folder / f"{library}{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES):
             return True
     sys.meta_path.insert(0, _SourceFinder(package, folder))
     return False
