@@ -11,7 +11,8 @@ when:
   a suspicion about the compiled one;
 - no library of the current sources' digest is there: nothing was compiled (no C compiler,
   or the build was told not to), or an editable install's sources changed since it was
-  built, and a compiled copy of older sources must not answer for newer ones.
+  built, and a compiled copy of older sources must not answer for newer ones (a warning
+  says so, since the engine is then several times slower).
 
 Both paths are the same source, so they give the same answers (``tests/engine/test_native.py``
 holds them to it); the compiled one is only faster. This module imports nothing of the
@@ -26,6 +27,7 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -75,5 +77,9 @@ def choose(package: str, folder: Path) -> bool:
             return True
         if any((folder / f"{library}{suffix}").is_file() for suffix in importlib.machinery.EXTENSION_SUFFIXES):
             return True
+        if any(folder.glob(f"{library_name('*')}__mypyc*")):
+            warnings.warn("the compiled engine was built from other sources: running them as Python,"
+                          " several times slower, until `pip install -e .` (or make) rebuilds it",
+                          RuntimeWarning, stacklevel=2)
     sys.meta_path.insert(0, _SourceFinder(package, folder))
     return False
