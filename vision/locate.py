@@ -334,28 +334,64 @@ def _grow(
 def _grow_seed(
     feat: _Features, seed: int, first: int, second: int, cfg: LocateConfig
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Grow from a seed square, then try the lattices twice as dense.
+    """Grow from a seed square, then try the lattices twice as dense, or the sheared ones.
 
     When some of the seed's neighbours are hidden its nearest ones may be two squares
-    away or diagonal, and the grown lattice holds only every other corner; each index-2
-    re-indexing is grown again and the one explaining most points is kept.
+    away or diagonal. Two squares away, the grown lattice holds only every other corner;
+    each index-2 re-indexing is grown again. Diagonal, the lattice is sheared (see
+    :func:`_one_half`); each unshearing is grown again. The one explaining most points is
+    kept.
     """
     best = _grow(
         feat, np.array([[0, 0], [1, 0], [0, 1]], np.float32), np.array([seed, first, second]), cfg
     )
-    if best is None or len(best[1]) < HOMOGRAPHY_POINTS or _quality(best[0], cfg) >= cfg.good_lattice:
+    if best is None or len(best[1]) < HOMOGRAPHY_POINTS:
         return best
     lattice, members, _ = best
-    i, j = lattice[:, 0], lattice[:, 1]
-    for denser in (
-        np.stack([i + j, i - j], axis=1),
-        np.stack([2 * i, j], axis=1),
-        np.stack([i, 2 * j], axis=1),
-    ):
-        grown = _grow(feat, denser, members, cfg)
+    half = _one_half(lattice)
+    if half is None and _quality(lattice, cfg) >= cfg.good_lattice:
+        return best
+    for indexed in _denser(lattice) if half is None else _unsheared(lattice)[1:] + _unsheared(half):
+        grown = _grow(feat, indexed, members, cfg)
         if grown is not None and _quality(grown[0], cfg) > _quality(best[0], cfg):
             best = grown
     return best
+
+
+def _denser(lattice: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The three lattices of which ``lattice`` holds every other node (index 2)."""
+    i, j = lattice[:, 0], lattice[:, 1]
+    return np.stack([i + j, i - j], axis=1), np.stack([2 * i, j], axis=1), np.stack([i, 2 * j], axis=1)
+
+
+def _one_half(lattice: np.ndarray) -> np.ndarray | None:
+    """The lattice re-indexed on its own nodes, where they all lie on one half of it (every
+    other column, every other row, or one colour of its own checkerboard); else None.
+
+    Why: grown along a square's side and its diagonal, a lattice is sheared, and at half
+    of its nodes its quadrants (sampled along its own axes) fall on two squares of one
+    colour and two edges: they pass for an X-corner of the wrong polarity, so those nodes
+    drop out and the rest grow on, all on one half (a board's corners fill every node of
+    a lattice indexed along its sides). Such a lattice is the board's up to a shear; or,
+    where a denser re-indexing grew it with steps of half a diagonal, the half it fills is
+    (:func:`_grow_seed` unshears both).
+    """
+    i, j = lattice[:, 0].astype(int), lattice[:, 1].astype(int)
+    if np.all(j % 2 == j[0] % 2):
+        return np.stack([i, (j - j[0] % 2) // 2], axis=1).astype(np.float32)
+    if np.all(i % 2 == i[0] % 2):
+        return np.stack([(i - i[0] % 2) // 2, j], axis=1).astype(np.float32)
+    odd = (i[0] + j[0]) % 2
+    if np.all((i + j) % 2 == odd):
+        return np.stack([(i + j - odd) // 2, (i - j - odd) // 2], axis=1).astype(np.float32)
+    return None
+
+
+def _unsheared(lattice: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The lattice and its four shears by one node, one of which runs along the squares' sides."""
+    i, j = lattice[:, 0], lattice[:, 1]
+    return (lattice, np.stack([i + j, j], axis=1), np.stack([i - j, j], axis=1),
+            np.stack([i, j + i], axis=1), np.stack([i, j - i], axis=1))
 
 
 def _seed_neighbours(points: np.ndarray, seed: int, cfg: LocateConfig) -> tuple[int, int] | None:
