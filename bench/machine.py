@@ -21,3 +21,9 @@ def cpu_model() -> str:
 def describe() -> str:
     """CPUs, processor and Python: the line each bench prints first."""
     return f"{os.cpu_count()} CPUs ({cpu_model()}), Python {platform.python_version()}"
+
+
+def load() -> str:
+    """The machine's load average over the last minute, printed beside a figure measured on a
+    shared machine (its CPU times grow with it)."""
+    return f"load {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "load unknown"
