@@ -12,6 +12,8 @@ from bench.boards_found import RIGHT_WITHIN, corner_error, judge
 from lab.realdata import ROOT, collections
 from lab.realgames import game_photos
 from lab.red_black import red_black_frame
+from lab.render.renderer import Renderer
+from lab.videos.kings import king_play
 from makhos.vision.locate import locate_board
 
 
@@ -41,6 +43,18 @@ def test_a_red_and_black_board_in_a_frame_of_its_own_colours_on_a_patterned_clot
     """A frame of the squares' red or black continues their colours past the board's edge,
     and a gingham or striped cloth under it shows lines and crossings of its own."""
     frame = red_black_frame(seed, surroundings=True)
+    found = locate_board(frame.image)
+    assert found is not None
+    assert corner_error(np.asarray(found.corners, float), frame.corners.astype(float)) < RIGHT_WITHIN
+
+
+@pytest.mark.parametrize("seed", [70003, 70005])
+def test_a_start_seen_side_on_at_480x270_is_found_where_men_hide_whole_lines_of_corners(seed):
+    """The home rows' men, seen from 35 degrees, hide the corners of the lines at both ends
+    and several windows hold the same corners: the squares and the board's surroundings
+    settle it (``bench.kingplay``'s 70003 and 70005 found no board before)."""
+    script, scene, _ = king_play(seed, 8)
+    frame = Renderer(scene).render(script.shots[0].board, seed=seed)
     found = locate_board(frame.image)
     assert found is not None
     assert corner_error(np.asarray(found.corners, float), frame.corners.astype(float)) < RIGHT_WITHIN
