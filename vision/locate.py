@@ -750,6 +750,12 @@ def _refine(
         moved: np.ndarray = (p - offset + 0.5) / factor - 0.5
         return moved.astype(np.float32)
 
+    # A window guessed partly off the picture (or off the board's crop) has corners there
+    # that no window of the sub-pixel search may start from.
+    inside = np.all((to_plane(at) >= 0) & (to_plane(at) < [plane.shape[1], plane.shape[0]]), axis=1)
+    if inside.sum() < HOMOGRAPHY_POINTS:
+        return None
+    src, at, step = src[inside], at[inside], step[inside]
     guess = to_plane(at).reshape(-1, 1, 2)
     refined: np.ndarray = guess.copy()
     for frac in (cfg.coarse_window, cfg.fine_window) if coarse else (cfg.fine_window,):
