@@ -58,3 +58,12 @@ def test_a_start_seen_side_on_at_480x270_is_found_where_men_hide_whole_lines_of_
     found = locate_board(frame.image)
     assert found is not None
     assert corner_error(np.asarray(found.corners, float), frame.corners.astype(float)) < RIGHT_WITHIN
+
+
+@pytest.mark.xfail(strict=True, reason="an 8x8 patch of a gingham cloth whose corners fade past "
+                   "it passes for a board (bench/RESULTS.md, #42): left for the next round")
+def test_a_patch_of_a_gingham_cloth_is_never_taken_for_the_board():
+    frame = red_black_frame(139, surroundings=True)
+    found = locate_board(frame.image)
+    assert found is None or corner_error(
+        np.asarray(found.corners, float), frame.corners.astype(float)) < RIGHT_WITHIN
