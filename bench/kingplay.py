@@ -29,16 +29,18 @@ from lab.videos.render import write_video
 FIRST_SEED = 70_000
 
 
-def video(seed: int, plies: int, folder: Path) -> tuple[Path, PlyScore | None]:
-    """Render (once) and record one video; its score (None: no game found)."""
+def video(seed: int, plies: int, folder: Path) -> tuple[PlyScore | None, str]:
+    """Render (once) and record one video; its score (None: no game found) and what
+    `makhos record` said on its error stream."""
     script, scene, nuisances = king_play(seed, plies)
     path = folder / f"kings-{seed}-{plies}.mp4"
     if not path.exists():
         write_video(script, scene, path, seed=seed, nuisances=nuisances)
     assert script.game is not None  # script_game keeps the game it scripted
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+    said = io.StringIO()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(said):
         recorded = recorded_game(path, script.rules)
-    return path, None if recorded is None else score_plies(script.game, recorded)
+    return None if recorded is None else score_plies(script.game, recorded), said.getvalue()
 
 
 def main() -> None:
@@ -54,10 +56,11 @@ def main() -> None:
     print("seed    plies right  irregular standing  invented  shifted")
     scores, lost = [], []
     for seed in range(args.first, args.first + args.videos):
-        _, score = video(seed, args.plies, args.folder)
+        score, said = video(seed, args.plies, args.folder)
         if score is None:
             lost.append(seed)
-            print(f"{seed}  no game found (the board never found)", flush=True)
+            why = said.strip().splitlines()[-1:] or ["(record said nothing)"]
+            print(f"{seed}  no game found: {why[0].split(': ', 2)[-1]}", flush=True)
             continue
         scores.append(score)
         print(f"{seed}  {score.plies:5d} {score.right:5d}  {score.irregular:9d} {score.standing:8d}"

@@ -30,3 +30,9 @@ def engine_path() -> str:
     if makhos.engine.COMPILED:
         return "engine: compiled by mypyc"
     return "engine: Python source (nothing compiled here, or MAKHOS_PURE_ENGINE set)"
+
+
+def load() -> str:
+    """The machine's load average over the last minute, printed beside a figure measured on a
+    shared machine (its CPU times grow with it)."""
+    return f"load {os.getloadavg()[0]:.1f}" if hasattr(os, "getloadavg") else "load unknown"

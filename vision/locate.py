@@ -57,6 +57,8 @@ QUADRANT_OFFSET = 0.15
 HOMOGRAPHY_POINTS = 6
 #: Lines of lattice nodes, or squares in a line, that make a line of evidence.
 LINE_EVIDENCE = 3
+#: Lines of squares of the board, each way.
+BOARD_LINES = 8
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,8 @@ class LocateConfig:
     min_square_contrast: float = 12.0  # grey levels between the two square colours
     alternating_step: float = 0.5  # of that contrast between neighbouring squares ...
     alternating_share: float = 0.7  # ... in this share of a line of squares
+    unlike_ratio: float = 2.0  # the runner-up's outside lines this many times as unlike the
+    # board's surroundings as the chosen window's, or the squares do not settle a close call
     # 4. refinement at full resolution
     coarse_window: float = 0.3  # the first sub-pixel window after a bump, of a step
     fine_window: float = 0.2  # the last sub-pixel window, of a step
@@ -208,16 +212,27 @@ def _channel_maps(
     return sorted(maps, key=lambda m: -m[0])
 
 
-def _features(g: np.ndarray, saddle: np.ndarray, scale: float, cfg: LocateConfig) -> _Features:
-    """Candidate X-corners: saddle peaks that pass the ring test, strongest first."""
+def _features(
+    g: np.ndarray, saddle: np.ndarray, scale: float, cfg: LocateConfig, ring_first: bool = False
+) -> _Features:
+    """Candidate X-corners: saddle peaks that pass the ring test, strongest first.
+
+    ``ring_first``: the ring test looks at every peak before the strongest are kept, not
+    at the strongest alone: a patterned cloth (gingham, stripes) can have thousands of
+    saddles stronger than a dim board's corners, few of them X-corners. Only the last look
+    does (see :func:`_plane_groups`): more candidates cost more lattices to grow.
+    """
     window = np.ones((cfg.peak_window, cfg.peak_window), np.uint8)
     peaks = (saddle == cv2.dilate(saddle, window)) & (saddle > 0)
     ys, xs = np.nonzero(peaks)
+    points = np.stack([xs, ys], axis=1).astype(np.float32)
     strength = saddle[ys, xs]
+    if ring_first:
+        ring = x_corner_evidence(g, points, cfg.ring_radius, cfg.min_contrast) > 0
+        points, strength = points[ring], strength[ring]
     if len(strength) > cfg.max_candidates:
         keep = np.argpartition(-strength, cfg.max_candidates)[: cfg.max_candidates]
-        ys, xs, strength = ys[keep], xs[keep], strength[keep]
-    points = np.stack([xs, ys], axis=1).astype(np.float32)
+        points, strength = points[keep], strength[keep]
     ok = x_corner_evidence(g, points, cfg.ring_radius, cfg.min_contrast) > 0
     top = strength[ok].max() if ok.any() else 0.0
     ok &= strength > cfg.min_strength * top
@@ -334,28 +349,64 @@ def _grow(
 def _grow_seed(
     feat: _Features, seed: int, first: int, second: int, cfg: LocateConfig
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Grow from a seed square, then try the lattices twice as dense.
+    """Grow from a seed square, then try the lattices twice as dense, or the sheared ones.
 
     When some of the seed's neighbours are hidden its nearest ones may be two squares
-    away or diagonal, and the grown lattice holds only every other corner; each index-2
-    re-indexing is grown again and the one explaining most points is kept.
+    away or diagonal. Two squares away, the grown lattice holds only every other corner;
+    each index-2 re-indexing is grown again. Diagonal, the lattice is sheared (see
+    :func:`_one_half`); each unshearing is grown again. The one explaining most points is
+    kept.
     """
     best = _grow(
         feat, np.array([[0, 0], [1, 0], [0, 1]], np.float32), np.array([seed, first, second]), cfg
     )
-    if best is None or len(best[1]) < HOMOGRAPHY_POINTS or _quality(best[0], cfg) >= cfg.good_lattice:
+    if best is None or len(best[1]) < HOMOGRAPHY_POINTS:
         return best
     lattice, members, _ = best
-    i, j = lattice[:, 0], lattice[:, 1]
-    for denser in (
-        np.stack([i + j, i - j], axis=1),
-        np.stack([2 * i, j], axis=1),
-        np.stack([i, 2 * j], axis=1),
-    ):
-        grown = _grow(feat, denser, members, cfg)
+    half = _one_half(lattice)
+    if half is None and _quality(lattice, cfg) >= cfg.good_lattice:
+        return best
+    for indexed in _denser(lattice) if half is None else _unsheared(lattice)[1:] + _unsheared(half):
+        grown = _grow(feat, indexed, members, cfg)
         if grown is not None and _quality(grown[0], cfg) > _quality(best[0], cfg):
             best = grown
     return best
+
+
+def _denser(lattice: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The three lattices of which ``lattice`` holds every other node (index 2)."""
+    i, j = lattice[:, 0], lattice[:, 1]
+    return np.stack([i + j, i - j], axis=1), np.stack([2 * i, j], axis=1), np.stack([i, 2 * j], axis=1)
+
+
+def _one_half(lattice: np.ndarray) -> np.ndarray | None:
+    """The lattice re-indexed on its own nodes, where they all lie on one half of it (every
+    other column, every other row, or one colour of its own checkerboard); else None.
+
+    Why: grown along a square's side and its diagonal, a lattice is sheared, and at half
+    of its nodes its quadrants (sampled along its own axes) fall on two squares of one
+    colour and two edges: they pass for an X-corner of the wrong polarity, so those nodes
+    drop out and the rest grow on, all on one half (a board's corners fill every node of
+    a lattice indexed along its sides). Such a lattice is the board's up to a shear; or,
+    where a denser re-indexing grew it with steps of half a diagonal, the half it fills is
+    (:func:`_grow_seed` unshears both).
+    """
+    i, j = lattice[:, 0].astype(int), lattice[:, 1].astype(int)
+    if np.all(j % 2 == j[0] % 2):
+        return np.stack([i, (j - j[0] % 2) // 2], axis=1).astype(np.float32)
+    if np.all(i % 2 == i[0] % 2):
+        return np.stack([(i - i[0] % 2) // 2, j], axis=1).astype(np.float32)
+    odd = (i[0] + j[0]) % 2
+    if np.all((i + j) % 2 == odd):
+        return np.stack([(i + j - odd) // 2, (i - j - odd) // 2], axis=1).astype(np.float32)
+    return None
+
+
+def _unsheared(lattice: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The lattice and its four shears by one node, one of which runs along the squares' sides."""
+    i, j = lattice[:, 0], lattice[:, 1]
+    return (lattice, np.stack([i + j, j], axis=1), np.stack([i - j, j], axis=1),
+            np.stack([i, j + i], axis=1), np.stack([i, j - i], axis=1))
 
 
 def _seed_neighbours(points: np.ndarray, seed: int, cfg: LocateConfig) -> tuple[int, int] | None:
@@ -508,7 +559,7 @@ def _line_span(
 
 
 def _choose_window(
-    feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: LocateConfig
+    feat: _Features, lattice: np.ndarray, h: np.ndarray, cfg: LocateConfig, frame: np.ndarray
 ) -> tuple[np.ndarray, float]:
     """Lattice index of inner corner (1, 1) of the best 8x8 window, and its lead over the
     runner-up (a small lead means the window may be off by a row).
@@ -517,7 +568,9 @@ def _choose_window(
     outside the playing area): its central 8x8 is taken, as on a board masked with tape.
     Where men hide the ring's corners one way (the far men of the start, seen from low
     down), the ring's squares settle that way (see :func:`_cell_lines`). Otherwise the
-    window is where the 7x7 inner corners are and the board's outline is not.
+    window is where the 7x7 inner corners are and the board's outline is not; where that
+    is a close call (men hide whole lines of corners), the squares and what surrounds them
+    may settle it (see :func:`_settled_by_surroundings`).
     """
     lmin, lmax = lattice.min(axis=0).astype(int), lattice.max(axis=0).astype(int)
     lo, hi = lmin - 4, lmax + 4
@@ -553,7 +606,67 @@ def _choose_window(
     order = np.argsort(-score)
     k = int(order[0])
     margin = float(score[k] - score[order[1]]) if len(order) > 1 else float(score[k])
+    if margin < cfg.sure_lead:
+        # A close call: the squares may settle it among the windows the corners cannot tell
+        # apart, never against a window the corners rule out (a taped ring's squares beyond
+        # the tape alternate too).
+        settled = _settled_by_surroundings(frame, feat, h, _cell_lines(feat, h, runs, lo, cfg), cfg)
+        close = score > score[k] - cfg.sure_lead
+        if settled is not None and np.any(close & (oi == settled[0]) & (oj == settled[1])):
+            return settled, cfg.sure_lead
     return np.array([oi[k], oj[k]], np.float32), margin
+
+
+def _settled_by_surroundings(
+    frame: np.ndarray, feat: _Features, h: np.ndarray, spans: list[tuple[int, int] | None],
+    cfg: LocateConfig,
+) -> np.ndarray | None:
+    """Lattice index of inner corner (1, 1) where the squares settle the window, else None.
+
+    Why: seen from low down at the start, the men of the home rows hide whole lines of
+    corners at both ends, and several windows hold the same corners. Eight lines of
+    squares showing the checkerboard one way (see :func:`_cell_lines`) place the board that
+    way; the other way, where the men's rows do not alternate, the window is the one whose
+    two outside lines look most like the lines outside the placed way: a board's
+    surroundings (its frame, the table) are alike on its four sides, a row of men is not
+    (compared in colour, at full resolution: a frame and dark men can be one grey).
+    """
+    span_i, span_j = spans
+    if span_i is None or span_j is None:
+        return None
+    placed = [length == BOARD_LINES for _, length in (span_i, span_j)]
+    if all(placed):
+        return np.array([span_i[0] + 1, span_j[0] + 1], np.float32)
+    if not any(placed):
+        return None
+    p = placed.index(True)
+    (start_p, _), (start_q, length_q) = (span_i, span_j) if p == 0 else (span_j, span_i)
+    if length_q > BOARD_LINES:
+        return None
+    to_frame = np.diag([1 / feat.scale, 1 / feat.scale, 1.0]) @ h
+
+    def line(axis: int, index: int, across: np.ndarray) -> np.ndarray:
+        """The median colour of the squares of line ``index`` along ``axis``, over ``across``."""
+        squares = np.zeros((len(across), 2), np.float32)
+        squares[:, axis], squares[:, 1 - axis] = index, across
+        at = project(to_frame, (squares[:, None, :] + _SQUARE_SAMPLES[None]).reshape(-1, 2))
+        planes = [sample(channel(frame, c), at) for c in ((0,) if frame.ndim == 2 else (1, 2, 3))]
+        colours = np.stack(planes, axis=1).reshape(len(across), len(_SQUARE_SAMPLES), -1)
+        median: np.ndarray = np.median(np.median(colours, axis=1), axis=0)
+        return median
+
+    along_q = np.arange(start_q, start_q + length_q)
+    outside = (line(p, start_p - 1, along_q) + line(p, start_p + BOARD_LINES, along_q)) / 2
+    along_p = np.arange(start_p, start_p + BOARD_LINES)
+    starts = range(int(start_q) + int(length_q) - BOARD_LINES, int(start_q) + 1)
+    unlike = np.array([np.abs(line(1 - p, c - 1, along_p) - outside).sum()
+                       + np.abs(line(1 - p, c + BOARD_LINES, along_p) - outside).sum() for c in starts])
+    order = np.argsort(unlike)
+    if len(order) > 1 and unlike[order[1]] < cfg.unlike_ratio * unlike[order[0]] + cfg.min_square_contrast:
+        return None
+    origin = np.zeros(2, np.float32)
+    origin[p], origin[1 - p] = start_p + 1, starts[order[0]] + 1
+    return origin
 
 
 #: Luminance weights of B, G, R.
@@ -637,6 +750,12 @@ def _refine(
         moved: np.ndarray = (p - offset + 0.5) / factor - 0.5
         return moved.astype(np.float32)
 
+    # A window guessed partly off the picture (or off the board's crop) has corners there
+    # that no window of the sub-pixel search may start from.
+    inside = np.all((to_plane(at) >= 0) & (to_plane(at) < [plane.shape[1], plane.shape[0]]), axis=1)
+    if inside.sum() < HOMOGRAPHY_POINTS:
+        return None
+    src, at, step = src[inside], at[inside], step[inside]
     guess = to_plane(at).reshape(-1, 1, 2)
     refined: np.ndarray = guess.copy()
     for frac in (cfg.coarse_window, cfg.fine_window) if coarse else (cfg.fine_window,):
@@ -779,9 +898,9 @@ def locate_board(
         if near is not None and near.confidence >= cfg.hint_confidence:
             return near
     best = None
-    for planes in _plane_groups(frame, cfg):
+    for planes, ring_first in _plane_groups(frame, cfg):
         for _, g, saddle, scale in planes:
-            found = _locate_in(frame, _features(g, saddle, scale, cfg), cfg, lens)
+            found = _locate_in(frame, _features(g, saddle, scale, cfg, ring_first), cfg, lens)
             if found is not None and (best is None or found.confidence > best.confidence):
                 best = found
             if best is not None and best.confidence >= cfg.good_confidence:
@@ -793,20 +912,24 @@ def locate_board(
 
 def _plane_groups(
     frame: np.ndarray, cfg: LocateConfig
-) -> Iterator[list[tuple[float, np.ndarray, np.ndarray, float]]]:
-    """The colour planes to search, group by group, until one group shows a board.
+) -> Iterator[tuple[list[tuple[float, np.ndarray, np.ndarray, float]], bool]]:
+    """The colour planes to search, group by group, until one group shows a board, each
+    with whether its candidates pass the ring test before the strongest are kept.
 
     The planes with the strongest saddles usually show the grid; when pieces or a table
     outshine it there, the next plane gets a try. Where neither shows a board, the other
     planes do (a bright, noisy table can outshine a red and black board in two planes of
     four: found in the third), and then a small, far board gets a second look at twice the
-    resolution.
+    resolution, and a third there with every saddle put to the ring test: a board on a
+    patterned cloth (see :func:`_features`).
     """
     maps = _channel_maps(frame, cfg.work_size, cfg)
-    yield maps[: cfg.planes_tried]
-    yield maps[cfg.planes_tried :]
+    yield maps[: cfg.planes_tried], False
+    yield maps[cfg.planes_tried :], False
     if max(frame.shape[:2]) > cfg.work_size:
-        yield _channel_maps(frame, 2 * cfg.work_size, cfg)[:1]
+        finer = _channel_maps(frame, 2 * cfg.work_size, cfg)[:1]
+        yield finer, False
+        yield finer, True
 
 
 def _locate_in(
@@ -819,7 +942,7 @@ def _locate_in(
     if found is None or len(found[1]) < cfg.min_inner:
         return None
     lattice, _, h_lattice = found
-    origin, margin = _choose_window(feat, lattice, h_lattice, cfg)
+    origin, margin = _choose_window(feat, lattice, h_lattice, cfg, frame)
     # Board coordinates (u, v) -> lattice (i, j) = origin + (u, v) - 1, then to full-res pixels.
     to_lattice = np.array([[1, 0, origin[0] - 1], [0, 1, origin[1] - 1], [0, 0, 1]], np.float64)
     to_full = np.diag([1 / feat.scale, 1 / feat.scale, 1.0])

@@ -12,6 +12,8 @@ from bench.boards_found import RIGHT_WITHIN, corner_error, judge
 from lab.realdata import ROOT, collections
 from lab.realgames import game_photos
 from lab.red_black import red_black_frame
+from lab.render.renderer import Renderer
+from lab.videos.kings import king_play
 from makhos.vision.locate import locate_board
 
 
@@ -23,12 +25,45 @@ def test_every_real_photo_of_the_shared_sets_and_games_is_found_right():
     assert not missed and len(photos) > 300
 
 
-@pytest.mark.parametrize("seed", [*range(12), 13, 39, 69, 96])
+@pytest.mark.parametrize("seed", [*range(12), 13, 39, 45, 62, 69, 95, 96])
 def test_a_hostile_red_and_black_paper_board_is_found(seed):
     """13, 69 and 96 were lost under a confidence floor of 0.25 (red men hide most of their
-    corners), 39 to a pink cloth that outshone the board in the two planes searched."""
+    corners), 39 to a pink cloth that outshone the board in the two planes searched; 45, 62
+    and 95 to a lattice grown along a square's side and its diagonal (sheared), of which
+    only every other node passed for a corner."""
     frame = red_black_frame(seed)
     found = locate_board(frame.image)
     assert found is not None
     assert corner_error(np.asarray(found.corners, float), frame.corners.astype(float)) < RIGHT_WITHIN
 
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_red_and_black_board_in_a_frame_of_its_own_colours_on_a_patterned_cloth_is_found(seed):
+    """A frame of the squares' red or black continues their colours past the board's edge,
+    and a gingham or striped cloth under it shows lines and crossings of its own."""
+    frame = red_black_frame(seed, surroundings=True)
+    found = locate_board(frame.image)
+    assert found is not None
+    assert corner_error(np.asarray(found.corners, float), frame.corners.astype(float)) < RIGHT_WITHIN
+
+
+@pytest.mark.parametrize("seed", [70003, 70005])
+def test_a_start_seen_side_on_at_480x270_is_found_where_men_hide_whole_lines_of_corners(seed):
+    """The home rows' men, seen from 35 degrees, hide the corners of the lines at both ends
+    and several windows hold the same corners: the squares and the board's surroundings
+    settle it (``bench.kingplay``'s 70003 and 70005 found no board before)."""
+    script, scene, _ = king_play(seed, 8)
+    frame = Renderer(scene).render(script.shots[0].board, seed=seed)
+    found = locate_board(frame.image)
+    assert found is not None
+    assert corner_error(np.asarray(found.corners, float), frame.corners.astype(float)) < RIGHT_WITHIN
+
+
+@pytest.mark.xfail(strict=True, reason="an 8x8 patch of a gingham cloth whose corners fade past "
+                   "it passes for a board (bench/RESULTS.md, #42): left for the next round")
+def test_a_patch_of_a_gingham_cloth_is_never_taken_for_the_board():
+    frame = red_black_frame(139, surroundings=True)
+    found = locate_board(frame.image)
+    assert found is None or corner_error(
+        np.asarray(found.corners, float), frame.corners.astype(float)) < RIGHT_WITHIN
