@@ -165,9 +165,13 @@ class BoardSession:
     def camera_notice(self, time: float, status: CameraStatus | CameraNotice,
                       reason: str | None = None) -> GameEvent:
         """Say what became of the camera (lost, back, ended, the board unreadable, a source
-        taken up), stored."""
-        game = self.tracker.game
+        taken up), stored. A recording that ended first stores what the tracker makes of
+        the board left on it (:meth:`GameTracker.ended`)."""
         detail = status if isinstance(status, CameraNotice) else CameraNotice(status)
+        if detail.status is CameraStatus.ENDED:
+            for made in self.tracker.ended(time):
+                self._store(made)
+        game = self.tracker.game
         event = self._store(GameEvent(self.tracker.board_id, EventKind.CAMERA, time,
                                       game=self.tracker.logged_game.current.number, ply=None if game is None else len(game.plies),
                                       reason=reason, detail=detail))

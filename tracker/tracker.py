@@ -44,12 +44,18 @@ TRACKER_KINDS = frozenset({
 _SETTLED = 0.8
 
 
+#: The verdicts of a story that raises an irregularity about a board the game waits on.
+_IRREGULAR = frozenset({Verdict.MISSED_CAPTURE, Verdict.WRONG_SIDE, Verdict.STOPPED_AND_REPLIED,
+                        Verdict.MISSED_AND_REPLIED})
+
+
 @dataclass
 class _Streak:
     story: Story
     count: int
     since: float
     acted: bool = False
+    in_sight: bool = False  # its board came while the board was in sight, no hand over it
 
 
 class GameTracker:
@@ -71,6 +77,8 @@ class GameTracker:
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
         self._contradicted: tuple[Board, float] | None = None  # a board read against the best
         # story on a few squares, and since when (tracker._misread)
+        self._began: Board | None = None  # the board read when the last streak began, unless
+        # the board was covered since
 
     # ------------------------------------------------------------ what it knows
 
@@ -113,7 +121,7 @@ class GameTracker:
             self._blind = True
         self._frame = time
         if reading is None:
-            self._streak = None
+            self._streak, self._began = None, None
             return events
         if self._seen is not None and time - self._seen >= self.config.gap_after and self._gap_from is None:
             self._gap_from, self._gap_to = self._seen, time
@@ -135,7 +143,9 @@ class GameTracker:
             self._streak.count += 1
             self._streak.story = story  # the latest variant: what the board shows now
         else:
-            self._streak = _Streak(story, 1, time)
+            board = reading.position().board
+            self._streak = _Streak(story, 1, time, in_sight=self._began not in (None, board))
+            self._began = board
         streak = self._streak
         if not streak.acted and self._confirmed(streak, time):
             streak.acted = True
@@ -146,6 +156,20 @@ class GameTracker:
         events += self._patience(time)
         events += self._settle_overlay(reading, time)
         return events
+
+    def ended(self, time: float) -> list[GameEvent]:
+        """The source ended (a recording played to its end): the events of the board left
+        on it. An irregular attempt that still stands there, alerted and read unchanged for
+        ``misread_patience`` seconds up to the end, was neither taken back nor played on
+        from: it stands as the record's last ply, its alert left open (RULES.md: otherwise
+        play continues from the actual board). A board in transit at the end (covered, or
+        read for less than that) adds nothing: it may be a misread or a hand's work undone."""
+        streak = self._streak
+        if (streak is None or streak.story.kind is not StoryKind.ALERT_UNCHANGED
+                or not self._confirmed(streak, time)
+                or time - streak.since < self.config.misread_patience):
+            return []
+        return self.acts.left_standing(time)
 
     def start_from(self, position: Position, time: float) -> list[GameEvent]:
         """Start a game from any position (read from the board, confirmed by the referee)."""
@@ -257,16 +281,28 @@ class GameTracker:
         (a piece read for a moment on a square a hand just emptied, a board read in the
         middle of a cross-fade that no hand announced, must not become the record). It is
         acted on at once when it is one piece moved against the rules: two squares that
-        change together, as a hand does and a misread rarely does."""
+        change together, as a hand does and a misread rarely does. A board that raises an
+        irregularity and came with no hand over the board (read changing in sight: a video's
+        cross-fade, a reading in transit) is acted on once it stayed ``transit`` seconds:
+        a ply is made by a hand, and a board that changes without one is rarely a board."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings:
             return False
+        if streak.in_sight and time - streak.since < config.transit and self._alerts(story):
+            return False  # a board in transit (a cross-fade) is alerted only once it stays
         if story.kind is not StoryKind.MISMATCH or self._moved_against_rules(story):
             return True
         since = streak.since
         if self._contradicted is not None and self._contradicted[0] == story.board:
             since = min(since, self._contradicted[1])  # read so since, taken for a misread
         return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
+
+    def _alerts(self, story: Story) -> bool:
+        """Whether acting on ``story`` raises an irregularity on a new board: a board no story
+        explains, or a ply against the rules."""
+        h = story.hypothesis
+        return (story.kind is StoryKind.MISMATCH or story.then is not None
+                or (h is not None and h.verdict in _IRREGULAR))
 
     def _misread(self, story: Story, reading: Reading, time: float) -> Story:
         """A story the reading contradicts on a misread's few squares (:func:`best_story`)
