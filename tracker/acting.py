@@ -234,7 +234,7 @@ class Acts:
         the gap notice whose likeliest line stands)."""
         events = []
         side = mover
-        left = any(self.logged_game.stands(a) for a in self.logged_game.alerts.values())
+        left = next((a for a in self.logged_game.alerts.values() if self.logged_game.stands(a)), None)
         for move in moves:
             record = self.logged_game.current
             before = record.position_for(side)
@@ -256,8 +256,8 @@ class Acts:
         alert = self.alert
         if alert is not None and alert.rule is IrregularityKind.PARTIAL_CHAIN:
             events.append(self._close_alert(time, AlertEnding.CHAIN_FINISHED))
-        elif left:  # an alert left open on a board that stood (:meth:`left_standing`): played on
-            events.append(self._close_alert(time, AlertEnding.STOOD))
+        elif left is not None:  # an alert left open on a board that stood (left_standing): played on
+            events.append(self._close_alert(time, AlertEnding.STOOD, left))
         return events + self._result_events(time)
 
     def _record_pending(self, pending: Pending, time: float) -> list[GameEvent]:
@@ -367,7 +367,7 @@ class Acts:
         else:
             events = [self._irregular_ply(alert, side, time)]
         if alert.kind is AlertKind.IRREGULARITY:
-            events.append(self._close_alert(time, AlertEnding.STOOD))
+            events.append(self._close_alert(time, AlertEnding.STOOD, alert))
         return events + self._matched(self.logged_game.current.game, time)  # the board is the game's now
 
     def _irregular_ply(self, alert: Alert, side: Colour, time: float) -> GameEvent:
@@ -392,10 +392,11 @@ class Acts:
             return []
         return [self._irregular_ply(alert, Position.from_fen(alert.fen).turn, time)]
 
-    def _close_alert(self, time: float, how: AlertEnding) -> GameEvent:
-        """The open alert ends; corrected on the board, it names the attempt taken back
-        (its path and reason), which the score keeps before the next ply."""
-        alert = self.alert
+    def _close_alert(self, time: float, how: AlertEnding, alert: Alert | None = None) -> GameEvent:
+        """The open alert (``alert``, one whose board stands already) ends; corrected on the
+        board, it names the attempt taken back (its path and reason), which the score keeps
+        before the next ply."""
+        alert = alert or self.alert
         attempt = alert.move if alert is not None and how is AlertEnding.CORRECTED else None
         return self._emit(EventKind.ALERT_CLOSED, time, reason=alert.reason if alert else None,
                           move=attempt, detail=AlertClosed(how))

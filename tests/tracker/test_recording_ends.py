@@ -92,5 +92,15 @@ def test_an_attempt_played_on_stands_with_its_mover_and_closes_as_stood() -> Non
     feed, _ = raise_it(case)
     feed.hand()
     events = feed.board(case.replied, 8)
-    assert [(e.kind.value, e.side and e.side.value, getattr(e.detail, "how", None)) for e in events] == [
-        ("move", "light", None), ("alert_closed", None, AlertEnding.STOOD), ("move", "dark", None)]
+    assert [(e.kind.value, e.side and e.side.value, getattr(e.detail, "how", None), e.reason)
+            for e in events] == [
+        ("move", "light", None, case.reason), ("alert_closed", None, AlertEnding.STOOD, case.reason),
+        ("move", "dark", None, None)]
+
+
+def test_an_alert_left_open_closes_as_stood_with_its_reason_when_play_goes_on() -> None:
+    case = IRREGULAR[0]
+    feed, _ = ended(case, 3.5)
+    feed.hand()
+    closed = [e for e in feed.board(case.replied, 8) if e.kind.value == "alert_closed"]
+    assert [(e.reason, e.detail.how) for e in closed] == [(case.reason, AlertEnding.STOOD)]
