@@ -55,7 +55,6 @@ class _Streak:
     count: int
     since: float
     acted: bool = False
-    in_sight: bool = False  # its board came while the board was in sight, no hand over it
 
 
 class GameTracker:
@@ -77,8 +76,8 @@ class GameTracker:
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
         self._contradicted: tuple[Board, float] | None = None  # a board read against the best
         # story on a few squares, and since when (tracker._misread)
-        self._began: Board | None = None  # the board read when the last streak began, unless
-        # the board was covered since
+        self._arrived: tuple[tuple[int, int], float, bool] | None = None  # the pieces read
+        # (kings aside), since when, and whether they came in sight (no hand between)
 
     # ------------------------------------------------------------ what it knows
 
@@ -121,13 +120,14 @@ class GameTracker:
             self._blind = True
         self._frame = time
         if reading is None:
-            self._streak, self._began = None, None
+            self._streak, self._arrived = None, None
             return events
         if self._seen is not None and time - self._seen >= self.config.gap_after and self._gap_from is None:
             self._gap_from, self._gap_to = self._seen, time
         self._seen = time
+        self._arrive(reading, time)
         story = (self._board_read(reading) if self.logged_game.current.awaits_board
-                 else best_story(reading, self._candidates(), self.config))
+                 else best_story(reading, self._candidates(), self.config, self._left()))
         if story is not None and story.kind is not StoryKind.MISMATCH:
             story = self._misread(story, reading, time)
         if story is not None and story.kind is StoryKind.MISMATCH:
@@ -143,9 +143,7 @@ class GameTracker:
             self._streak.count += 1
             self._streak.story = story  # the latest variant: what the board shows now
         else:
-            board = reading.position().board
-            self._streak = _Streak(story, 1, time, in_sight=self._began not in (None, board))
-            self._began = board
+            self._streak = _Streak(story, 1, time)
         streak = self._streak
         if not streak.acted and self._confirmed(streak, time):
             streak.acted = True
@@ -234,6 +232,12 @@ class GameTracker:
             self._cache = (key, Candidates.of(stories))
         return self._cache[1]
 
+    def _left(self) -> int | None:
+        """The square the game's last ply left (None: none, or no game)."""
+        game = self.game
+        move = game.plies[-1].move if game is not None and game.plies else None
+        return None if move is None else move.start
+
     def _start_story(self, position: Position) -> Story:
         """The referee's start from ``position``, its side to move named."""
         return Story(StoryKind.START, position.board, rules=self.logged_game.current.rules,
@@ -288,7 +292,8 @@ class GameTracker:
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings:
             return False
-        if streak.in_sight and time - streak.since < config.transit and self._alerts(story):
+        if (self._arrived is not None and self._arrived[2] and self._alerts(story)
+                and time - self._arrived[1] < config.transit):
             return False  # a board in transit (a cross-fade) is alerted only once it stays
         if story.kind is not StoryKind.MISMATCH or self._moved_against_rules(story):
             return True
@@ -296,6 +301,15 @@ class GameTracker:
         if self._contradicted is not None and self._contradicted[0] == story.board:
             since = min(since, self._contradicted[1])  # read so since, taken for a misread
         return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
+
+    def _arrive(self, reading: Reading, time: float) -> None:
+        """Note when the pieces read changed, and whether in sight: with no frame covered
+        since the last reading (a king read as a man or back is no change)."""
+        pieces = reading.position().board[:2]
+        if self._arrived is None:
+            self._arrived = (pieces, time, False)
+        elif pieces != self._arrived[0]:
+            self._arrived = (pieces, time, True)
 
     def _alerts(self, story: Story) -> bool:
         """Whether acting on ``story`` raises an irregularity on a new board: a board no story

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from makhos.engine import Colour, Position, Rules
+from makhos.engine import Colour, Piece, Position, Rules
 from makhos.engine.game import Game, Outcome
 from makhos.events import EventKind
 from makhos.events.details import AlertEnding, ClockLevel, IrregularityKind
@@ -358,3 +358,14 @@ def test_a_side_that_missed_its_capture_and_made_it_late_under_one_hand_is_two_i
     plies = feed.tracker.game.plies
     assert [(str(p.move), p.is_irregular) for p in plies] == [
         ("5-9", True), ("7-3", True), ("29x22", True), ("9-13", False)]
+
+
+def test_the_square_a_move_left_still_read_as_held_is_no_second_move():
+    # Issue #42 (julie-log1, ply 9): 12-16 is taken with 12 still read as holding the man
+    # (it covers part of the square behind it); while that lasts, 12 is no man come from 8.
+    feed = started("W:W8,12:B30")
+    feed.hand()
+    after = Position.from_fen("B:W8,16:B30")
+    feed.seen(after, 2.0, misread={12: Piece.LIGHT_MAN})
+    feed.seen(after, 1.0)
+    assert [(e.kind.value, e.move) for e in feed.events] == [("move", "12-16")]
