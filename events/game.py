@@ -277,9 +277,23 @@ class LoggedGame:
         """The latest open alert about a board that could stand (an irregular change, or a
         board no move explains): what a correction, or the opponent playing on, answers."""
         for alert in reversed(self.alerts.values()):
-            if alert.kind in BOARD_ALERTS and alert.fen is not None:
+            if alert.kind in BOARD_ALERTS and alert.fen is not None and not self.stands(alert):
                 return alert
         return None
+
+    def replaces_last(self, seq: int | None) -> bool:
+        """Whether a correction (of alert ``seq``, or None: of the last ply) replaces the
+        game's last ply: a misread ply, or an alert's board that stands; else the
+        correction is played from the game's position, the alert's attempt never recorded."""
+        return seq is None or (seq in self.alerts and self.stands(self.alerts[seq]))
+
+    def stands(self, alert: Alert) -> bool:
+        """Whether ``alert``'s board already stands as the game's last ply, the alert left
+        open: a recording that ended on an irregular attempt nobody answered keeps it in
+        the record, and the referee may still judge it. Nothing waits on its board."""
+        plies = self.current.game.plies
+        return (alert.fen is not None and bool(plies) and plies[-1].is_irregular
+                and plies[-1].after.board == Position.from_fen(alert.fen).board)
 
     @property
     def mismatch(self) -> bool:
@@ -374,7 +388,8 @@ class LoggedGame:
             # log a moment later, let the likeliest stand: the referee's line is the record.
             return
         record = self.current
-        record.first_move_by(event.side)
+        if not detail.irregular:  # a ply against the rules never names the first mover
+            record.first_move_by(event.side)
         game = record.game
         before = game.position
         after = Position.from_fen(event.fen) if event.fen else None
@@ -445,7 +460,7 @@ class LoggedGame:
                     self.alerts[seq].acknowledged = True
             case AcceptMove(alert=seq):
                 alert = self.alerts.pop(seq, None)
-                if alert is not None and alert.fen and alert.kind in BOARD_ALERTS:
+                if alert is not None and alert.fen and alert.kind in BOARD_ALERTS and not self.stands(alert):
                     before = record.game.position
                     after = Position.from_fen(alert.fen)
                     record.game.play_irregular(after, alert.standing,
@@ -454,16 +469,17 @@ class LoggedGame:
             case Dismiss(alert=seq):
                 self.alerts.pop(seq, None)
             case CorrectMove(move=text, alert=seq):
-                move = record.correction(text, replace_last=seq is None)
+                last = self.replaces_last(seq)
+                move = record.correction(text, replace_last=last)
                 if move is not None:
                     spent = None
-                    if seq is None:  # the last ply was misread: it took the time it took
+                    if last:  # the last ply was misread (or stood): it took the time it took
                         spent = record.moves[-1].spent
                         self._take_back(1, event.time)
                     before = record.game.position
                     record.game.play(move)
                     self._record_ply(record, before, event.time)
-                    if seq is None:
+                    if last:
                         record.moves[-1].spent = spent
                 if seq is not None:
                     self.alerts.pop(seq, None)

@@ -56,10 +56,11 @@ class BoardState(LoggedGame):
             case ra.CorrectMove(move=text, alert=seq):
                 if seq is not None and seq not in self.alerts:
                     raise ra.ActionError(f"no open alert {seq}")
-                if record.correction(text, seq is None) is None:
+                last = self.replaces_last(seq)
+                if record.correction(text, last) is None:
                     if seq is None and not record.moves:
                         raise ra.ActionError("no move to correct yet")
-                    before = record.game.plies[-1].before if seq is None else record.game.position
+                    before = record.game.plies[-1].before if last else record.game.position
                     raise ra.ActionError(f"{text} is not one legal move in {before.fen()} "
                                          "(write the full path when the short form is ambiguous)")
             case ra.ChooseLine(alert=seq, line=line):

@@ -18,10 +18,11 @@ import time as clock
 import numpy as np
 
 from makhos.engine import Piece, Position
+from makhos.engine.game import Game
 from makhos.engine.pdn import Numbering
 from makhos.engine.starts import start_boards
 from makhos.events import EventKind, EventLog, GameEvent
-from makhos.events.details import CameraNotice, CameraStatus, CrowningPending, ReaderAdapted
+from makhos.events.details import CameraNotice, CameraStatus, ReaderAdapted
 from makhos.events.game import replay
 from makhos.events.outbox import Outbox
 from makhos.tracker import GameTracker
@@ -56,6 +57,13 @@ def shown(position: Position, overlay: dict[int, Piece], crowned_at: dict[int, i
     return "".join(out)
 
 
+def crowned_at(game: Game) -> dict[int, int]:
+    """Each square a man was crowned on by a legal ply, and that ply's number (the last, where
+    several were): :func:`shown` takes a king a ply old or more as stacked."""
+    return {ply.move.end: number for number, ply in enumerate(game.plies, start=1)
+            if ply.move is not None and ply.move.crowns and not ply.is_irregular}
+
+
 class BoardSession:
     def __init__(self, reader: BoardReader | None, tracker: GameTracker,
                  log: EventLog | Outbox | None = None, seen: int | None = None) -> None:
@@ -76,8 +84,6 @@ class BoardSession:
         self._history_until = tracker.resumed
         self._polled = -np.inf
         self._in_play = False  # whether the reader was told a game is in play
-        self._crowned_at: dict[int, int] = {}  # square -> the ply that crowned a man there
-        self._note_crownings(history)
         self._tell_reader(self._kept_adaptation(history), in_play=False)
 
     def read_with(self, reader: BoardReader) -> None:
@@ -137,21 +143,13 @@ class BoardSession:
     def _teach(self, events: list[GameEvent]) -> None:
         """A position the game accepted is a labelled picture of this board: hand the reader
         what its squares show (after the events are stored: never on the way to a move)."""
-        self._note_crownings(events)
         if (self.reader is None or self.tracker.alert is not None
                 or not any(e.kind in ACCEPTED for e in events)):
             return
         game = self.tracker.game
         if game is not None:
-            self.reader.learn(shown(game.position, self.tracker.overlay, self._crowned_at,
+            self.reader.learn(shown(game.position, self.tracker.overlay, crowned_at(game),
                                     len(game.plies)))
-
-    def _note_crownings(self, events: list[GameEvent]) -> None:
-        """The ply of each crowning, so that a king not read as stacked is taught as one a
-        ply later (:func:`shown`)."""
-        for event in events:
-            if isinstance(event.detail, CrowningPending) and event.ply is not None:
-                self._crowned_at[event.detail.square] = event.ply
 
     def _adapted(self, time: float, adaptation: str) -> GameEvent:
         """Keep the reader's refit (on the start, or on a position the game accepted) with
@@ -165,9 +163,13 @@ class BoardSession:
     def camera_notice(self, time: float, status: CameraStatus | CameraNotice,
                       reason: str | None = None) -> GameEvent:
         """Say what became of the camera (lost, back, ended, the board unreadable, a source
-        taken up), stored."""
-        game = self.tracker.game
+        taken up), stored. A recording that ended first stores what the tracker makes of
+        the board left on it (:meth:`GameTracker.ended`)."""
         detail = status if isinstance(status, CameraNotice) else CameraNotice(status)
+        if detail.status is CameraStatus.ENDED:
+            for made in self.tracker.ended(time):
+                self._store(made)
+        game = self.tracker.game
         event = self._store(GameEvent(self.tracker.board_id, EventKind.CAMERA, time,
                                       game=self.tracker.logged_game.current.number, ply=None if game is None else len(game.plies),
                                       reason=reason, detail=detail))

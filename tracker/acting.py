@@ -126,7 +126,8 @@ class Acts:
         if story.kind is StoryKind.STOOD:
             assert story.mover is not None  # the irregular board stands, then what followed
             events = self._stand(story.mover, time)
-            return events + self._explained(self.logged_game.current.game, story, time)
+            events += self._explained(self.logged_game.current.game, story, time)
+            return events + (self._again(story.then, time) if story.then is not None else [])
         events = self._matched(phase.game, time)
         if story.kind is StoryKind.GAP:
             return events + self.gap(story, time)
@@ -176,6 +177,16 @@ class Acts:
             return events + self._stood(h.moves[1], story.mover.opponent, time, h.pending)
         return events + self.irregular(game, h, time)
 
+    def _again(self, h: Hypothesis, time: float) -> list[GameEvent]:
+        """The side that has just moved moves again (``h``, out of turn): its first ply, if
+        irregular, stands (its own side played on from it), and the second is alerted on
+        the board it leaves, waiting as any irregular board does."""
+        events = []
+        alert = self.alert
+        if alert is not None and alert.fen is not None:
+            events += self._stand(Position.from_fen(alert.fen).turn, time)
+        return events + self.irregular(self.logged_game.current.game, h, time)
+
     def start(self, rules: Rules, position: Position | None, time: float,
               turn_named: bool = False) -> list[GameEvent]:
         rules = self.configured(rules)
@@ -223,6 +234,7 @@ class Acts:
         the gap notice whose likeliest line stands)."""
         events = []
         side = mover
+        left = next((a for a in self.logged_game.alerts.values() if self.logged_game.stands(a)), None)
         for move in moves:
             record = self.logged_game.current
             before = record.position_for(side)
@@ -244,6 +256,8 @@ class Acts:
         alert = self.alert
         if alert is not None and alert.rule is IrregularityKind.PARTIAL_CHAIN:
             events.append(self._close_alert(time, AlertEnding.CHAIN_FINISHED))
+        elif left is not None:  # an alert left open on a board that stood (left_standing): played on
+            events.append(self._close_alert(time, AlertEnding.STOOD, left))
         return events + self._result_events(time)
 
     def _record_pending(self, pending: Pending, time: float) -> list[GameEvent]:
@@ -351,17 +365,38 @@ class Acts:
             events = self._play(tuple(line), mover, Pending(), time, gap=detail.gap,
                                 unconfirmed=True, stood_for=alert.seq)
         else:
-            board = Position.from_fen(alert.fen).with_turn(side)
-            events = [self._emit(EventKind.MOVE, time, move=alert.move, fen=board.fen(), side=mover,
-                                 reason=alert.standing, detail=MovePlayed(irregular=True))]
+            events = [self._irregular_ply(alert, side, time)]
         if alert.kind is AlertKind.IRREGULARITY:
-            events.append(self._close_alert(time, AlertEnding.STOOD))
+            events.append(self._close_alert(time, AlertEnding.STOOD, alert))
         return events + self._matched(self.logged_game.current.game, time)  # the board is the game's now
 
-    def _close_alert(self, time: float, how: AlertEnding) -> GameEvent:
-        """The open alert ends; corrected on the board, it names the attempt taken back
-        (its path and reason), which the score keeps before the next ply."""
+    def _irregular_ply(self, alert: Alert, side: Colour, time: float) -> GameEvent:
+        """The move event of ``alert``'s board standing as a ply, ``side`` to play on. Its
+        side is the irregular mover's (a side that moved out of turn or twice is not the
+        side that was to move); a board no move explains has no mover: the side to move."""
+        assert alert.fen is not None
+        board = Position.from_fen(alert.fen).with_turn(side)
+        mover = alert.side if alert.kind is AlertKind.IRREGULARITY and alert.side is not None \
+            else self.logged_game.current.game.position.turn
+        return self._emit(EventKind.MOVE, time, move=alert.move, fen=board.fen(), side=mover,
+                          reason=alert.standing, detail=MovePlayed(irregular=True))
+
+    def left_standing(self, time: float) -> list[GameEvent]:
+        """The source ended with the open irregular alert's board still on it: nobody took
+        the attempt back, nobody played on. The record keeps what the board shows, the
+        irregular ply, as RULES.md asks (play continues from the actual board), and its
+        alert stays open, never corrected nor answered, for the referee to judge. A board
+        no move explains does not stand this way: only the referee makes one stand."""
         alert = self.alert
+        if alert is None or alert.kind is not AlertKind.IRREGULARITY or alert.fen is None:
+            return []
+        return [self._irregular_ply(alert, Position.from_fen(alert.fen).turn, time)]
+
+    def _close_alert(self, time: float, how: AlertEnding, alert: Alert | None = None) -> GameEvent:
+        """The open alert (``alert``, one whose board stands already) ends; corrected on the
+        board, it names the attempt taken back (its path and reason), which the score keeps
+        before the next ply."""
+        alert = alert or self.alert
         attempt = alert.move if alert is not None and how is AlertEnding.CORRECTED else None
         return self._emit(EventKind.ALERT_CLOSED, time, reason=alert.reason if alert else None,
                           move=attempt, detail=AlertClosed(how))

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from makhos.engine.changes import Verdict
 from makhos.vision.reading import Reading
 
 from .config import TrackerConfig
@@ -37,9 +38,11 @@ class Candidates:
         return cls(stories, board_classes([s.board for s in stories]), decisions)
 
 
-def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig) -> Story | None:
+def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
+               left: int | None = None) -> Story | None:
     """The story to act on, a MISMATCH story when none fits, or None while unsure. A story
-    that a misread may explain names the squares ``against`` it."""
+    that a misread may explain names the squares ``against`` it. ``left``: the square the
+    game's last ply left, which may still read as holding its piece."""
     log_p = log_probabilities(reading)
     stories, classes, decisions = candidates.stories, candidates.classes, candidates.decisions
     scores = score_boards(log_p, classes)
@@ -55,20 +58,22 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig) 
     if rival.any() and scores[best] - scores[rival].max() < config.margin:
         if not against:
             return None  # not sure yet: say nothing rather than guess
-        left = _left_behind(log_p, candidates, np.flatnonzero(scores >= scores[best] - config.margin),
-                            config.square_tolerance)
-        if left is None:  # stories that each need a misread, none clearly: no story fits,
+        behind = _left_behind(log_p, candidates, np.flatnonzero(scores >= scores[best] - config.margin),
+                              config.square_tolerance, left)
+        if behind is None:  # stories that each need a misread, none clearly: no story fits,
             # unless the misread passes (the tracker waits for it)
             return Story(StoryKind.MISMATCH, reading.position().board)
-        best = left
+        best = behind
         against = contradicted(log_p, classes[best], config.square_tolerance)
     return replace(stories[best], against=against)
 
 
 def _left_behind(log_p: np.ndarray, candidates: Candidates, close: np.ndarray,
-                 tolerance: float) -> int | None:
+                 tolerance: float, left: int | None) -> int | None:
     """Among close stories that each need a misread, the one move whose misread is only
-    the square it left, read as still holding a piece (None: not one decision).
+    the square it left, read as still holding a piece (None: not one decision); first of
+    all the board unchanged whose misread is only the square the last ply left, a misread
+    already taken for one, which lasts until it clears.
 
     A piece seen side-on covers part of the square behind it, so the square a piece just
     left is read, often with confidence, as still holding it; a piece coming from nowhere
@@ -77,9 +82,11 @@ def _left_behind(log_p: np.ndarray, candidates: Candidates, close: np.ndarray,
     for k in close:
         h = candidates.stories[k].hypothesis
         against = contradicted(log_p, candidates.classes[k], tolerance)
-        if h is None or len(h.moves) != 1 or h.pending or not against:
+        if h is None or h.pending or not against:
             continue
-        if set(against) <= {h.moves[0].start}:
+        if h.verdict is Verdict.UNCHANGED and set(against) <= {left}:
+            return int(k)
+        if len(h.moves) == 1 and set(against) <= {h.moves[0].start}:
             found.append(int(k))
     if not found or len({int(candidates.decisions[k]) for k in found}) != 1:
         return None

@@ -19,6 +19,7 @@ class TrackerConfig:
     misread_squares: int = 2  # squares a reading may contradict the best story on, as a misread
     misread_patience: float = 3.0  # seconds such a misread must last to be the board
     chain_patience: float = 2.0  # seconds a chain may rest unfinished before the alert
+    transit: float = 1.0  # seconds a board changed in sight (no hand) must stay to be alerted
     first_mover: Colour | None = None  # None: the first move decides it
     gap_after: float = 4.0  # seconds without a settled reading that make a gap (tracker.gaps)
     gap_plies: int = 6  # the most plies looked for in a gap

@@ -16,7 +16,7 @@ from typing import Mapping
 from makhos.engine import Colour, Move, Piece, Position, Rules
 from makhos.engine.game import Game
 from makhos.engine.position import Board, place
-from makhos.engine.changes import Hypothesis, Verdict, hypotheses
+from makhos.engine.changes import Hypothesis, Pending, Verdict, hypotheses
 from makhos.engine.squares import BIT, row_col
 from makhos.events.game import movers
 
@@ -48,6 +48,8 @@ class Story:
     turn: Colour | None = None  # START from a position the referee named: the side to move
     against: tuple[int, ...] = ()  # the squares the reading contradicts it on, as a misread
     # (not part of the decision)
+    then: Hypothesis | None = None  # STOOD: the same side moving again after ``hypothesis``
+    # (WRONG_SIDE, from the board its first ply left)
 
     @property
     def decision(self) -> tuple[object, ...]:
@@ -57,7 +59,7 @@ class Story:
         board = self.board if self.kind in (StoryKind.START, StoryKind.MISMATCH) else None
         return (self.kind, board, h.verdict if h else None, h.moves if h else (),
                 h.plies_back if h else 0, h.landed_on if h else None, self.moves,
-                self.lines)
+                self.lines, self.then.moves if self.then else ())
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,7 @@ def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piec
                       for m in other.legal_moves(game.rules)]
     stories: list[Story] = []
     later: list[Story] = []
+    twice: list[Story] = []
     if alert is not None:
         # Listed first: where the game's stories predict the same board (the alert's own
         # change, or its reply read as two plies), the board seen and played on wins; but a
@@ -133,8 +136,48 @@ def game_stories(game: Game, fixed_first_mover: bool, overlay: Mapping[int, Piec
                 first = h.verdict in (Verdict.MOVE, Verdict.MISSED_CAPTURE)
                 shown = with_overlay(h.board, position, overlay)  # a king not stacked yet, as the game's
                 (stories if first else later).append(Story(StoryKind.STOOD, shown, h, mover=side))
-    return stories + [Story(StoryKind.GAME, with_overlay(h.board, position, overlay), h, mover=mover)
-                      for h, mover in found] + later
+                if first and not h.pending.removals:
+                    twice += [Story(StoryKind.STOOD, with_overlay(board, position, overlay), h,
+                                    mover=side, then=again)
+                              for again, board in _moved_again(on, h, game.rules)]
+    simpler = stories + [Story(StoryKind.GAME, with_overlay(h.board, position, overlay), h, mover=mover)
+                         for h, mover in found] + later
+    # Last of all, and only for pieces on squares no simpler story puts them on (a king
+    # read as a man must not make a side move twice); the capture missed then made late
+    # before the capture then another move (the camera cannot tell which came first when
+    # one hand covers both).
+    occupied = {s.board[:2] for s in simpler}
+    twice = [s for s in twice if s.board[:2] not in occupied]
+    twice.sort(key=lambda s: not (s.hypothesis is not None and s.then is not None
+                                  and s.hypothesis.verdict is Verdict.MISSED_CAPTURE
+                                  and s.then.moves[0].is_capture))
+    return simpler + twice
+
+
+def _moved_again(on: Position, first: Hypothesis, rules: Rules) -> list[tuple[Hypothesis, Board]]:
+    """The side that made ``first`` from ``on`` moving again before its opponent did (a move
+    out of turn, its plain moves included: a capture is compulsory only in turn), each with
+    the board shown: a king of either ply not stacked yet still a man.
+
+    A game under other rules goes on irregularly: after an irregular board stood, a side
+    may make two plies under one hand (log8's 7-3 with 29x22 due, then 29x22), which no
+    story of one ply from the irregular board explains. These stories come after every
+    other, so the board is theirs only where nothing simpler predicts it."""
+    side = on.turn
+    after = Position(*first.settled, turn=side)
+    legal = after.legal_moves(rules)
+    moves = legal + after.plain_moves() if legal and legal[0].is_capture else legal
+    out = []
+    for move in moves:
+        board = after.play(move).board
+        shown = board
+        for square in first.pending.crownings - {move.start}:
+            shown = place(shown, square, Piece.of(side, False))
+        if move.crowns:
+            out.append((Hypothesis(Verdict.WRONG_SIDE, (move,), board, Pending(crownings=frozenset({move.end}))),
+                        place(shown, move.end, Piece.of(side, False))))
+        out.append((Hypothesis(Verdict.WRONG_SIDE, (move,), board), shown))
+    return out
 
 
 def with_overlay(board: Board, position: Position, overlay: Mapping[int, Piece]) -> Board:

@@ -44,6 +44,11 @@ TRACKER_KINDS = frozenset({
 _SETTLED = 0.8
 
 
+#: The verdicts of a story that raises an irregularity about a board the game waits on.
+_IRREGULAR = frozenset({Verdict.MISSED_CAPTURE, Verdict.WRONG_SIDE, Verdict.STOPPED_AND_REPLIED,
+                        Verdict.MISSED_AND_REPLIED})
+
+
 @dataclass
 class _Streak:
     story: Story
@@ -71,6 +76,8 @@ class GameTracker:
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
         self._contradicted: tuple[Board, float] | None = None  # a board read against the best
         # story on a few squares, and since when (tracker._misread)
+        self._arrived: tuple[tuple[int, int], float, bool] | None = None  # the pieces read
+        # (kings aside), since when, and whether they came in sight (no hand between)
 
     # ------------------------------------------------------------ what it knows
 
@@ -113,13 +120,14 @@ class GameTracker:
             self._blind = True
         self._frame = time
         if reading is None:
-            self._streak = None
+            self._streak, self._arrived = None, None
             return events
         if self._seen is not None and time - self._seen >= self.config.gap_after and self._gap_from is None:
             self._gap_from, self._gap_to = self._seen, time
         self._seen = time
+        self._arrive(reading, time)
         story = (self._board_read(reading) if self.logged_game.current.awaits_board
-                 else best_story(reading, self._candidates(), self.config))
+                 else best_story(reading, self._candidates(), self.config, self._left()))
         if story is not None and story.kind is not StoryKind.MISMATCH:
             story = self._misread(story, reading, time)
         if story is not None and story.kind is StoryKind.MISMATCH:
@@ -146,6 +154,20 @@ class GameTracker:
         events += self._patience(time)
         events += self._settle_overlay(reading, time)
         return events
+
+    def ended(self, time: float) -> list[GameEvent]:
+        """The source ended (a recording played to its end): the events of the board left
+        on it. An irregular attempt that still stands there, alerted and read unchanged for
+        ``misread_patience`` seconds up to the end, was neither taken back nor played on
+        from: it stands as the record's last ply, its alert left open (RULES.md: otherwise
+        play continues from the actual board). A board in transit at the end (covered, or
+        read for less than that) adds nothing: it may be a misread or a hand's work undone."""
+        streak = self._streak
+        if (streak is None or streak.story.kind is not StoryKind.ALERT_UNCHANGED
+                or not self._confirmed(streak, time)
+                or time - streak.since < self.config.misread_patience):
+            return []
+        return self.acts.left_standing(time)
 
     def start_from(self, position: Position, time: float) -> list[GameEvent]:
         """Start a game from any position (read from the board, confirmed by the referee)."""
@@ -210,6 +232,12 @@ class GameTracker:
             self._cache = (key, Candidates.of(stories))
         return self._cache[1]
 
+    def _left(self) -> int | None:
+        """The square the game's last ply left (None: none, or no game)."""
+        game = self.game
+        move = game.plies[-1].move if game is not None and game.plies else None
+        return None if move is None else move.start
+
     def _start_story(self, position: Position) -> Story:
         """The referee's start from ``position``, its side to move named."""
         return Story(StoryKind.START, position.board, rules=self.logged_game.current.rules,
@@ -257,16 +285,38 @@ class GameTracker:
         (a piece read for a moment on a square a hand just emptied, a board read in the
         middle of a cross-fade that no hand announced, must not become the record). It is
         acted on at once when it is one piece moved against the rules: two squares that
-        change together, as a hand does and a misread rarely does."""
+        change together, as a hand does and a misread rarely does. A board that raises an
+        irregularity and came with no hand over the board (read changing in sight: a video's
+        cross-fade, a reading in transit) is acted on once it stayed ``transit`` seconds:
+        a ply is made by a hand, and a board that changes without one is rarely a board."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings:
             return False
+        if (self._arrived is not None and self._arrived[2] and self._alerts(story)
+                and time - self._arrived[1] < config.transit):
+            return False  # a board in transit (a cross-fade) is alerted only once it stays
         if story.kind is not StoryKind.MISMATCH or self._moved_against_rules(story):
             return True
         since = streak.since
         if self._contradicted is not None and self._contradicted[0] == story.board:
             since = min(since, self._contradicted[1])  # read so since, taken for a misread
         return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
+
+    def _arrive(self, reading: Reading, time: float) -> None:
+        """Note when the pieces read changed, and whether in sight: with no frame covered
+        since the last reading (a king read as a man or back is no change)."""
+        pieces = reading.position().board[:2]
+        if self._arrived is None:
+            self._arrived = (pieces, time, False)
+        elif pieces != self._arrived[0]:
+            self._arrived = (pieces, time, True)
+
+    def _alerts(self, story: Story) -> bool:
+        """Whether acting on ``story`` raises an irregularity on a new board: a board no story
+        explains, or a ply against the rules."""
+        h = story.hypothesis
+        return (story.kind is StoryKind.MISMATCH or story.then is not None
+                or (h is not None and h.verdict in _IRREGULAR))
 
     def _misread(self, story: Story, reading: Reading, time: float) -> Story:
         """A story the reading contradicts on a misread's few squares (:func:`best_story`)

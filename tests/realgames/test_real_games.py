@@ -17,16 +17,12 @@ from lab.realgames import games, record
 GAMES = {game.name: game for game in games()}
 #: Where the product loses each game today, as seen on the frames (issue #42, items 1-4).
 LOST = {
-    "julie-log3": "ply 12: the robot's king goes 16-32 out of turn on the last photo; it is "
-                  "alerted ('dark king left its diagonal, out of turn (16-32)') but the game "
-                  "ends on it: nobody plays on, so by the rules it does not stand and the "
-                  "record stops at ply 11",
-    "julie-log8-dark-room": "ply 22: after light's 5-9 out of turn (alerted), dark's 7-3 (29x22 "
-                            "was compulsory) and dark's 29x22 out of turn come under one hand "
-                            "(no photo of 7-3 kept): two irregular plies in a row that no story "
-                            "of one irregular ply explains, and the boards after them change "
-                            "every 3 s, before a board no story explains is said; the record "
-                            "stops at ply 20",
+    "julie-log8-dark-room": "ply 27, the last: dark's legal 22x15 on the last photo is read with "
+                            "three squares wrong (8: the dark king read as a light man, 0.55; "
+                            "18: the light man taken still read, 0.83; 22: the dark man that "
+                            "jumped still read, above 0.9): no story fits, nor a misread of two "
+                            "squares; the record stops at ply 26, every ply before right and the "
+                            "six irregular plies standing with their alerts",
 }
 
 

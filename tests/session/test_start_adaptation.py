@@ -7,10 +7,11 @@ from __future__ import annotations
 import numpy as np
 
 from makhos.engine import Colour, Piece, Position, Rules
+from makhos.engine.game import Game
 from makhos.events import EventKind, SQLiteLog
 from makhos.events.details import ReaderAdapted
 from makhos.session import BoardSession
-from makhos.session.session import shown
+from makhos.session.session import crowned_at, shown
 from makhos.tracker import GameTracker
 from makhos.vision.classifier import SquareClassifier
 from makhos.vision.lens import Lens
@@ -117,3 +118,12 @@ def test_a_square_still_pending_is_not_taught_and_a_crowning_a_ply_old_is_a_king
     assert shown(position, pending, {1: 7}, plies=7)[:2] == "?l"
     assert shown(position, pending, {1: 7}, plies=8)[:2] == "Dl"
     assert shown(position, pending, {1: 7}, plies=8)[29] == "?"
+
+
+def test_a_crowning_is_dated_by_the_ply_that_made_it_and_forgotten_when_taken_back() -> None:
+    game = Game(Rules(), Position.from_pieces({6: Piece.DARK_MAN, 27: Piece.LIGHT_MAN}, Colour.DARK))
+    game.play_text("6-2")
+    game.play_text("27-31")
+    assert crowned_at(game) == {2: 1, 31: 2}
+    game.take_back(2)
+    assert crowned_at(game) == {}

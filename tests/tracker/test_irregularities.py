@@ -234,7 +234,7 @@ STOP_AND_REPLY = {
 def test_a_chain_stopped_early_and_the_reply_are_two_plies(readings: str) -> None:
     feed = started(STOP[0])
     STOP_AND_REPLY[readings](feed)
-    feed.board(STOP[2], 8)
+    feed.wait(1.2, STOP[2])  # with no hand between, a board alerted waits out a transit
     said = [(e.kind.value, e.move, e.fen, _said(e.detail)) for e in feed.events]
     assert said == [
         ("irregularity", "19x10", STOP[1], IrregularityKind.PARTIAL_CHAIN),

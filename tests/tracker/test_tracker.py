@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from makhos.engine import Colour, Position, Rules
+from makhos.engine import Colour, Piece, Position, Rules
 from makhos.engine.game import Game, Outcome
 from makhos.events import EventKind
 from makhos.events.details import AlertEnding, ClockLevel, IrregularityKind
@@ -174,7 +174,7 @@ def test_takeback_restores_the_earlier_position():
 def test_dark_moving_twice_is_a_wrong_side_alert():
     feed = started("B:W1,5:B25,30")
     feed.board("W:W1,5:B21,30")
-    events = feed.board("W:W1,5:B17,30")
+    events = feed.wait(1.2, "W:W1,5:B17,30")  # no hand between: it waits out a transit
     alerts = [e for e in events if e.kind is EventKind.IRREGULARITY]
     assert len(alerts) == 1 and alerts[0].reason.startswith("dark moved twice")
 
@@ -308,3 +308,64 @@ def test_a_start_whose_men_look_like_kings_is_still_the_start(men):
     assert kinds(feed.events) == ["game_started"]
     assert feed.tracker.game.rules.men_per_side == men
     assert feed.tracker.game.position == start
+
+
+
+#: Issue #42 (julie-log2): a cross-fade between two photos shows, for a moment, the king's
+#: capture 10x19 half drawn (the king on 19, and still on 10, the man it takes still
+#: there), which reads as light's 16-19 while 10x19 was due, square 16 misread.
+FADE = ("W:WK10,16:B15,30", "B:WK10,16,19:B15,30", "B:W16,K19:B30")
+
+
+def test_a_board_in_transit_raises_no_alert_and_no_correction():
+    feed = started(FADE[0])
+    feed.board(FADE[0], 30)
+    feed.board(FADE[1], 18)  # 0.6 s mid-fade, the board in sight all along
+    feed.board(FADE[2], 30)
+    assert [(e.kind.value, e.move) for e in feed.events] == [("move", "10x19")]
+
+
+@pytest.mark.parametrize("hand", [True, False], ids=["after a hand", "in sight"])
+def test_an_irregular_board_is_alerted_at_once_after_a_hand_and_once_it_stays_in_sight(hand):
+    feed = started(FADE[0])
+    feed.board(FADE[0], 30)
+    if hand:
+        feed.hand()
+    soon = feed.board(FADE[1], 8)
+    later = feed.wait(1.0, FADE[1])
+    alerted = [e for e in soon + later if e.kind is EventKind.IRREGULARITY]
+    assert len(alerted) == 1 and (alerted[0] in soon) is hand
+
+
+def test_a_side_that_missed_its_capture_and_made_it_late_under_one_hand_is_two_irregular_plies():
+    # Issue #42 (julie-log8, ply 22): light's 5-9 out of turn is alerted; then, under one
+    # hand, dark's 7-3 (29x22 was due) and dark's 29x22: two irregular plies in a row.
+    feed = started("B:W5,25:B7,29,32")
+    feed.hand()
+    feed.board("B:W9,25:B7,29,32")
+    feed.hand()
+    events = feed.board("W:W9:B3,22,32", 10)  # the new king not stacked: a man
+    said = [(e.kind.value, e.side and e.side.value, e.move, e.fen) for e in events]
+    assert said == [
+        ("move", "light", "5-9", "B:W9,25:B7,29,32"), ("alert_closed", None, None, None),
+        ("irregularity", "dark", "7-3", "W:W9,25:BK3,29,32"),
+        ("move", "dark", "7-3", "W:W9,25:BK3,29,32"), ("alert_closed", None, None, None),
+        ("irregularity", "dark", "29x22", "W:W9:BK3,22,32")]
+    assert [e.reason for e in events if e.kind is EventKind.IRREGULARITY] == [
+        "dark played 7-3 while a capture was compulsory (29x22)", "dark moved twice (29x22)"]
+    feed.hand()
+    feed.board("B:W13:B3,22,32", 10)  # light plays on: the second stands too
+    plies = feed.tracker.game.plies
+    assert [(str(p.move), p.is_irregular) for p in plies] == [
+        ("5-9", True), ("7-3", True), ("29x22", True), ("9-13", False)]
+
+
+def test_the_square_a_move_left_still_read_as_held_is_no_second_move():
+    # Issue #42 (julie-log1, ply 9): 12-16 is taken with 12 still read as holding the man
+    # (it covers part of the square behind it); while that lasts, 12 is no man come from 8.
+    feed = started("W:W8,12:B30")
+    feed.hand()
+    after = Position.from_fen("B:W8,16:B30")
+    feed.seen(after, 2.0, misread={12: Piece.LIGHT_MAN})
+    feed.seen(after, 1.0)
+    assert [(e.kind.value, e.move) for e in feed.events] == [("move", "12-16")]
