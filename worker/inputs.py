@@ -21,6 +21,7 @@ from .takeup import TakeUp, take_up
 if TYPE_CHECKING:  # imported when used: a replay needs neither OpenCV nor onnxruntime
     from makhos.calibration.desk import ProfileDesk
     from makhos.session.annotate import CameraView
+    from makhos.vision.networks import Networks
     from makhos.vision.pipeline import BoardReader
     from makhos.vision.sources import Frame
 
@@ -91,7 +92,8 @@ class CameraInput:
 
     ``speed`` plays a recording at that many times its own pace (1: as if live, the demo;
     None: as fast as it is read); ``view`` keeps
-    the referee's annotated camera view up to date.
+    the referee's annotated camera view up to date; ``networks``: those the process's boards
+    share (``vision.networks``; None: this board loads its own).
     """
 
     spec: str
@@ -103,6 +105,7 @@ class CameraInput:
     start: float = 0.0  # seconds into a video file to play it from
     watches_camera: bool = True
     taken: TakeUp | None = None  # where the board's log has it go on (``taken_up``)
+    networks: Networks | None = None
 
     @property
     def live(self) -> bool:
@@ -123,8 +126,9 @@ class CameraInput:
         if self.profile is not None:
             from makhos.calibration.profile import BoardProfile
 
-            return board_reader(BoardProfile.load(self.profile), self.profile, model_path(self.model))
-        return BoardReader(square_reader(model=self.model))
+            return board_reader(BoardProfile.load(self.profile), self.profile, model_path(self.model),
+                                self.networks)
+        return BoardReader(square_reader(model=self.model, networks=self.networks))
 
     def taken_up(self, history: list[GameEvent]) -> CameraInput:
         """Set to go on from the board's log (:mod:`worker.takeup`): the recording the log's
@@ -173,7 +177,7 @@ class CameraInput:
                 from makhos.vision.classifier import model_path
 
                 session.read_with(board_reader(saved, self.profile or "the calibration page",
-                                               model_path(self.model)))
+                                               model_path(self.model), self.networks))
         events = session.feed(item.image, item.timestamp)
         if self.view is not None and session.last is not None:
             self.view.offer(item.image, session.last, session.health.health)
@@ -181,13 +185,15 @@ class CameraInput:
 
 
 def open_input(spec: str, speed: float | None = None, seconds_per_ply: float = 10.0,
-               profile: Path | None = None, start: float = 0.0) -> Input:
+               profile: Path | None = None, start: float = 0.0,
+               networks: Networks | None = None) -> Input:
     """``replay:GAME.pdn`` replays a recorded game; anything else is a camera source, read
     with its board ``profile`` when one is given (a replay's readings are made already).
-    ``speed`` paces a replay (default 1) or a recording (default: as fast as it is read)."""
+    ``speed`` paces a replay (default 1) or a recording (default: as fast as it is read);
+    a camera reads with ``networks`` (those the process's boards share) where given."""
     if spec.startswith(REPLAY_PREFIX):
         path = Path(spec[len(REPLAY_PREFIX):])
         if not path.is_file():
             raise FileNotFoundError(f"no recorded game {path}")
         return PlaybackInput(PlaybackSource.from_pdn(path, speed=speed or 1.0, seconds_per_ply=seconds_per_ply))
-    return CameraInput(spec, profile=profile, start=start, speed=speed)
+    return CameraInput(spec, profile=profile, start=start, speed=speed, networks=networks)
