@@ -95,8 +95,12 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     if (args.speed is not None and args.speed <= 0) or args.ply_seconds <= 0:
         raise ValueError("--speed and --ply-seconds must be positive")
+    named = _boards(args)
     networks = Networks()  # loaded once, shared by the boards' threads
-    boards = [_board(args, board, target, networks) for board in _boards(args)]
+    # Several boards: a decoding thread each (the boards keep the cores busy, and each
+    # decoding thread holds frames of its own); one board: FFmpeg's choice.
+    decoder_threads = 1 if len(named) > 1 else None
+    boards = [_board(args, board, target, networks, decoder_threads) for board in named]
     try:
         boards[0].log.boards()  # once: a log never reached is a wrong address, not an outage
     except LogUnavailable as error:
@@ -141,7 +145,8 @@ def _boards(args: argparse.Namespace) -> list[str]:
     return boards
 
 
-def _board(args: argparse.Namespace, board: str, target: Path | str, networks: Networks) -> Board:
+def _board(args: argparse.Namespace, board: str, target: Path | str, networks: Networks,
+           decoder_threads: int | None) -> Board:
     """One board's worker, as the flags and the hall profile set it up; each board has its
     own connection to the log, and reads with the process's networks."""
     from makhos.worker.boards import Board
@@ -163,5 +168,5 @@ def _board(args: argparse.Namespace, board: str, target: Path | str, networks: N
     config = WorkerConfig(board=board, rules=rules, players=plan.players, first_mover=first_mover,
                           spool=spool)
     source = open_input(spec, speed=args.speed, seconds_per_ply=args.ply_seconds, profile=board_profile,
-                        start=args.start, networks=networks)
+                        start=args.start, networks=networks, decoder_threads=decoder_threads)
     return Board(config, open_log(target, password=args.hall_token or os.environ.get(TOKEN_ENV)), source)

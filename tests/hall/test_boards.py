@@ -157,8 +157,8 @@ def test_two_cameras_in_one_process_read_with_one_network_and_record_their_games
 
     networks = Networks()
     db = tmp_path / "events.db"
-    boards = [Board(WorkerConfig(board, offline=True), SQLiteLog(db), CameraInput(str(video), networks=networks))
-              for board in ("a", "b")]
+    boards = [Board(WorkerConfig(board, offline=True), SQLiteLog(db),
+                    CameraInput(str(video), networks=networks, decoder_threads=1)) for board in ("a", "b")]
     assert watch_boards(boards, threading.Event()) == []
     assert len(networks) == 1
     truth = write_game(read_game(video.with_suffix(".pdn").read_text()).game)
