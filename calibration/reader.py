@@ -7,10 +7,11 @@ from pathlib import Path
 import numpy as np
 
 from makhos.vision.follower import BoardFollower
-from makhos.vision.classifier import DEFAULT_MODEL, SquareClassifier, model_path
+from makhos.vision.classifier import DEFAULT_MODEL, model_path
 from makhos.vision.geometry import BoardLocation, location_from_corners
 from makhos.vision.pipeline import BoardReader
 from makhos.vision.learning import AdaptingReader
+from makhos.vision.networks import Networks
 from makhos.vision.rectify import crop_squares
 from makhos.vision.squares import SquareReader
 
@@ -19,7 +20,7 @@ from .profile import BoardProfile, ProfileError
 
 
 def square_reader(profile: BoardProfile | None = None, where: Path | str = "the board profile",
-                  model: Path | str | None = None) -> SquareReader:
+                  model: Path | str | None = None, networks: Networks | None = None) -> SquareReader:
     """The one place that picks which network reads the squares (``docs/reading.md``).
 
     A board profile reads with the square classifier and the set adaptation calibration
@@ -27,11 +28,14 @@ def square_reader(profile: BoardProfile | None = None, where: Path | str = "the 
     network, ``where`` naming the profile in the error); a square classifier file given by
     hand (``--model``) reads alone; anything else reads with the piece reader, zero-shot
     until the start position teaches it the board and learning the board as the game goes.
+    The network comes from ``networks`` (those a process shares among its boards), else is
+    loaded for this reader alone.
     """
+    networks = networks if networks is not None else Networks()
     if profile is None and model is None:
-        return AdaptingReader()
+        return AdaptingReader(networks.piece_reader())
     path = model_path(model)
-    network = SquareClassifier(path)
+    network = networks.square_classifier(path)
     if profile is None or profile.adaptation is None:
         return network
     installed = model_fingerprint(path)
@@ -42,11 +46,11 @@ def square_reader(profile: BoardProfile | None = None, where: Path | str = "the 
     return AdaptedClassifier(network, profile.adaptation)
 
 
-def board_reader(profile: BoardProfile, where: Path | str,
-                 model: Path | str = DEFAULT_MODEL) -> BoardReader:
+def board_reader(profile: BoardProfile, where: Path | str, model: Path | str = DEFAULT_MODEL,
+                 networks: Networks | None = None) -> BoardReader:
     """A BoardReader that starts from the profile's corners and numbering, cuts crops
     through its lens and reads them with its set adaptation (``square_reader``)."""
-    classifier = square_reader(profile, where, model)
+    classifier = square_reader(profile, where, model, networks)
     # The follower keeps the corner order of its first location through every re-search,
     # so the profile's numbering holds after a bump; the lens places the corners it finds.
     follower = BoardFollower(initial=location_from_corners(profile.corners), lens=profile.lens)

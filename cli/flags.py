@@ -108,6 +108,7 @@ def add_speed(parser: argparse.ArgumentParser, help: str, default: float | None 
 
 
 def add_board(parser: argparse.ArgumentParser, help: str = "board id (default 1)",
-              required: bool = False) -> None:
+              required: bool = False, many: bool = False) -> None:
+    """``--board``; ``many``: given once per board of a process watching several."""
     parser.add_argument("--board", default=None if required else "1", required=required,
-                        metavar="ID", help=help)
+                        metavar="ID", help=help, action="append" if many else "store")

@@ -1,4 +1,5 @@
-"""``makhos worker``: one camera of a tournament hall, its board's events into the hall's log.
+"""``makhos worker``: one camera of a tournament hall (or several: ``worker.boards``), each
+board's events into the hall's log.
 
 Workers talk only to the log. With Redis, the Redis password *is* the hall's credential
 (the per-hall token): give it in the URL or, to keep it out of ``ps``, with ``--hall-token``
@@ -15,11 +16,16 @@ import signal
 import sys
 import threading
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from makhos.events import open_log
 
 from .flags import add_board, add_board_profile, add_events, add_hall_profile, add_source, add_speed
 from .rules_args import add_rules_arguments
+
+if TYPE_CHECKING:
+    from makhos.vision.networks import Networks
+    from makhos.worker.boards import Board
 
 TOKEN_ENV = "MAKHOS_HALL_TOKEN"
 
@@ -27,19 +33,23 @@ TOKEN_ENV = "MAKHOS_HALL_TOKEN"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "worker",
-        help="watch one board of a hall and append its events to the hall's log",
+        help="watch one board of a hall (or several) and append its events to the hall's log",
         description="Read one board's camera (or replay a recorded game), referee it and append "
                     "the events to the log: SQLite by default, Redis Streams with --redis. "
-                    "A restarted worker resumes the game from the log.",
+                    "A restarted worker resumes the game from the log. Several --board watch "
+                    "several cameras in one process (sources from --hall-profile), sharing "
+                    "the reading networks; a board that fails leaves the others running.",
         epilog="examples:\n  makhos worker --source 0 --board 1\n"
                "  makhos worker --source rtsp://10.0.0.21/stream --board 7 --redis redis://10.0.0.2/0\n"
                f"  {TOKEN_ENV}=S makhos worker --hall-profile hall.json --board 7 --redis redis://10.0.0.2/0\n"
+               "  makhos worker --hall-profile hall.json --board 1 --board 2 --board 3\n"
                "  makhos worker --source 0 --board 1 --board-profile board1.json\n"
                "  makhos worker --source replay:game.pdn --speed 20 --board 3 --redis redis://127.0.0.1/0",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     # Required: a hall has many boards, and a worker that guessed would write into another's log.
-    add_board(parser, help="board id (as in the hall profile)", required=True)
+    add_board(parser, help="board id (as in the hall profile); once per board that this "
+                           "process watches", required=True, many=True)
     add_source(parser, required=False,
                help="webcam index, video file, image folder, camera URL, or replay:GAME.pdn "
                     "(default: the board's source in --hall-profile)")
@@ -73,48 +83,43 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from makhos.events import LogUnavailable
     from makhos.events.store import check_redis_url
-    from makhos.worker.inputs import open_input
-    from makhos.worker.loop import EventsHeld, Worker, WorkerConfig
+    from makhos.vision.networks import Networks
     from makhos.vision.sources import SourceError
-    from makhos.worker.profile import BoardPlan, board_plan
-
-    from .run import rules_and_first_mover
+    from makhos.worker.boards import watch_boards
+    from makhos.worker.loop import EventsHeld
 
     if args.token is not None:
         raise ValueError("the Redis password is --hall-token (--token is the "
                          "referee token of serve, run and demo)")
     target = check_redis_url(args.redis) if args.redis is not None else args.events  # before any other work
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    plan = board_plan(args.hall_profile, args.board) if args.hall_profile else BoardPlan(args.board)
-    spec = args.source or plan.source
-    if spec is None:
-        raise ValueError(f"no --source, and no source for board {args.board} in the profile")
     if (args.speed is not None and args.speed <= 0) or args.ply_seconds <= 0:
         raise ValueError("--speed and --ply-seconds must be positive")
-    board_profile = args.board_profile or plan.profile
-    # Read (and checked) before anything starts: a wrong numbering or colour model must not
-    # referee a game, and a worker started in a hall should fail where someone sees it.
-    rules, first_mover = rules_and_first_mover(args, board_profile)
-    spool = args.outbox or Path(f"makhos-outbox-{args.board}.jsonl")
-    config = WorkerConfig(board=args.board, rules=rules, players=plan.players, first_mover=first_mover,
-                          spool=spool)
-    source = open_input(spec, speed=args.speed, seconds_per_ply=args.ply_seconds, profile=board_profile,
-                        start=args.start)
-    store = open_log(target, password=args.hall_token or os.environ.get(TOKEN_ENV))
+    named = _boards(args)
+    networks = Networks()  # loaded once, shared by the boards' threads
+    # Several boards: a decoding thread each (the boards keep the cores busy, and each
+    # decoding thread holds frames of its own); one board: FFmpeg's choice.
+    decoder_threads = 1 if len(named) > 1 else None
+    boards = [_board(args, board, target, networks, decoder_threads) for board in named]
     try:
-        store.boards()  # once: a log never reached is a wrong address, not an outage
+        boards[0].log.boards()  # once: a log never reached is a wrong address, not an outage
     except LogUnavailable as error:
         raise ValueError(f"cannot reach the event log ({error}): is Redis running there, and is "
                          "the URL right? (a worker stops when its log is away at start, and "
                          "waits for it when it goes away later)") from None
-    worker = Worker(config, store, source)
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
-    print(f"makhos worker: board {args.board} from {worker.source.describe()} into "
-          f"{'redis' if args.redis else args.events}", flush=True)
+    for board in boards:
+        print(f"makhos worker: board {board.config.board} from {board.source.describe()} into "
+              f"{'redis' if args.redis else args.events}", flush=True)
+    if len(boards) > 1:
+        failures = watch_boards(boards, stop)
+        for failure in failures:
+            print(f"makhos worker: {failure}", file=sys.stderr)
+        return 1 if failures else 0
     try:
-        worker.run(stop)
+        boards[0].worker().run(stop)
     except SourceError as error:
         raise ValueError(str(error)) from None
     except (EventsHeld, LogUnavailable) as error:
@@ -122,3 +127,46 @@ def run(args: argparse.Namespace) -> int:
         print(f"makhos worker: {stopped}: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+def _boards(args: argparse.Namespace) -> list[str]:
+    """The boards named; with several, each one's camera comes from the hall profile, and
+    the flags that name one board's things are refused (which board would they be?)."""
+    boards: list[str] = args.board
+    if len(boards) == 1:
+        return boards
+    if args.hall_profile is None:
+        raise ValueError("several --board take their sources from --hall-profile")
+    for flag, value in (("--source", args.source), ("--board-profile", args.board_profile),
+                        ("--outbox", args.outbox), ("--start", args.start or None)):
+        if value is not None:
+            raise ValueError(f"{flag} is one board's: with several --board, each board's comes "
+                             "from --hall-profile (the outbox: makhos-outbox-BOARD.jsonl here)")
+    return boards
+
+
+def _board(args: argparse.Namespace, board: str, target: Path | str, networks: Networks,
+           decoder_threads: int | None) -> Board:
+    """One board's worker, as the flags and the hall profile set it up; each board has its
+    own connection to the log, and reads with the process's networks."""
+    from makhos.worker.boards import Board
+    from makhos.worker.inputs import open_input
+    from makhos.worker.loop import WorkerConfig
+    from makhos.worker.profile import BoardPlan, board_plan
+
+    from .run import rules_and_first_mover
+
+    plan = board_plan(args.hall_profile, board) if args.hall_profile else BoardPlan(board)
+    spec = args.source or plan.source
+    if spec is None:
+        raise ValueError(f"no --source, and no source for board {board} in the profile")
+    board_profile = args.board_profile or plan.profile
+    # Read (and checked) before anything starts: a wrong numbering or colour model must not
+    # referee a game, and a worker started in a hall should fail where someone sees it.
+    rules, first_mover = rules_and_first_mover(args, board_profile)
+    spool = args.outbox or Path(f"makhos-outbox-{board}.jsonl")
+    config = WorkerConfig(board=board, rules=rules, players=plan.players, first_mover=first_mover,
+                          spool=spool)
+    source = open_input(spec, speed=args.speed, seconds_per_ply=args.ply_seconds, profile=board_profile,
+                        start=args.start, networks=networks, decoder_threads=decoder_threads)
+    return Board(config, open_log(target, password=args.hall_token or os.environ.get(TOKEN_ENV)), source)

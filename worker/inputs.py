@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Protocol
 
 from makhos.events import GameEvent
 from makhos.events.details import CameraNotice
@@ -21,6 +21,7 @@ from .takeup import TakeUp, take_up
 if TYPE_CHECKING:  # imported when used: a replay needs neither OpenCV nor onnxruntime
     from makhos.calibration.desk import ProfileDesk
     from makhos.session.annotate import CameraView
+    from makhos.vision.networks import Networks
     from makhos.vision.pipeline import BoardReader
     from makhos.vision.sources import Frame
 
@@ -91,7 +92,8 @@ class CameraInput:
 
     ``speed`` plays a recording at that many times its own pace (1: as if live, the demo;
     None: as fast as it is read); ``view`` keeps
-    the referee's annotated camera view up to date.
+    the referee's annotated camera view up to date; ``networks``: those the process's boards
+    share (``vision.networks``; None: this board loads its own).
     """
 
     spec: str
@@ -103,6 +105,11 @@ class CameraInput:
     start: float = 0.0  # seconds into a video file to play it from
     watches_camera: bool = True
     taken: TakeUp | None = None  # where the board's log has it go on (``taken_up``)
+    networks: Networks | None = None
+    # Threads that decode a video file's or network camera's stream (None: FFmpeg's choice,
+    # as many as the machine has cores). Each holds frames of its own, so a process watching
+    # several boards decodes each on one: the boards keep the cores busy.
+    decoder_threads: int | None = None
 
     @property
     def live(self) -> bool:
@@ -123,8 +130,9 @@ class CameraInput:
         if self.profile is not None:
             from makhos.calibration.profile import BoardProfile
 
-            return board_reader(BoardProfile.load(self.profile), self.profile, model_path(self.model))
-        return BoardReader(square_reader(model=self.model))
+            return board_reader(BoardProfile.load(self.profile), self.profile, model_path(self.model),
+                                self.networks)
+        return BoardReader(square_reader(model=self.model, networks=self.networks))
 
     def taken_up(self, history: list[GameEvent]) -> CameraInput:
         """Set to go on from the board's log (:mod:`worker.takeup`): the recording the log's
@@ -147,11 +155,13 @@ class CameraInput:
         """The frames from :attr:`begin`, in the log's clock. ``after`` is not needed: where
         a recording goes on was settled from the log by :meth:`taken_up`, and a camera's
         frames come after the log's end by themselves."""
-        from makhos.vision.sources import Frame, ImageFolder, VideoFile, open_source, paced
+        from makhos.vision.sources import Frame, ImageFolder, LiveCamera, VideoFile, open_source, paced
 
         source = open_source(self.spec, start=self.start)
         if isinstance(source, VideoFile) and self.begin != self.start:
             source = VideoFile(source.path, start=self.begin)
+        if self.decoder_threads is not None and isinstance(source, (VideoFile, LiveCamera)):
+            source = replace(source, open_capture=_decoding(self.decoder_threads))
         frames: Iterator[Frame] = iter(source)
         if isinstance(source, ImageFolder) and self.begin > 0:
             frames = (frame for frame in frames if frame.timestamp >= self.begin)
@@ -173,21 +183,38 @@ class CameraInput:
                 from makhos.vision.classifier import model_path
 
                 session.read_with(board_reader(saved, self.profile or "the calibration page",
-                                               model_path(self.model)))
+                                               model_path(self.model), self.networks))
         events = session.feed(item.image, item.timestamp)
         if self.view is not None and session.last is not None:
             self.view.offer(item.image, session.last, session.health.health)
         return item.timestamp, events
 
 
+def _decoding(threads: int) -> Callable[[int | str], Any]:
+    """Opens a capture whose stream FFmpeg decodes on ``threads`` threads (a webcam's
+    frames come from the camera, undecoded by FFmpeg, and open as before)."""
+    import cv2
+
+    def open_capture(target: int | str) -> Any:
+        if isinstance(target, int):
+            return cv2.VideoCapture(target)
+        return cv2.VideoCapture(target, cv2.CAP_FFMPEG, [cv2.CAP_PROP_N_THREADS, threads])
+
+    return open_capture
+
+
 def open_input(spec: str, speed: float | None = None, seconds_per_ply: float = 10.0,
-               profile: Path | None = None, start: float = 0.0) -> Input:
+               profile: Path | None = None, start: float = 0.0,
+               networks: Networks | None = None, decoder_threads: int | None = None) -> Input:
     """``replay:GAME.pdn`` replays a recorded game; anything else is a camera source, read
     with its board ``profile`` when one is given (a replay's readings are made already).
-    ``speed`` paces a replay (default 1) or a recording (default: as fast as it is read)."""
+    ``speed`` paces a replay (default 1) or a recording (default: as fast as it is read);
+    a camera reads with ``networks`` (those the process's boards share) where given, and
+    its stream is decoded on ``decoder_threads``."""
     if spec.startswith(REPLAY_PREFIX):
         path = Path(spec[len(REPLAY_PREFIX):])
         if not path.is_file():
             raise FileNotFoundError(f"no recorded game {path}")
         return PlaybackInput(PlaybackSource.from_pdn(path, speed=speed or 1.0, seconds_per_ply=seconds_per_ply))
-    return CameraInput(spec, profile=profile, start=start, speed=speed)
+    return CameraInput(spec, profile=profile, start=start, speed=speed, networks=networks,
+                       decoder_threads=decoder_threads)

@@ -60,11 +60,14 @@ class EventsHeld(RuntimeError):
 
 class Worker:
     def __init__(self, config: WorkerConfig, log_store: EventLog, source: Input,
-                 observer: Callable[[BoardSession], None] | None = None) -> None:
+                 observer: Callable[[BoardSession], None] | None = None, lost: bool = False) -> None:
         self.config = config
         self.log = log_store
         self.source = source
         self.observer = observer  # called after each item (a recording's progress, its diagnosis)
+        # The log says the camera is lost (a worker started again after one that failed):
+        # the first item says it is back.
+        self.lost = lost
         self.outbox: Outbox | None = None
         self.session: BoardSession | None = None
         self._after = float("-inf")  # the input time the session goes on after
@@ -123,6 +126,13 @@ class Worker:
         _, outbox = self._started()
         try:
             self._watch(after, stop)
+        except Exception as error:
+            # Said before it is raised, so the pages show that this board is no longer
+            # watched (a hall's other boards go on: ``worker.boards``).
+            if not self.lost:
+                self._camera(self._after, CameraStatus.LOST, f"the worker stopped: {error}")
+                self.lost = True
+            raise
         finally:
             delivered = outbox.close(self.config.flush_seconds)
         if not delivered:
@@ -140,7 +150,6 @@ class Worker:
         config = self.config
         session, _ = self._started()
         delay = config.reopen_first
-        lost = False
         while not stop.is_set():
             items: queue.Queue[Any] = queue.Queue(maxsize=4)
             pump = threading.Thread(target=_pump, args=(self.source.items(after), items, stop),
@@ -152,18 +161,19 @@ class Worker:
                 try:
                     item = items.get(timeout=0.2)
                 except queue.Empty:
-                    if (self.source.watches_camera and not lost
+                    if (self.source.watches_camera and not self.lost
                             and time.monotonic() - last_frame >= config.lost_after):
                         self._camera(after, CameraStatus.LOST)
-                        lost = True
+                        self.lost = True
                     continue
                 if item is _END or isinstance(item, Exception):
                     ended = item
                     break
-                if lost:
+                if self.lost:
                     self._camera(self.source.time_of(item), CameraStatus.BACK)
-                    lost = False
+                    self.lost = False
                 after, _ = self.source.feed(session, item)
+                self._after = after
                 if self.observer is not None:
                     self.observer(session)
                 last_frame, delay = time.monotonic(), config.reopen_first
@@ -178,17 +188,17 @@ class Worker:
                 raise ended  # a recording that cannot be read will not read better later
             logger.warning("board %s: %s stopped (%s); reopening in %.1f s", config.board,
                            self.source.describe(), ended if ended is not _END else "ended", delay)
-            if not lost:
+            if not self.lost:
                 self._camera(after, CameraStatus.LOST)
-                lost = True
+                self.lost = True
             if stop.wait(delay):
                 return
             delay = min(2 * delay, config.reopen_longest)
 
-    def _camera(self, at: float, status: CameraStatus) -> None:
+    def _camera(self, at: float, status: CameraStatus, reason: str | None = None) -> None:
         """A camera notice, at the source's time (now, if it never gave a frame)."""
         session, _ = self._started()
-        session.camera_notice(at if math.isfinite(at) else time.time(), status)  # through the outbox
+        session.camera_notice(at if math.isfinite(at) else time.time(), status, reason)  # through the outbox
 
 
 def _pump(items: Iterator[Any], out: queue.Queue[Any], stop: threading.Event) -> None:
