@@ -142,9 +142,10 @@ def write_report(path: Path, pdn: str, events: Sequence[GameEvent], board: str, 
 
 def render(pdn: str, events: Sequence[GameEvent], board: str, camera: Camera,
            pictures: Sequence[str | None], frames: Sequence[str | None], video: str | None,
-           numbering: Numbering, origin: float = 0.0) -> str:
+           numbering: Numbering, origin: float = 0.0, notes: Sequence[str | None] = ()) -> str:
     """The page's HTML; ``pictures[i]`` and ``frames[i]`` are the images' addresses;
-    ``origin``: the time shown as 00:00 (a live board's game start; a video's own start)."""
+    ``origin``: the time shown as 00:00 (a live board's game start; a video's own start);
+    ``notes[i]``: why ply i + 1 has no picture, where there is a reason to say."""
     read = read_game(pdn)
     record = replay(events, board)
     game, moves = record.current.game, record.current.moves
@@ -173,7 +174,8 @@ def render(pdn: str, events: Sequence[GameEvent], board: str, camera: Camera,
             if picture.shows != number:
                 seen += f'<div class="small">seen after ply {picture.shows}</div>'
         else:
-            seen = '<div class="none">no picture</div>'
+            note = notes[index] if index < len(notes) else None
+            seen = f'<div class="none">{e(note or "no picture")}</div>'
         certainty = ("—" if doubt is None else
                      f"square {written(str(doubt[0]))}: {doubt[1]:.0%}")
         alert_cells = "".join(f'<div class="alert">{e(in_words(written, s.alert.reason))}<br>'

@@ -181,13 +181,14 @@ class CameraInput:
 
 
 def open_input(spec: str, speed: float | None = None, seconds_per_ply: float = 10.0,
-               profile: Path | None = None, start: float = 0.0) -> Input:
+               profile: Path | None = None, start: float = 0.0, view: CameraView | None = None) -> Input:
     """``replay:GAME.pdn`` replays a recorded game; anything else is a camera source, read
     with its board ``profile`` when one is given (a replay's readings are made already).
-    ``speed`` paces a replay (default 1) or a recording (default: as fast as it is read)."""
+    ``speed`` paces a replay (default 1) or a recording (default: as fast as it is read);
+    ``view``: where a camera's annotated view is kept (``makhos serve --frames``)."""
     if spec.startswith(REPLAY_PREFIX):
         path = Path(spec[len(REPLAY_PREFIX):])
         if not path.is_file():
             raise FileNotFoundError(f"no recorded game {path}")
         return PlaybackInput(PlaybackSource.from_pdn(path, speed=speed or 1.0, seconds_per_ply=seconds_per_ply))
-    return CameraInput(spec, profile=profile, start=start, speed=speed)
+    return CameraInput(spec, profile=profile, start=start, speed=speed, view=view)
