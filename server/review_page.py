@@ -20,7 +20,8 @@ from .access import board_or_404, hall, private, require_referee
 from .camera import FolderFrames, KeptPicture
 from .hall import REFEREE
 from .pages import GAME_DIGITS
-from .report import Camera, render
+from .headers import PRIVATE_FRAMING, content_security_policy
+from .report import Camera, inline_sources, render
 from .state import BoardState
 
 bp = Blueprint("review", __name__)
@@ -51,7 +52,9 @@ def report(board: str) -> Response:
     page = render(pdn, until_game(the_hall.events(board, 0, REFEREE), board, record.number), board,
                   Camera(pictures, [], None), addresses, [], None, Numbering.FIRST_MOVER,
                   origin=record.started or 0.0, notes=notes)
-    return Response(page, mimetype="text/html")
+    # Made to open offline as one file, the page carries its style and filter inline.
+    policy = content_security_policy(PRIVATE_FRAMING, inline_sources())
+    return Response(page, mimetype="text/html", headers={"Content-Security-Policy": policy})
 
 
 def game_asked() -> int | None:

@@ -42,6 +42,7 @@ class KeptPlies(ReviewCamera):
         self.root, self.budget = folder / f"{board}.plies", budget
         self.latest = folder / f"{board}.board.jpg"
         self.game: int | None = None  # the number of the game the pictures are of
+        self._sizes: dict[int, int] = {}  # bytes of the other games kept, by number
 
     def observe(self, session: BoardSession) -> None:
         number = session.tracker.logged_game.current.number
@@ -55,9 +56,12 @@ class KeptPlies(ReviewCamera):
         are pruned."""
         self.game = number
         held = {g.number for g in session.tracker.logged_game.games}
+        self._sizes = {}
         for folder in _games(self.root):
             if _number(folder) not in held or _number(folder) > number:
                 shutil.rmtree(folder, ignore_errors=True)
+            elif _number(folder) != number:
+                self._sizes[_number(folder)] = _size(folder)
         game = session.tracker.game
         plies = list(game.plies) if game is not None else []
         self.pictures = []
@@ -90,15 +94,14 @@ class KeptPlies(ReviewCamera):
 
     def _prune(self) -> None:
         """Drop whole games, the oldest first, until the board's pictures fit the budget;
-        the game being played is never dropped."""
-        sizes = {folder: sum(f.stat().st_size for f in folder.iterdir() if f.is_file())
-                 for folder in _games(self.root)}
-        total = sum(sizes.values())
-        for folder in sorted(sizes, key=_number):
-            if total <= self.budget or _number(folder) == self.game:
+        the game being played is never dropped. (The other games' sizes are taken once a
+        game, when it begins: a day's thousands of files are not walked at every ply.)"""
+        total = sum(self._sizes.values()) + _size(self.root / f"game-{self.game}")
+        for number in sorted(self._sizes):
+            if total <= self.budget:
                 break
-            shutil.rmtree(folder, ignore_errors=True)
-            total -= sizes[folder]
+            shutil.rmtree(self.root / f"game-{number}", ignore_errors=True)
+            total -= self._sizes.pop(number)
 
 
 def _drop_beyond(folder: Path, plies: int) -> None:
@@ -106,6 +109,10 @@ def _drop_beyond(folder: Path, plies: int) -> None:
     for old in folder.glob("ply-*"):
         if _number(old) > plies:
             old.unlink(missing_ok=True)
+
+
+def _size(folder: Path) -> int:
+    return sum(f.stat().st_size for f in folder.iterdir() if f.is_file()) if folder.is_dir() else 0
 
 
 def _games(root: Path) -> list[Path]:

@@ -38,6 +38,9 @@ def test_a_finished_games_report_shows_its_kept_pictures(make_app, log, tmp_path
     assert "no picture kept" in text
     assert '<tr class="ply flagged" data-ply="2">' in text  # 80 %: below the filter's line
     assert ">00:10<" in text  # times from the game's start, not the epoch
+    policy = page.headers["Content-Security-Policy"]  # its own style and filter by hash, no other
+    assert "style-src 'self' 'sha256-" in policy and "script-src 'self' 'sha256-" in policy
+    assert "frame-ancestors 'none'" in policy and "unsafe-inline" not in policy
     picture = client.get("/api/board/1/report/ply-001.jpg", headers=AUTH)
     assert picture.status_code == 200 and picture.data == JPEG
     assert client.get("/api/board/1/report/ply-004.jpg", headers=AUTH).status_code == 404
