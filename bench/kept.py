@@ -26,9 +26,7 @@ from typing import Any, cast
 import numpy as np
 
 from bench.machine import describe as describe_machine
-from lab.render import sample_scene
-from lab.videos import script_game
-from lab.videos.render import write_video
+from bench.report import rendered_game
 from makhos.engine.game import Ply
 from makhos.events import SQLiteLog
 from makhos.session.kept import KEPT_BYTES, KeptPlies
@@ -103,12 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     shutil.rmtree(args.folder, ignore_errors=True)
     args.folder.mkdir(parents=True)
-    video = args.video
-    if video is None:
-        script = script_game(args.seed, plies=args.plies, irregularities=0)
-        scene = sample_scene(np.random.default_rng(args.seed), held_out=True, elevation=(50.0, 80.0),
-                             size=(640, 360))
-        video = write_video(script, scene, args.folder / "game.mp4", seed=args.seed)
+    video = args.video or rendered_game(args.seed, args.plies, args.folder)
     before = time.process_time()
     kept = watch(video, args.folder, args.men)
     cpu = time.process_time() - before

@@ -49,3 +49,13 @@ def keep_pictures(folder: Path, jpeg: bytes, moves: tuple[str, ...] = MOVES, boa
                 "doubt": [5, 0.8 if ply == 2 else 0.99], "fen": after.fen()}
         (kept / f"ply-{ply:03d}.json").write_text(json.dumps(meta))
     return kept
+
+
+def move_event(board: str, moves: tuple[str, ...], time: float) -> GameEvent:
+    """The move event of the last of ``moves``, played from the start, at ``time``."""
+    played = Game()
+    for text in moves[:-1]:
+        played.play_text(text)
+    side, ply = played.position.turn, played.play_text(moves[-1])
+    return GameEvent(board, EventKind.MOVE, time, game=1, ply=len(moves), move=str(ply.move),
+                     fen=ply.after.fen(), side=side)

@@ -11,7 +11,7 @@ import time
 import cv2
 import numpy as np
 
-from makhos.engine.game import Game, Outcome
+from makhos.engine.game import Outcome
 from makhos.events import EventKind, GameEvent, SQLiteLog
 from makhos.events.details import GameOver
 from makhos.server import create_app
@@ -19,7 +19,7 @@ from makhos.server.camera import FolderFrames
 from makhos.server.config import BoardInfo, ServerConfig
 
 from live_browser import fresh_page, require_browser, served, shot
-from server_sample import MOVES, game_events, keep_pictures
+from server_sample import MOVES, game_events, keep_pictures, move_event
 
 TOKEN = "browser-token"
 sync_api = require_browser()
@@ -45,12 +45,7 @@ def test_the_picture_appears_after_a_move_where_it_is_on_and_nowhere_else(browse
             # The worker keeps the picture of the move it accepts, then logs the move.
             _, light = cv2.imencode(".jpg", np.full((240, 240, 3), 230, np.uint8))
             keep_pictures(tmp_path, light.tobytes(), MOVES[:3], t0=t0)
-            game = Game()
-            for text in MOVES[:2]:
-                game.play_text(text)
-            side, ply = game.position.turn, game.play_text(MOVES[2])
-            log.append(GameEvent("1", EventKind.MOVE, time.time(), game=1, ply=3, move=str(ply.move),
-                                 fen=ply.after.fen(), side=side))
+            log.append(move_event("1", MOVES[:3], time.time()))
             sync_api.expect(page.locator("#moves .mv")).to_have_count(3)
             sync_api.expect(picture).to_have_attribute("data-ply", "3")
             assert picture.evaluate("img => img.naturalWidth") == 240
