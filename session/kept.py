@@ -31,7 +31,7 @@ from .session import BoardSession
 
 #: The disk a board's kept pictures may take: about 3,000 plies of 15 KB, some 50 games,
 #: more than a board plays in a day (``python -m bench.kept``).
-KEPT_BYTES = 48 * 1024 * 1024
+KEPT_BYTES = 48_000_000
 
 
 class KeptPlies(ReviewCamera):
