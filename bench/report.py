@@ -69,6 +69,15 @@ def size(folder: Path) -> int:
         p.stat().st_size for p in (folder / "report_files").iterdir())
 
 
+def rendered_game(seed: int, plies: int, folder: Path) -> Path:
+    """A rendered game of ``plies`` plies without irregularities (640x360, held-out palettes),
+    written in ``folder``."""
+    script = script_game(seed, plies=plies, irregularities=0)
+    scene = sample_scene(np.random.default_rng(seed), held_out=True, elevation=(50.0, 80.0),
+                         size=(640, 360))
+    return write_video(script, scene, folder / "game.mp4", seed=seed)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--video", type=Path, help="a video to record (default: a rendered game)")
@@ -78,12 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--folder", type=Path, default=Path("/tmp/report-bench"))
     args = parser.parse_args(argv)
     args.folder.mkdir(parents=True, exist_ok=True)
-    video = args.video
-    if video is None:
-        script = script_game(args.seed, plies=args.plies, irregularities=0)
-        scene = sample_scene(np.random.default_rng(args.seed), held_out=True, elevation=(50.0, 80.0),
-                             size=(640, 360))
-        video = write_video(script, scene, args.folder / "game.mp4", seed=args.seed)
+    video = args.video or rendered_game(args.seed, args.plies, args.folder)
     extra = ["--men", str(args.men)] if args.men else []
     # The record alone before and after, the better of the two: the first run also warms
     # what every later run finds ready.

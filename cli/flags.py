@@ -2,8 +2,8 @@
 
 As a git or ffmpeg user expects, a flag names the same thing wherever it appears (the
 table is README.md's, under Commands): ``--source``, ``--board-profile``, ``--hall-profile``,
-``--events``, ``-o/--output``, ``--speed``, ``--board``. An old spelling still works for a
-release and says on standard error what replaces it.
+``--events``, ``-o/--output``, ``--speed``, ``--board``, ``--frames``. An old spelling still
+works for a release and says on standard error what replaces it.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ SPELLINGS: dict[str, tuple[str, ...]] = {
     "source": ("--source",),
     "speed": ("--speed",),
     "board": ("--board",),
+    "frames": ("--frames",),  # the folder of the camera's pictures: a worker's, a server's
 }
 
 SOURCE_HELP = "webcam index (0), video file, image folder, or camera URL (RTSP/HTTP MJPEG)"

@@ -37,7 +37,7 @@ class LiveRun:
     def __init__(self, plan: LiveBoard) -> None:
         from makhos.events import open_log
         from makhos.session.annotate import CameraView
-        from makhos.session.review import KeptPlies
+        from makhos.session.kept import KeptPlies
         from makhos.server import create_app
         from makhos.server.serving import Server
         from makhos.server.camera import FolderFrames

@@ -49,10 +49,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         help="broadcast delay in seconds for public pages and API (default 0)")
     add_hall_profile(parser, "hall profile JSON: {\"event\": NAME, \"site\": PLACE, \"scoring\": [2,1,0], "
                              "\"analysis\": {\"seconds\": 1}, "
-                             "\"boards\": [{\"id\": \"1\", \"label\": \"Table 1\"}]}", old="--boards")
+                             "\"boards\": [{\"id\": \"1\", \"label\": \"Table 1\", \"picture\": true}]}", old="--boards")
     parser.add_argument("--frames", type=Path,
-                        help="folder where the recorder writes <board>.jpg, the annotated camera "
-                             "view (referee console only)")
+                        help="folder where the workers keep the camera's pictures (makhos worker "
+                             "--frames): <board>.jpg, the annotated camera view (referee console "
+                             "only), and the rectified board at each ply (the review report; the "
+                             "board page's picture where the hall profile turns it on)")
     parser.add_argument("--trusted-proxies", type=int, default=0, metavar="N",
                         help="reverse proxies in front that set X-Forwarded-Proto (default 0: "
                              "the header is ignored, as any client can send it); behind a TLS "
@@ -86,11 +88,19 @@ def load_profile(path: Path | None) -> dict[str, Any]:
         if "analysis" in data:
             settings["analysis"] = AnalysisSettings.from_json(data["analysis"])
         if "boards" in data:
-            settings["boards"] = tuple(BoardInfo(str(b["id"]), str(b.get("label", "")))
+            settings["boards"] = tuple(BoardInfo(str(b["id"]), str(b.get("label", "")), _switch(b, "picture"))
                                        for b in data["boards"])
     except (KeyError, TypeError, ValueError) as error:
         raise ValueError(f"{path}: bad hall profile ({error})") from None
     return settings
+
+
+def _switch(board: dict[str, Any], name: str) -> bool:
+    """A board's on/off setting: ``true`` or ``false`` (absent: off), nothing else."""
+    value = board.get(name, False)
+    if not isinstance(value, bool):
+        raise ValueError(f"board {board.get('id')}: {name} must be true or false, not {value!r}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:

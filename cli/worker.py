@@ -16,7 +16,7 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from makhos.events import open_log
 
@@ -24,6 +24,8 @@ from .flags import add_board, add_board_profile, add_events, add_hall_profile, a
 from .rules_args import add_rules_arguments
 
 if TYPE_CHECKING:
+    from makhos.session import BoardSession
+    from makhos.session.annotate import CameraView
     from makhos.vision.networks import Networks
     from makhos.worker.boards import Board
 
@@ -44,6 +46,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                f"  {TOKEN_ENV}=S makhos worker --hall-profile hall.json --board 7 --redis redis://10.0.0.2/0\n"
                "  makhos worker --hall-profile hall.json --board 1 --board 2 --board 3\n"
                "  makhos worker --source 0 --board 1 --board-profile board1.json\n"
+               "  makhos worker --source 0 --board 1 --frames frames/   # makhos serve --frames frames/\n"
                "  makhos worker --source replay:game.pdn --speed 20 --board 3 --redis redis://127.0.0.1/0",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -70,6 +73,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--start", type=float, default=0.0, metavar="SECONDS",
                         help="read a video file from this many seconds in (a restarted worker "
                              "takes its video up where the log ends by itself)")
+    parser.add_argument("--frames", type=Path, metavar="FOLDER",
+                        help="keep the camera's pictures in FOLDER, which makhos serve --frames "
+                             "reads: <board>.jpg, the annotated camera view (referee console), and "
+                             "the rectified board at each ply of each game (the review report; the "
+                             "board page's picture where the hall profile turns it on), whole games "
+                             "pruned, the oldest first, beyond 48 MB a board")
     parser.add_argument("--outbox", type=Path, metavar="FILE",
                         help="events the log has not taken yet, kept on disk and sent by the "
                              "next run (default: makhos-outbox-BOARD.jsonl here)")
@@ -168,5 +177,25 @@ def _board(args: argparse.Namespace, board: str, target: Path | str, networks: N
     config = WorkerConfig(board=board, rules=rules, players=plan.players, first_mover=first_mover,
                           spool=spool)
     source = open_input(spec, speed=args.speed, seconds_per_ply=args.ply_seconds, profile=board_profile,
-                        start=args.start, networks=networks, decoder_threads=decoder_threads)
-    return Board(config, open_log(target, password=args.hall_token or os.environ.get(TOKEN_ENV)), source)
+                        start=args.start, view=camera_view(args.frames, board), networks=networks,
+                        decoder_threads=decoder_threads)
+    return Board(config, open_log(target, password=args.hall_token or os.environ.get(TOKEN_ENV)), source,
+                 kept_plies(args.frames, board))
+
+
+def camera_view(frames: Path | None, board: str) -> CameraView | None:
+    """The annotated camera view kept in ``frames`` for the referee's console (None: no folder)."""
+    if frames is None:
+        return None
+    from makhos.session.annotate import CameraView
+
+    return CameraView(frames, board)
+
+
+def kept_plies(frames: Path | None, board: str) -> Callable[[BoardSession], None] | None:
+    """The observer that keeps each ply's rectified board in ``frames`` (None: no folder)."""
+    if frames is None:
+        return None
+    from makhos.session.kept import KeptPlies
+
+    return KeptPlies(frames, board).observe

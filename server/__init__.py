@@ -18,7 +18,7 @@ from .hall import Hall
 
 def create_app(config: ServerConfig) -> Flask:
     """A Flask app over ``config.events``; its :class:`Hall` is ``app.extensions["makhos"]``."""
-    from . import access, api, calibration, errors, headers, pages, referee, review_page
+    from . import access, api, calibration, errors, headers, pages, picture, referee, review_page
 
     app = Flask(__name__)
     if isinstance(app.json, DefaultJSONProvider):
@@ -41,4 +41,5 @@ def create_app(config: ServerConfig) -> Flask:
     app.register_blueprint(referee.bp)
     app.register_blueprint(calibration.bp)
     app.register_blueprint(review_page.bp)
+    app.register_blueprint(picture.bp)
     return app

@@ -38,9 +38,10 @@ def presented_token() -> str | None:
 
 def private(response: Response) -> Response:
     """Referee pages (decisions, camera frames showing hands and faces) are never framed by
-    another site, cached, or named in a Referer."""
+    another site, cached, or named in a Referer. A page that sets its own policy (the
+    review report's, which allows its inline style by hash) keeps it; it frames as this."""
     response.headers["X-Frame-Options"] = "DENY"
-    response.headers["Content-Security-Policy"] = content_security_policy(PRIVATE_FRAMING)
+    response.headers.setdefault("Content-Security-Policy", content_security_policy(PRIVATE_FRAMING))
     response.headers["Cache-Control"] = "no-store"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response

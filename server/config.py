@@ -11,10 +11,16 @@ from makhos.events import EventLog
 
 @dataclass(frozen=True, slots=True)
 class BoardInfo:
-    """A board of the hall as the organiser names it (the id is the one in the event log)."""
+    """A board of the hall as the organiser names it (the id is the one in the event log).
+
+    ``picture``: its public page shows the camera's rectified board beside the diagram
+    (the hall profile's ``"picture": true``); off by default, since a camera sees more than
+    the pieces.
+    """
 
     id: str
     label: str = ""
+    picture: bool = False
 
     @property
     def title(self) -> str:

@@ -25,9 +25,13 @@ PUBLIC_FRAMING = "*"  # embeds and overlays go into other sites' pages and OBS
 PRIVATE_FRAMING = "'none'"
 
 
-def content_security_policy(framing: str) -> str:
-    return "; ".join(f"{name} {value}" for name, value in
-                     {**POLICY, "frame-ancestors": framing}.items())
+def content_security_policy(framing: str, inline: dict[str, str] | None = None) -> str:
+    """The policy; ``inline`` adds sources (the hashes of a page's own inline style or
+    script, :func:`server.report.inline_sources`) to a directive."""
+    policy = {**POLICY, "frame-ancestors": framing}
+    for name, sources in (inline or {}).items():
+        policy[name] = f"{policy[name]} {sources}"
+    return "; ".join(f"{name} {value}" for name, value in policy.items())
 
 
 def secure(response: Response) -> Response:

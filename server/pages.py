@@ -45,6 +45,10 @@ def board_title(info: BoardInfo, strings: dict[str, str]) -> str:
 class ViewOptions:
     """How a board page looks, from its query: ``?theme=light&size=480&moves=0&bg=transparent``.
 
+    ``picture=1`` asks the overlay for the camera's picture of the board, on a board whose
+    hall profile turns it on (the board page shows it there unasked; the overlay, keyed
+    over a broadcast, only when asked).
+
     ``flip``, ``numbers`` and ``ply`` are read by the page's script (viewer.js), since the
     viewer's buttons change them too.
     """
@@ -53,6 +57,7 @@ class ViewOptions:
     size: int | None = None  # the board's width in CSS pixels; None: as large as fits
     moves: bool = True  # the move list beside the board
     transparent: bool = False  # no page background, for keying over video
+    picture: bool = False  # the overlay shows the camera's picture (where the board has it on)
 
     @classmethod
     def from_query(cls) -> "ViewOptions":
@@ -78,7 +83,8 @@ class ViewOptions:
             abort(400, description="bg=transparent is the one background option")
         # Read by the page's script (viewer.js), but checked here: a link that means nothing
         # is a 400, never a page quietly showing something else.
-        for name, meaning in (("flip", "light at the bottom"), ("numbers", "square numbers shown")):
+        for name, meaning in (("flip", "light at the bottom"), ("numbers", "square numbers shown"),
+                              ("picture", "the camera's picture shown")):
             if args.get(name, "0") not in ("0", "1"):
                 abort(400, description=f"{name} must be 1 ({meaning}) or 0")
         if "ply" in args and not (args["ply"].isascii() and args["ply"].isdigit()):
@@ -87,7 +93,8 @@ class ViewOptions:
         if "game" in args and not (args["game"].isascii() and args["game"].isdigit()
                                    and len(args["game"]) <= GAME_DIGITS and int(args["game"]) >= 1):
             abort(400, description=f"game must be a whole number from 1 to {'9' * GAME_DIGITS}")
-        return cls(theme=theme, size=size, moves=moves == "1", transparent=bg == "transparent")
+        return cls(theme=theme, size=size, moves=moves == "1", transparent=bg == "transparent",
+                   picture=args.get("picture") == "1")
 
     @property
     def classes(self) -> str:
@@ -123,8 +130,10 @@ def standings_page() -> str:
                            standings=standings_json(), event_name=hall().config.event_name)
 
 
-def _board_page(board: str, template: str, analysed: bool = False, **page: Any) -> str:
-    """A board page; ``analysed``: it shows the analysis when the event has it on."""
+def _board_page(board: str, template: str, analysed: bool = False, pictured: bool = False,
+                **page: Any) -> str:
+    """A board page; ``analysed``: it shows the analysis when the event has it on;
+    ``pictured``: the camera's picture, when the hall profile has it on for this board."""
     info = board_or_404(board)
     options = ViewOptions.from_query()
     lang, strings = page_language()
@@ -134,15 +143,17 @@ def _board_page(board: str, template: str, analysed: bool = False, **page: Any) 
             "size": options.size, **page}
     if analysis is not None:
         page["analysis"] = url_for("api.board_analysis", board=board)
+    picture_src = url_for("picture.board_picture", board=board) if pictured and info.picture else None
     return render_template(template, board=info, lang=lang, strings=strings,
                            state=the_hall.state_json(board, PUBLIC), options=options, page=page,
-                           analysis=analysis, event_name=the_hall.config.event_name)
+                           analysis=analysis, event_name=the_hall.config.event_name,
+                           picture_src=picture_src)
 
 
 @bp.get("/board/<board>")
 def board_page(board: str) -> str:
     """The board as spectators follow it; the move shown is kept in the address (#ply=N)."""
-    return _board_page(board, "board.html", analysed=True, history=True)
+    return _board_page(board, "board.html", analysed=True, pictured=True, history=True)
 
 
 @bp.get("/board/<board>/embed")
@@ -154,4 +165,5 @@ def embed(board: str) -> str:
 @bp.get("/board/<board>/overlay")
 def overlay(board: str) -> str:
     """1920x1080 for OBS: add as a browser source; ``?bg=transparent`` to key it over video."""
-    return _board_page(board, "overlay.html", analysed=True, keyboard=False)
+    return _board_page(board, "overlay.html", analysed=True, keyboard=False,
+                       pictured=ViewOptions.from_query().picture)

@@ -11,6 +11,8 @@ log can make the same report. The pictures go to a folder beside the page
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import os
 from dataclasses import dataclass
@@ -119,6 +121,15 @@ def clock(seconds: float) -> str:
     return f"{whole // 60:02d}:{whole % 60:02d}"
 
 
+def inline_sources() -> dict[str, str]:
+    """What a Content-Security-Policy must allow for the page's own style and filter
+    script to run and nothing else inline (the page as a server serves it): their hashes."""
+    def digest(text: str) -> str:
+        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+    return {"style-src": digest(_STYLE), "script-src": digest(_FILTER)}
+
+
 def write_report(path: Path, pdn: str, events: Sequence[GameEvent], board: str, camera: Camera,
                  video: Path | None = None, numbering: Numbering = Numbering.FIRST_MOVER) -> Path:
     """Write the report at ``path`` and its pictures in ``<stem>_files/`` beside it."""
@@ -142,9 +153,10 @@ def write_report(path: Path, pdn: str, events: Sequence[GameEvent], board: str, 
 
 def render(pdn: str, events: Sequence[GameEvent], board: str, camera: Camera,
            pictures: Sequence[str | None], frames: Sequence[str | None], video: str | None,
-           numbering: Numbering, origin: float = 0.0) -> str:
+           numbering: Numbering, origin: float = 0.0, notes: Sequence[str | None] = ()) -> str:
     """The page's HTML; ``pictures[i]`` and ``frames[i]`` are the images' addresses;
-    ``origin``: the time shown as 00:00 (a live board's game start; a video's own start)."""
+    ``origin``: the time shown as 00:00 (a live board's game start; a video's own start);
+    ``notes[i]``: why ply i + 1 has no picture, where there is a reason to say."""
     read = read_game(pdn)
     record = replay(events, board)
     game, moves = record.current.game, record.current.moves
@@ -173,7 +185,8 @@ def render(pdn: str, events: Sequence[GameEvent], board: str, camera: Camera,
             if picture.shows != number:
                 seen += f'<div class="small">seen after ply {picture.shows}</div>'
         else:
-            seen = '<div class="none">no picture</div>'
+            note = notes[index] if index < len(notes) else None
+            seen = f'<div class="none">{e(note or "no picture")}</div>'
         certainty = ("—" if doubt is None else
                      f"square {written(str(doubt[0]))}: {doubt[1]:.0%}")
         alert_cells = "".join(f'<div class="alert">{e(in_words(written, s.alert.reason))}<br>'
@@ -199,33 +212,37 @@ def render(pdn: str, events: Sequence[GameEvent], board: str, camera: Camera,
         termination=e(tags.get("Termination", "")), plies=len(moves), alerts=len(stories),
         summary=summary or "<li>none</li>", share="not measured" if camera.share_read is None else f"{camera.share_read:.0%} of the video",
         unread=unread or "<p>none</p>", rows="".join(rows), stretches=len(camera.stretches),
-        start=diagram(game.start), pdn=e(pdn))
+        start=diagram(game.start), pdn=e(pdn), style=_STYLE, script=_FILTER)
 
+
+_STYLE = """
+body { font-family: sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; } td { border-top: 1px solid #ccc; padding: 6px; vertical-align: top; }
+td.move { font-weight: bold; font-size: 1.2em; } .mark { font-weight: normal; font-size: .8em; color: #a33; }
+.alert { color: #a33; } .closing { color: #555; font-size: .9em; } td.low { color: #a33; font-weight: bold; }
+.small { font-size: .8em; color: #555; } .none { width: 240px; color: #888; }
+figure.unread { display: inline-block; margin: 0 1em 1em 0; } figure.unread img { width: 320px; }
+body.only-flagged tr.ply:not(.flagged) { display: none; }
+header dl { display: grid; grid-template-columns: max-content auto; gap: 2px 1em; } dt { font-weight: bold; }
+"""
+_FILTER = ("document.getElementById('only-flagged').addEventListener('change', "
+           "(e) => document.body.classList.toggle('only-flagged', e.target.checked));")
 
 _PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}: review</title>
-<style>
-body {{ font-family: sans-serif; margin: 1.5em; color: #222; }}
-table {{ border-collapse: collapse; }} td {{ border-top: 1px solid #ccc; padding: 6px; vertical-align: top; }}
-td.move {{ font-weight: bold; font-size: 1.2em; }} .mark {{ font-weight: normal; font-size: .8em; color: #a33; }}
-.alert {{ color: #a33; }} .closing {{ color: #555; font-size: .9em; }} td.low {{ color: #a33; font-weight: bold; }}
-.small {{ font-size: .8em; color: #555; }} .none {{ width: 240px; color: #888; }}
-figure.unread {{ display: inline-block; margin: 0 1em 1em 0; }} figure.unread img {{ width: 320px; }}
-body.only-flagged tr.ply:not(.flagged) {{ display: none; }}
-header dl {{ display: grid; grid-template-columns: max-content auto; gap: 2px 1em; }} dt {{ font-weight: bold; }}
-</style></head>
+<style>{style}</style></head>
 <body>
 <header><h1>{title}</h1><dl>
 <dt>Players</dt><dd>{players}</dd><dt>Result</dt><dd>{result} {termination}</dd>
 <dt>Plies</dt><dd>{plies}</dd><dt>Alerts</dt><dd>{alerts}<ul class="alerts">{summary}</ul></dd>
 <dt>Board read</dt><dd id="share">{share}</dd>
 <dt>Not read</dt><dd>{stretches} stretch(es)<div>{unread}</div></dd></dl></header>
-<label><input type="checkbox" id="only-flagged"
- onchange="document.body.classList.toggle('only-flagged', this.checked)">
+<label><input type="checkbox" id="only-flagged">
  only plies with an alert or a low certainty</label>
 <table><thead><tr><th colspan="2">ply</th><th>video</th><th>the camera</th><th>after the move</th>
 <th>least certain</th><th>alert</th></tr></thead>
 <tbody>{rows}</tbody></table>
 <details><summary>The start and the PDN</summary>{start}<pre>{pdn}</pre></details>
+<script>{script}</script>
 </body></html>
 """

@@ -10,9 +10,7 @@ gets the picture of the ply that stood.
 
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass
-from pathlib import Path
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -21,7 +19,6 @@ from makhos.engine.game import Ply
 from makhos.vision.pipeline import FrameResult
 from makhos.vision.reading import LABELS, Reading
 
-from .annotate import write_atomic
 from .session import BoardSession
 
 #: Side of a rectified board picture, in pixels.
@@ -158,33 +155,3 @@ def _jpeg(image: np.ndarray) -> bytes:
     if not ok:
         raise ValueError("the picture could not be encoded as JPEG")
     return bytes(data.tobytes())
-
-
-
-class KeptPlies(ReviewCamera):
-    """A live board's pictures on disk, for the report its page serves after the game
-    (``GET /api/board/ID/report``): ``<folder>/<board>.plies/ply-NNN.jpg`` and ``.json`` (the
-    rest of its :class:`PlyPicture`), and ``<folder>/<board>.board.jpg``, the latest. Only the
-    current game's are kept: a new game (or plies taken back) deletes the pictures beyond
-    it, so a board's disk stays within one game's plies (about 15 KB each)."""
-
-    def __init__(self, folder: Path, board: str) -> None:
-        super().__init__(stretches=False)
-        self.folder, self.board = folder / f"{board}.plies", board
-
-    def changed(self, first: int) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        for old in self.folder.glob("ply-*"):
-            if int(old.name[4:7]) > first:
-                old.unlink(missing_ok=True)
-        for index in range(first, len(self.pictures)):
-            picture = self.pictures[index]
-            if picture.jpeg is not None:
-                write_atomic(self.folder, f"ply-{index + 1:03d}.jpg", picture.jpeg)
-            meta = {k: v for k, v in asdict(picture).items() if k != "jpeg"}
-            write_atomic(self.folder, f"ply-{index + 1:03d}.json", json.dumps(meta).encode())
-        latest = self.folder.parent / f"{self.board}.board.jpg"
-        if self.pictures and self.pictures[-1].jpeg is not None:
-            write_atomic(latest.parent, latest.name, self.pictures[-1].jpeg)
-        elif not self.pictures:
-            latest.unlink(missing_ok=True)  # a new game: the last one's board is not its

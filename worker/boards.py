@@ -20,12 +20,15 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from makhos.events import EventLog
 
 from .inputs import Input
 from .loop import Worker, WorkerConfig
+
+if TYPE_CHECKING:
+    from makhos.session import BoardSession
 
 logger = logging.getLogger("makhos.worker")
 
@@ -37,9 +40,10 @@ class Board:
     config: WorkerConfig
     log: EventLog
     source: Input
+    observer: Callable[[BoardSession], None] | None = None  # e.g. keeping each ply's picture
 
     def worker(self, lost: bool = False) -> Worker:
-        return Worker(self.config, self.log, self.source, lost=lost)
+        return Worker(self.config, self.log, self.source, self.observer, lost=lost)
 
 
 @dataclass(frozen=True)

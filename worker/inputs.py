@@ -204,17 +204,18 @@ def _decoding(threads: int) -> Callable[[int | str], Any]:
 
 
 def open_input(spec: str, speed: float | None = None, seconds_per_ply: float = 10.0,
-               profile: Path | None = None, start: float = 0.0,
+               profile: Path | None = None, start: float = 0.0, view: CameraView | None = None,
                networks: Networks | None = None, decoder_threads: int | None = None) -> Input:
     """``replay:GAME.pdn`` replays a recorded game; anything else is a camera source, read
     with its board ``profile`` when one is given (a replay's readings are made already).
     ``speed`` paces a replay (default 1) or a recording (default: as fast as it is read);
-    a camera reads with ``networks`` (those the process's boards share) where given, and
-    its stream is decoded on ``decoder_threads``."""
+    ``view``: where a camera's annotated view is kept (``makhos serve --frames``); a camera
+    reads with ``networks`` (those the process's boards share) where given, and its stream
+    is decoded on ``decoder_threads``."""
     if spec.startswith(REPLAY_PREFIX):
         path = Path(spec[len(REPLAY_PREFIX):])
         if not path.is_file():
             raise FileNotFoundError(f"no recorded game {path}")
         return PlaybackInput(PlaybackSource.from_pdn(path, speed=speed or 1.0, seconds_per_ply=seconds_per_ply))
-    return CameraInput(spec, profile=profile, start=start, speed=speed, networks=networks,
+    return CameraInput(spec, profile=profile, start=start, speed=speed, view=view, networks=networks,
                        decoder_threads=decoder_threads)

@@ -141,32 +141,7 @@ Makhos.referee = function (options) {
     line.dataset.state = silent ? "silent" : health.state;
   }
 
-  // The camera's board when the last move was accepted: fetched again when a ply comes,
-  // never as video; hidden until a move has given one.
-  const boardPicture = document.getElementById("board-picture");
-  let pictured = -1;
-  // (204 until a move has given one; a data: address, as the pages' policy allows.)
-  function showBoardPicture(state) {
-    const plies = state.game ? state.game.moves.length : 0;
-    if (!boardPicture || plies === pictured) return;
-    pictured = plies;
-    fetch(`${boardPicture.dataset.src}?ply=${plies}`, {credentials: "same-origin"})
-      .then((response) => (response.status === 200 ? response.blob() : null))
-      .then((jpeg) => {
-        if (!jpeg) { boardPicture.parentElement.hidden = true; return; }
-        const reader = new FileReader();
-        reader.onload = () => {
-          boardPicture.src = reader.result;
-          boardPicture.dataset.ply = String(plies);
-          boardPicture.parentElement.hidden = false;
-        };
-        reader.readAsDataURL(jpeg);
-      })
-      .catch(() => {});  // the next ply asks again
-  }
-
   function alarm(state) {
-    showBoardPicture(state);
     const fresh = state.alerts.filter((a) => !a.acknowledged && !heard.has(a.seq));
     fresh.forEach((a) => heard.add(a.seq));
     if (fresh.length) beep();

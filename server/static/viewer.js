@@ -352,6 +352,32 @@ Makhos.viewer = function (options) {
     });
   }
 
+  // The camera's board when the last move was accepted (#board-picture, on the referee's
+  // console and where the organiser turns it on): fetched again when a ply comes, never as
+  // video; hidden until a move has given one (204 until then). A data: address, as the
+  // pages' policy allows.
+  const boardPicture = $("board-picture");
+  let pictured = null;
+  function showBoardPicture(state) {
+    const plies = state.game ? state.game.moves.length : 0;
+    const shown = state.game ? `${state.game.number}:${plies}` : "";  // a new game's start too
+    if (!boardPicture || shown === pictured) return;
+    pictured = shown;
+    fetch(`${boardPicture.dataset.src}?ply=${plies}`, {credentials: "same-origin"})
+      .then((response) => (response.status === 200 ? response.blob() : null))
+      .then((jpeg) => {
+        if (!jpeg) { boardPicture.parentElement.hidden = true; return; }
+        const reader = new FileReader();
+        reader.onload = () => {
+          boardPicture.src = reader.result;
+          boardPicture.dataset.ply = String(plies);
+          boardPicture.parentElement.hidden = false;
+        };
+        reader.readAsDataURL(jpeg);
+      })
+      .catch(() => {});  // the next ply asks again
+  }
+
   function setState(state) {
     const newGame = state.game.number !== view.state.game.number;
     view.state = state;
@@ -360,6 +386,7 @@ Makhos.viewer = function (options) {
       if (options.history) history.replaceState(null, "", address(null));
     }
     render();
+    showBoardPicture(state);
     if (hooks.onState) hooks.onState(state);
   }
 
@@ -368,6 +395,7 @@ Makhos.viewer = function (options) {
   }, (ok) => { view.connected = ok; renderStatus(); }, analysis ? {analysis: analysis.receive} : {});
 
   render();
+  showBoardPicture(view.state);
   setInterval(tickClock, 250);
   return {view, render, go, setState};
 };

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from makhos.engine import Rules
 from makhos.engine.game import Game
 from makhos.events import EventKind, GameEvent
@@ -27,3 +30,32 @@ def game_events(board: str = "1", moves: tuple[str, ...] = MOVES, game: int = 1,
         events.append(GameEvent(board, EventKind.MOVE, t0 + 10 * index, game=game, ply=index,
                                 move=str(ply.move), fen=ply.after.fen(), side=side))
     return events
+
+
+def keep_pictures(folder: Path, jpeg: bytes, moves: tuple[str, ...] = MOVES, board: str = "1",
+                  game: int = 1, t0: float = T0) -> Path:
+    """The rectified board at each ply of ``moves`` as a worker keeps it
+    (``session.kept.KeptPlies``: ``<board>.plies/game-N/ply-NNN.jpg`` and ``.json``), each
+    picture ``jpeg``; returns the game's folder."""
+    from makhos.server.diagram import letters
+
+    kept = folder / f"{board}.plies" / f"game-{game}"
+    kept.mkdir(parents=True, exist_ok=True)
+    played = Game()
+    for ply, text in enumerate(moves, start=1):
+        after = played.play_text(text).after
+        (kept / f"ply-{ply:03d}.jpg").write_bytes(jpeg)
+        meta = {"time": t0 + 10 * ply, "shows": ply, "seen": letters(after),
+                "doubt": [5, 0.8 if ply == 2 else 0.99], "fen": after.fen()}
+        (kept / f"ply-{ply:03d}.json").write_text(json.dumps(meta))
+    return kept
+
+
+def move_event(board: str, moves: tuple[str, ...], time: float) -> GameEvent:
+    """The move event of the last of ``moves``, played from the start, at ``time``."""
+    played = Game()
+    for text in moves[:-1]:
+        played.play_text(text)
+    side, ply = played.position.turn, played.play_text(moves[-1])
+    return GameEvent(board, EventKind.MOVE, time, game=1, ply=len(moves), move=str(ply.move),
+                     fen=ply.after.fen(), side=side)

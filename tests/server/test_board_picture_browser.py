@@ -8,14 +8,13 @@ import time
 import cv2
 import numpy as np
 
-from makhos.engine.game import Game
-from makhos.events import EventKind, GameEvent, SQLiteLog
+from makhos.events import SQLiteLog
 from makhos.server import create_app
 from makhos.server.camera import FolderFrames
 from makhos.server.config import BoardInfo, ServerConfig
 
 from live_browser import require_browser, served
-from server_sample import MOVES, game_events
+from server_sample import MOVES, game_events, move_event
 
 TOKEN = "browser-token"
 sync_api = require_browser()
@@ -38,12 +37,7 @@ def test_the_consoles_board_picture_appears_after_a_move(browser, tmp_path):
             # The worker keeps the picture of the move it accepts, then logs the move.
             _, jpeg = cv2.imencode(".jpg", np.full((240, 240, 3), 128, np.uint8))
             (tmp_path / "1.board.jpg").write_bytes(jpeg.tobytes())
-            game = Game()
-            for text in MOVES[:2]:
-                game.play_text(text)
-            side, ply = game.position.turn, game.play_text(MOVES[2])
-            log.append(GameEvent("1", EventKind.MOVE, time.time(), game=1, ply=3, move=str(ply.move),
-                                 fen=ply.after.fen(), side=side))
+            log.append(move_event("1", MOVES[:3], time.time()))
             picture = page.locator("#board-picture")
             sync_api.expect(page.locator("figure.board-picture")).to_be_visible()
             sync_api.expect(picture).to_have_attribute("data-ply", "3")

@@ -10,24 +10,15 @@ from makhos.engine.game import Game, Outcome
 from makhos.events import EventKind, GameEvent
 from makhos.events.details import GameOver
 from makhos.server.camera import FolderFrames
-from makhos.server.diagram import letters
 
-from server_sample import MOVES, T0, TOKEN, game_events
+from server_sample import MOVES, T0, TOKEN, game_events, keep_pictures
 
 AUTH = {"X-Referee-Token": TOKEN}
 JPEG = b"\xff\xd8kept\xff\xd9"
 
 
-def keep(folder: Path, plies: int) -> None:
-    """Pictures as ``session.review.KeptPlies`` leaves them, for the first ``plies`` plies."""
-    kept = folder / "1.plies"
-    kept.mkdir(parents=True)
-    game = Game()
-    for ply in range(1, plies + 1):
-        after = game.play_text(MOVES[ply - 1]).after
-        (kept / f"ply-{ply:03d}.jpg").write_bytes(JPEG)
-        meta = {"time": T0 + 10 * ply, "shows": ply, "seen": letters(after), "doubt": [5, 0.8 if ply == 2 else 0.99]}
-        (kept / f"ply-{ply:03d}.json").write_text(json.dumps(meta))
+def keep(folder: Path, plies: int, game: int = 1) -> Path:
+    return keep_pictures(folder, JPEG, MOVES[:plies], game=game)
 
 
 def test_a_finished_games_report_shows_its_kept_pictures(make_app, log, tmp_path):
@@ -44,8 +35,50 @@ def test_a_finished_games_report_shows_its_kept_pictures(make_app, log, tmp_path
     text = page.get_data(as_text=True)
     assert page.status_code == 200 and page.mimetype == "text/html"
     assert text.count('<tr class="ply') == 4 and text.count("report/ply-") == 3
+    assert "no picture kept" in text
     assert '<tr class="ply flagged" data-ply="2">' in text  # 80 %: below the filter's line
     assert ">00:10<" in text  # times from the game's start, not the epoch
+    policy = page.headers["Content-Security-Policy"]  # its own style and filter by hash, no other
+    assert "style-src 'self' 'sha256-" in policy and "script-src 'self' 'sha256-" in policy
+    assert "frame-ancestors 'none'" in policy and "unsafe-inline" not in policy
     picture = client.get("/api/board/1/report/ply-001.jpg", headers=AUTH)
     assert picture.status_code == 200 and picture.data == JPEG
     assert client.get("/api/board/1/report/ply-004.jpg", headers=AUTH).status_code == 404
+
+
+def over(log, events: list[GameEvent], game: int = 1) -> None:
+    for event in events:
+        log.append(event)
+    log.append(GameEvent("1", EventKind.RESULT, events[-1].time + 5, game=game, reason="resignation",
+                         detail=GameOver(Outcome.DARK_WINS)))
+
+
+def test_a_missing_corrupt_or_stale_picture_is_a_row_with_a_note_not_an_error(make_app, log, tmp_path):
+    over(log, game_events(moves=MOVES[:5]))
+    kept = keep(tmp_path, 5)
+    (kept / "ply-001.jpg").write_bytes(JPEG[:5])  # cut short
+    (kept / "ply-002.json").write_text("{not json")
+    (kept / "ply-003.jpg").unlink()
+    stale = json.loads((kept / "ply-004.json").read_text())
+    (kept / "ply-004.json").write_text(json.dumps({**stale, "fen": Game().position.fen()}))
+    page = make_app(camera=FolderFrames(tmp_path)).test_client().get("/api/board/1/report", headers=AUTH)
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and text.count('<tr class="ply') == 5
+    assert text.count("report/ply-") == 1 and "report/ply-005.jpg" in text
+    assert text.count("the picture kept cannot be read") == 2  # cut short, and gone
+    assert "no picture kept" in text and "the picture kept is of another position" in text
+
+
+def test_an_earlier_games_report_is_asked_by_its_number(make_app, log, tmp_path):
+    first = game_events(moves=MOVES[:4])
+    over(log, first)
+    over(log, game_events(moves=MOVES[:2], game=2, t0=first[-1].time + 60), game=2)
+    keep(tmp_path, 4, game=1)
+    client = make_app(camera=FolderFrames(tmp_path)).test_client()
+    text = client.get("/api/board/1/report?game=1", headers=AUTH).get_data(as_text=True)
+    assert text.count('<tr class="ply') == 4 and text.count("report/ply-") == 4
+    assert client.get("/api/board/1/report/ply-004.jpg?game=1", headers=AUTH).data == JPEG
+    current = client.get("/api/board/1/report", headers=AUTH).get_data(as_text=True)
+    assert current.count('<tr class="ply') == 2 and "report/ply-" not in current
+    assert client.get("/api/board/1/report?game=3", headers=AUTH).status_code == 404
+    assert client.get("/api/board/1/report?game=x", headers=AUTH).status_code == 400

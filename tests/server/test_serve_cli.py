@@ -53,3 +53,12 @@ def test_bad_analysis_settings_are_a_clear_error(tmp_path, analysis):
     path.write_text(json.dumps({"analysis": analysis}))
     with pytest.raises(ValueError, match="hall.json: bad hall profile \\(analysis"):
         load_profile(path)
+
+
+def test_a_boards_camera_picture_is_off_unless_the_profile_says_true(tmp_path):
+    path = tmp_path / "hall.json"
+    path.write_text(json.dumps({"boards": [{"id": "1", "picture": True}, {"id": "2"}]}))
+    assert [b.picture for b in load_profile(path)["boards"]] == [True, False]
+    path.write_text(json.dumps({"boards": [{"id": "1", "picture": "yes"}]}))
+    with pytest.raises(ValueError, match="board 1: picture must be true or false"):
+        load_profile(path)
