@@ -24,8 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import cv2
-
 from bench.record import compare, record
 from bench.speed import videos
 from makhos.session import BoardSession
@@ -116,20 +114,18 @@ def timing(root: Stage) -> Iterator[None]:
 
 def measure(path: Path) -> None:
     root = stages()
-    analysed = 0
+    analysed = handed = 0
 
     def count(session: BoardSession) -> None:
-        nonlocal analysed
+        nonlocal analysed, handed
+        handed += 1
         analysed += session.last is not None and session.last.analysed
 
     main = time.thread_time()
     with timing(root):
-        session, events, cpu, handed = record(path, None, count)
+        session, events, cpu, frames = record(path, None, count)
     main = time.thread_time() - main
     result = compare(path, session, events)
-    capture = cv2.VideoCapture(str(path))
-    frames = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
-    capture.release()
     print(f"{path.name}: {frames} frames, {handed} handed on by the source, {analysed} analysed; {cpu:.2f} s"
           f" CPU in all, {main:.2f} s in the main thread; move-perfect: {result['perfect']}"
           f" (load {os.getloadavg()[0]:.1f})")

@@ -113,7 +113,8 @@ class VideoFile:
     and passed over, never converted to pixels. The vision analyses no two frames closer
     than its glance's interval (:class:`vision.glance.GlanceConfig`), and converting a
     decoded 720p picture to BGR is about a fifth of decoding it: a 30 fps video read at
-    15 frames a second saves that on every other frame.
+    15 frames a second saves that on every other frame. The last frame its header
+    announces is always handed on.
     """
 
     path: Path
@@ -144,8 +145,10 @@ class VideoFile:
                 if not cap.grab():
                     raise SourceError(f"{self.describe()}: the video is shorter than that")
             handed = -np.inf  # the timestamp of the last frame handed on
+            # The video's last frame is handed on too: the end of a recording is where it ends.
+            final = int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) - 1 if hasattr(cap, "get") else -1
             while True:
-                if index > first and index / fps - handed + _SLACK < self.pace:
+                if index > first and index != final and index / fps - handed + _SLACK < self.pace:
                     if not cap.grab():
                         return
                     index += 1

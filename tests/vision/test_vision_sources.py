@@ -141,7 +141,7 @@ class FileCapture(FakeCapture):
         self.fps, self.read_count, self.grab_count = fps, 0, 0
 
     def get(self, prop: int) -> float:
-        return self.fps if prop == cv2.CAP_PROP_FPS else 0.0
+        return {cv2.CAP_PROP_FPS: self.fps, cv2.CAP_PROP_FRAME_COUNT: 10.0}.get(prop, 0.0)
 
     def read(self):
         self.read_count += 1
@@ -153,12 +153,13 @@ class FileCapture(FakeCapture):
         return ok
 
 
-@pytest.mark.parametrize("fps, handed", [(30.0, [0, 2, 4, 6, 8]), (25.0, [0, 2, 4, 6, 8]),
-                                         (60.0, [0, 4, 8]), (15.0, list(range(10)))])
+@pytest.mark.parametrize("fps, handed", [(30.0, [0, 2, 4, 6, 8, 9]), (25.0, [0, 2, 4, 6, 8, 9]),
+                                         (60.0, [0, 4, 8, 9]), (15.0, list(range(10)))])
 def test_a_paced_video_hands_on_frames_no_closer_than_its_pace(tmp_path: Path, fps, handed):
     """The vision looks at no two frames closer than 1/15 s: the frames between are grabbed
-    (decoded, never converted to pixels) and not handed on; each keeps its own index and
-    timestamp, so every time on the source's clock stays the video's."""
+    (decoded, never converted to pixels) and not handed on, but for the last the header
+    announces (where the recording ends); each keeps its own index and timestamp, so every
+    time on the source's clock stays the video's."""
     path = tmp_path / "game.mp4"
     path.write_bytes(b"a video")
     capture = FileCapture(10, fps)
