@@ -112,8 +112,8 @@ class VideoFile:
     ``pace`` (seconds): a frame sooner than this after the last one handed on is grabbed
     and passed over, never converted to pixels. The vision analyses no two frames closer
     than its glance's interval (:class:`vision.glance.GlanceConfig`), and converting a
-    decoded 720p picture to BGR is about a fifth of decoding it: a 60 fps video read at
-    30 frames a second saves that on every other frame. The last frame its header
+    decoded 720p picture to BGR is about a fifth of decoding it: a 30 fps video read at
+    15 frames a second saves that on every other frame. The last frame its header
     announces is always handed on.
     """
 

@@ -150,10 +150,8 @@ class CameraInput:
         from makhos.vision.glance import GlanceConfig
         from makhos.vision.sources import Frame, ImageFolder, VideoFile, open_source, paced
 
-        # No closer than half the glance's interval: the vision looks at fewer frames still, and
-        # the frame after the one that read a settled board reaches the tracker at 30 fps too
-        # (it confirms the read: handed on at the glance's pace, the move came a frame later).
-        source = open_source(self.spec, start=self.start, pace=GlanceConfig().moving_interval / 2)
+        # A recording's frames no closer than the vision's glance looks at them.
+        source = open_source(self.spec, start=self.start, pace=GlanceConfig().moving_interval)
         if isinstance(source, VideoFile) and self.begin != self.start:
             source = replace(source, start=self.begin)
         frames: Iterator[Frame] = iter(source)
