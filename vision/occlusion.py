@@ -51,8 +51,6 @@ from .geometry import BoardLocation, project
 from .grid_probe import GridCheck, GridProbe
 from .light import FLOOR, corrected, light_gain, noise_level, unexplained
 
-#: Float slack on the quiet time measured from frame timestamps (seconds).
-_SLACK = 1e-6
 #: A shadow keeps at least this share of the light (and one that leaves gives back at most
 #: its inverse): a cell darker or brighter than that changed by more than light.
 SHADE_GAIN = 0.3
@@ -239,9 +237,7 @@ class OcclusionGate:
         if moving or self._quiet_since is None:
             self._quiet_since, self._quiet_frames, self._settled_view = timestamp, 0, False
         self._quiet_frames += 1
-        # Timestamps are frame counts over a rate: 36/30 - 30/30 falls short of 0.2 in floats,
-        # and a board quiet for exactly ``still_s`` must not wait another frame for it.
-        quiet = timestamp - self._quiet_since + _SLACK
+        quiet = timestamp - self._quiet_since
         lost, covered = self._covered(cells, rows, check, quiet, same)
         if covered:
             state = GateState.OCCLUDED
