@@ -33,6 +33,12 @@ judged against the cells' own noise as well as fixed levels: a camera at high ga
 video at a low bit rate makes every cell shimmer by more than a sleeve of the table's
 colour would.
 
+A frame whose cells are all within a few grey levels of the last frame judged (``same_level``,
+``same_quarter``) is that frame again, for the gate: no motion, the same verdict on the ring
+against the same still view. Only the clocks move on. A camera that wobbles changes no cell
+(they are cut where the board lies in each frame), so a still board costs a warp and a
+comparison a frame, not the light's fit and the ring's.
+
 Changes of pieces on the squares are what we want to see, so the gate compares the
 squares themselves only through their corners. A change that stays still for ``settle_s``
 and is not an arm (hidden corners together with a changed ring) becomes the new normal:
