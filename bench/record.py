@@ -142,17 +142,16 @@ def record(path: Path, model: Path | None, observer: Callable[[BoardSession], No
            ) -> tuple[BoardSession, list[GameEvent], float, int]:
     """Record one video through the product's one camera loop (as ``makhos record`` does);
     the seconds of CPU it took, decoding included (a shared machine's wall clock says more
-    about the neighbours than about us). ``observer`` sees the session after each frame."""
-    frames = 0
+    about the neighbours than about us), and the video's frames. ``observer`` sees the
+    session after each frame the source hands on (it passes over frames the vision would
+    not look at, ``vision.sources.VideoFile``'s ``pace``)."""
+    import cv2
 
-    def count(session: BoardSession) -> None:
-        nonlocal frames
-        frames += 1
-        if observer is not None:
-            observer(session)
-
+    capture = cv2.VideoCapture(str(path))
+    frames = int(capture.get(cv2.CAP_PROP_FRAME_COUNT))
+    capture.release()
     log = SQLiteLog()
-    worker = Worker(WorkerConfig(board="bench"), log, CameraInput(str(path), model=model), count)
+    worker = Worker(WorkerConfig(board="bench"), log, CameraInput(str(path), model=model), observer)
     start = time.process_time()
     worker.run(threading.Event())
     seconds = time.process_time() - start

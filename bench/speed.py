@@ -1,12 +1,13 @@
-"""What `makhos record` costs beside decoding alone, on a 720p30 and a 720p15 game video.
+"""What `makhos record` costs beside decoding alone, on 720p30 and 720p15 game videos.
 
     python -m bench.speed                                 # renders into /work/cache/speed
     python -m bench.speed --folder DIR --plies 16 --seed 60000
     python -m bench.speed --video a.mp4 --video b.mp4     # videos rendered before (with truth)
 
-Each video (H.264, the camera wobbling a few pixels, otherwise calm) is rendered once into
-``--folder`` with its true game beside it. Then, on one core and in CPU time (a shared
-machine's wall clock says more about the neighbours than about us):
+Each video (H.264, otherwise calm) is rendered once into ``--folder`` with its true game
+beside it: at 30 and 15 fps with the camera wobbling a few pixels, and at 30 fps with a
+steady camera (``-steady``). Then, on one core and in CPU time (a shared machine's wall
+clock says more about the neighbours than about us), each figure with the machine's load:
 
 - decoding alone: every frame through OpenCV, one thread, as the recorder's source does;
 - ``makhos record``: the product's camera loop (:func:`bench.record.record`), decoding
@@ -14,12 +15,14 @@ machine's wall clock says more about the neighbours than about us):
 - their ratio, the recording's speed as a multiple of real time, the frames the vision
   analysed, and whether the game was recorded move-perfect (:func:`bench.record.compare`).
 
-The goal of issue #31: the recording costs at most 1.5 times what decoding costs.
+The goal of issues #31 and #44: the recording costs at most 1.5 times what decoding costs,
+with the camera wobbling and steady.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from dataclasses import replace
@@ -40,13 +43,13 @@ BIT_RATE = 2_000_000
 FRAME_RATES = (30.0, 15.0)
 
 
-def make_video(seed: int, folder: Path, plies: int, fps: float) -> Path:
-    """Render one H.264 720p game video at ``fps`` with a wobbling camera (once)."""
-    path = folder / f"speed-{seed}-{plies}-{fps:.0f}fps.mp4"
+def make_video(seed: int, folder: Path, plies: int, fps: float, wobble: bool = True) -> Path:
+    """Render one H.264 720p game video at ``fps`` with a wobbling camera or a steady one (once)."""
+    path = folder / f"speed-{seed}-{plies}-{fps:.0f}fps{'' if wobble else '-steady'}.mp4"
     if path.exists() and path.with_suffix(".truth.jsonl").exists():
         return path
     camera = replace(Nuisances.calm((1280, 720), fps), codec="h264", bit_rate=BIT_RATE,
-                     gop=int(2 * fps), wobble_px=WOBBLE_PX, wobble_time=0.5, seed=seed)
+                     gop=int(2 * fps), wobble_px=WOBBLE_PX if wobble else 0.0, wobble_time=0.5, seed=seed)
     script = script_game(seed, plies=plies, irregularities=0)
     scene = sample_scene(np.random.default_rng(seed), held_out=True, elevation=(35.0, 90.0))
     write_video(script, scene, path, seed=seed, nuisances=camera)
@@ -78,7 +81,7 @@ def measure(path: Path) -> None:
     result = compare(path, session, events)
     fps = video_fps(path)
     delay = f"{1000 * np.median(result['delays']):.0f} ms" if result["delays"] else "none"
-    print(f"{path.name}: {frames} frames at {fps:.0f} fps ({frames / fps:.0f} s)\n"
+    print(f"{path.name}: {frames} frames at {fps:.0f} fps ({frames / fps:.0f} s), load {os.getloadavg()[0]:.1f}\n"
           f"  decoding alone: {decode:.2f} s CPU ({frames / decode:.0f} frames/s)\n"
           f"  makhos record:  {cpu:.2f} s CPU = {cpu / decode:.2f}x decoding, "
           f"{frames / fps / cpu:.1f}x real time; frames analysed {analysed}/{frames} "
@@ -100,7 +103,8 @@ def videos(description: str, frame_rates: tuple[float, ...]) -> list[Path]:
     import cv2
 
     cv2.setNumThreads(1)
-    return args.video or [make_video(args.seed, args.folder, args.plies, fps) for fps in frame_rates]
+    return args.video or [*(make_video(args.seed, args.folder, args.plies, fps) for fps in frame_rates),
+                          make_video(args.seed, args.folder, args.plies, frame_rates[0], wobble=False)]
 
 
 def main() -> int:

@@ -8,7 +8,9 @@ the main thread around each stage; decoding runs in its own thread beside it, so
 process's CPU less the main thread's. A stage's figure includes the stages indented under
 it; "the rest" of a stage is what none of its listed parts took. Printed: the calls, the
 milliseconds of CPU per call and per frame of the video, and the share of the whole
-recording's CPU (decoding included). Timing wrappers cost a few microseconds a call.
+recording's CPU (decoding included), per frame of the video (the source hands on only the
+frames the vision may look at, see ``vision.sources.VideoFile``'s ``pace``). Timing wrappers
+cost a few microseconds a call.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from makhos.tracker.tracker import GameTracker
 from makhos.vision.classifier import SquareClassifier
 from makhos.vision.follower import BoardFollower
 from makhos.vision.glance import Glance
+from makhos.vision.grid_probe import GridProbe
 from makhos.vision.occlusion import OcclusionGate
 from makhos.vision.pipeline import BoardReader
 from makhos.vision.reader import PieceReader
@@ -70,9 +73,16 @@ def stages() -> Stage:
         Stage("vision (BoardReader.process)", BoardReader, "process", [
             Stage("the glance", Glance, "wants"),
             Stage("following the board", BoardFollower, "update", [
-                Stage("registration", BoardRegistrar, "register")]),
-            Stage("the gate (occlusion)", OcclusionGate, "update"),
-            Stage("the reads (piece reader)", PieceReader, "classify"),
+                Stage("registration", BoardRegistrar, "register"),
+                Stage("the grid probe", GridProbe, "check"),
+                Stage("local refits", BoardFollower, "_refine"),
+                Stage("full searches", BoardFollower, "_search")]),
+            Stage("the gate (occlusion)", OcclusionGate, "update", [
+                Stage("cutting the cells", OcclusionGate, "_cells"),
+                Stage("motion", OcclusionGate, "_motion"),
+                Stage("covered", OcclusionGate, "_covered", [
+                    Stage("the ring against the still view", OcclusionGate, "_ring_change")])]),
+            Stage("the reads (piece reader)", PieceReader, "embed"),
             Stage("the reads (square classifier)", SquareClassifier, "classify")]),
         Stage("the tracker (explaining a change)", GameTracker, "observe")])
 
@@ -104,10 +114,11 @@ def timing(root: Stage) -> Iterator[None]:
 
 def measure(path: Path) -> None:
     root = stages()
-    analysed = 0
+    analysed = handed = 0
 
     def count(session: BoardSession) -> None:
-        nonlocal analysed
+        nonlocal analysed, handed
+        handed += 1
         analysed += session.last is not None and session.last.analysed
 
     main = time.thread_time()
@@ -115,8 +126,9 @@ def measure(path: Path) -> None:
         session, events, cpu, frames = record(path, None, count)
     main = time.thread_time() - main
     result = compare(path, session, events)
-    print(f"{path.name}: {frames} frames, {analysed} analysed; {cpu:.2f} s CPU in all, {main:.2f} s in the"
-          f" main thread; move-perfect: {result['perfect']} (load {os.getloadavg()[0]:.1f})")
+    print(f"{path.name}: {frames} frames, {handed} handed on by the source, {analysed} analysed; {cpu:.2f} s"
+          f" CPU in all, {main:.2f} s in the main thread; move-perfect: {result['perfect']}"
+          f" (load {os.getloadavg()[0]:.1f})")
     rows = [("decoding (its own thread)", 0, 0, cpu - main), *root.rows(),
             ("the loop beside the session (source, log, events)", 0, 0, main - root.seconds)]
     print(f"  {'stage':<52} {'calls':>6} {'ms/call':>8} {'ms/frame':>9} {'share':>6}")

@@ -85,15 +85,16 @@ def run(args: argparse.Namespace) -> int:
     spool = None if args.events is None else args.events.with_name(args.events.name + ".outbox")
     if spool is not None and not args.resume:
         spool.unlink(missing_ok=True)  # a new recording: an old one's leftovers are not its
-    diagnosis = Diagnosis()
+    diagnosis = Diagnosis(frame_rate=frame_rate(video))
     review = ReviewCamera() if args.report is not None else None
 
     def observe(session: BoardSession) -> None:
+        counted = diagnosis.frames
         if session.last is not None:
             diagnosis.observe(session.last)
         if review is not None:
             review.observe(session)
-        progress.update(1)  # the bar below, made once the frames to come are known
+        progress.update(diagnosis.frames - counted)  # the bar below, made once the frames to come are known
 
     # No referee watches a recording: of several lines through a gap, the likeliest is taken.
     config = WorkerConfig(board=args.board, rules=rules_from_args(args), first_mover=first,
@@ -135,6 +136,17 @@ def run(args: argparse.Namespace) -> int:
         write_review(args.report, pdn, events, args.board, review, video, Numbering(args.numbering))
         print(f"{args.report}: the review report")
     return 0
+
+
+def frame_rate(video: Path) -> float | None:
+    """The frames a second a video's header announces (None when it announces none)."""
+    import cv2
+
+    capture = cv2.VideoCapture(str(video))
+    try:
+        return capture.get(cv2.CAP_PROP_FPS) or None
+    finally:
+        capture.release()
 
 
 def frames_from(video: Path, second: float) -> int:

@@ -52,6 +52,9 @@ class Diagnosis:
 
     first_reading: str | None = None
     readings: int = 0
+    # A video's frames a second: the frames are then counted by their times, every frame of
+    # the video, also those a paced source passed over (``vision.sources.VideoFile``).
+    frame_rate: float | None = None
     last_read: float | None = None
     _times: list[float] = field(default_factory=list)
     _states: list[GateState] = field(default_factory=list)
@@ -83,7 +86,9 @@ class Diagnosis:
 
     @property
     def frames(self) -> int:
-        return len(self._times)
+        if self.frame_rate is None or not self._times:
+            return len(self._times)
+        return round((self._times[-1] - self._times[0]) * self.frame_rate) + 1
 
     def window(self, after: float | None = None) -> Window:
         """Figures of the frames after ``after`` seconds (all frames when None)."""
@@ -120,7 +125,7 @@ class Diagnosis:
 
     def _nothing(self, w: Window) -> str:
         if w.found == 0:
-            return (f"board never found in {w.frames} frames ({w.seconds:.1f} s): is the "
+            return (f"board never found in {self.frames} frames ({w.seconds:.1f} s): is the "
                     "whole board in view, lit and sharp, and at least a third of the picture "
                     "high? (makhos read on one frame shows what is found)")
         if self.readings == 0:

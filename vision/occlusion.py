@@ -33,6 +33,12 @@ judged against the cells' own noise as well as fixed levels: a camera at high ga
 video at a low bit rate makes every cell shimmer by more than a sleeve of the table's
 colour would.
 
+A frame whose cells are all within a few grey levels of the last frame judged (``same_level``,
+``same_quarter``) is that frame again, for the gate: no motion, the same verdict on the ring
+against the same still view. Only the clocks move on. A camera that wobbles changes no cell
+(they are cut where the board lies in each frame), so a still board costs a warp and a
+comparison a frame, not the light's fit and the ring's.
+
 Changes of pieces on the squares are what we want to see, so the gate compares the
 squares themselves only through their corners. A change that stays still for ``settle_s``
 and is not an arm (hidden corners together with a changed ring) becomes the new normal:
@@ -97,6 +103,8 @@ class GateConfig:
     pulse_gap_s: float = 0.3  # ...unless another was let pass this recently
     shake_s: float = 1.0  # the camera's shake is the median over this long
     refit_check: float = 0.02  # squares the location must jump in a frame to ask whether the picture moved
+    same_level: float = 6.0  # grey levels every half square stays within, from the last judged frame, for "unchanged"
+    same_quarter: float = 16.0  # ... and every quarter square (sampled sparsely, so noisier)
 
 
 class OcclusionGate:
@@ -133,6 +141,11 @@ class OcclusionGate:
         self._correction: np.ndarray | None = None
         self._last_view: np.ndarray | None = None  # the homography the previous frame was cut with
         self._shakes: list[tuple[float, float]] = []  # (time, pixels moved since the previous frame)
+        self._judged: np.ndarray | None = None  # the cells of the last frame whose motion was measured
+        self._views = 0  # still views taken: a ring verdict holds for one of them only
+        self._settled_view = False  # a still view was taken past ``settle_s`` in this quiet run
+        # The ring's verdict (crossing, arm), for the still view and corner count it was judged with.
+        self._ring_verdict: tuple[tuple[int, bool], tuple[bool, bool]] | None = None
 
     def _spans_ring(self, strong: np.ndarray, weak: np.ndarray) -> bool:
         """Whether changed ring cells reach from its outer edge to its inner edge in one
@@ -219,12 +232,19 @@ class OcclusionGate:
         # frame): the cells are the board's own, whatever the camera did.
         view, cells = self._view(frame, location, jump)
         rows = self._rows(view)
-        motion, moving = self._motion(cells, rows, timestamp)
+        same = self._unchanged(cells)
+        if same:
+            # Nothing on the board's plane changed since the last frame judged: no motion,
+            # and what covers the board is what covered it then (its verdict is kept).
+            motion, moving, self._was_moving = 0.0, False, False
+        else:
+            self._judged = cells
+            motion, moving = self._motion(cells, rows, timestamp)
         if moving or self._quiet_since is None:
-            self._quiet_since, self._quiet_frames = timestamp, 0
+            self._quiet_since, self._quiet_frames, self._settled_view = timestamp, 0, False
         self._quiet_frames += 1
         quiet = timestamp - self._quiet_since
-        lost, covered = self._covered(cells, rows, check, quiet)
+        lost, covered = self._covered(cells, rows, check, quiet, same)
         if covered:
             state = GateState.OCCLUDED
         elif (
@@ -234,11 +254,30 @@ class OcclusionGate:
             state = GateState.MOVING
         else:
             state = GateState.STILL
-            if self._state is not GateState.STILL or quiet >= cfg.settle_s:
+            settled = quiet >= cfg.settle_s and not (same and self._settled_view)
+            if self._state is not GateState.STILL or settled:
                 # The still view is taken as the board settles, not frame by frame: a hand
-                # creeping in below the motion level would otherwise become part of it.
+                # creeping in below the motion level would otherwise become part of it. Past
+                # ``settle_s`` it follows the board, but a frame the same as the last judged
+                # one adds nothing to the view taken since.
                 self._reference, self._reference_visible = self._caught_up(frame, location, cells), check.visible
+                self._views += 1
+                self._settled_view = quiet >= cfg.settle_s
         return self._status(state, timestamp, lost, motion, shake)
+
+    def _unchanged(self, cells: np.ndarray) -> bool:
+        """Whether every cell of the board and its ring (cut where the board lies in this
+        frame, so a wobbling camera changes none) is within ``same_level`` of the last frame
+        judged (half squares, as motion is measured; a quarter square within ``same_quarter``):
+        then judging this one would find what that one found. A hand, a shadow, the light's
+        change, a moved man all change some cell by more. The half squares' level is half
+        the motion level, so a run of such frames never adds up to motion between two."""
+        judged = self._judged
+        if judged is None or judged.shape != cells.shape:
+            return False
+        if np.abs(cells - judged).max() > self.cfg.same_quarter:
+            return False
+        return bool(np.abs(_halves(cells) - _halves(judged)).max() <= self.cfg.same_level)
 
     def _still_needed(self, check: GridCheck) -> float:
         """Quiet time before a read. A board just found has no still view to say what covers
@@ -308,30 +347,23 @@ class OcclusionGate:
         return motion, moving and not pulse
 
     def _covered(self, cells: np.ndarray, rows: np.ndarray, check: GridCheck,
-                 quiet: float) -> tuple[int, bool]:
+                 quiet: float, same: bool) -> tuple[int, bool]:
         """(corners lost since the last still view, whether something covers the board):
-        corners hidden, or the ring crossed, as the module's docstring tells."""
+        corners hidden, or the ring crossed, as the module's docstring tells. ``same``: the
+        cells are those of the last frame judged (:meth:`_unchanged`), so the ring's verdict
+        on them, against the same still view, holds."""
         cfg = self.cfg
         if self._reference is None or self._reference_visible is None:
             lost = max(0, cfg.min_visible_first - check.n_visible)
             return lost, lost > 0
         lost = int((self._reference_visible & ~check.visible).sum())
         hidden = lost > cfg.max_lost_corners
-        # The light's change fitted on half squares, the ring judged in quarters.
-        half_rows = _halves(rows[..., None])[..., 0]
-        bands, channel = light_gain(_halves(cells), _halves(self._reference), half_rows)
-        relit = corrected(cells, rows, bands, channel)
-        signed = unexplained(relit, cells, self._reference)
-        level = max(cfg.change_level, cfg.noise_factor * noise_level(signed[self._ring]))
-        change = np.abs(signed).max(axis=2)
-        ring = self._ring
-        if not hidden:
-            # Every corner in view: a shadow over the ring (a person beside the table) is no
-            # arm. With corners hidden it counts all the same: a hand may be on the board.
-            ring = ring & ~_shaded(relit, self._reference, level)
-        changed = ring & (change > level)
-        crossing = bool(changed.any())
-        arm = crossing and self._spans_ring(changed, ring & (change > level / 2))
+        key = (self._views, hidden)
+        if same and self._ring_verdict is not None and self._ring_verdict[0] == key:
+            crossing, arm = self._ring_verdict[1]
+        else:
+            crossing, arm = self._ring_change(cells, rows, hidden)
+            self._ring_verdict = key, (crossing, arm)
         if quiet >= cfg.settle_s and not (hidden and arm):
             # A still change that no arm reaching in explains (a tall king now hiding a
             # corner, a cup beside the board) is the new normal.
@@ -345,6 +377,29 @@ class OcclusionGate:
             # of an arm on its way out linger at the ring's outer edge.)
             return lost, False
         return lost, hidden or crossing
+
+    def _ring_change(self, cells: np.ndarray, rows: np.ndarray, hidden: bool) -> tuple[bool, bool]:
+        """(the ring changed from the last still view, the change reaches across the ring's
+        depth in one piece as an arm does). With corners ``hidden`` a shadow counts too."""
+        assert self._reference is not None  # judged against a still view
+        cfg = self.cfg
+        # The light's change fitted on half squares, the ring judged in quarters.
+        half_rows = _halves(rows[..., None])[..., 0]
+        bands, channel = light_gain(_halves(cells), _halves(self._reference), half_rows)
+        relit = corrected(cells, rows, bands, channel)
+        signed = unexplained(relit, cells, self._reference)
+        level = max(cfg.change_level, cfg.noise_factor * noise_level(signed[self._ring]))
+        change = np.abs(signed).max(axis=2)
+        ring = self._ring
+        if not (ring & (change > level)).any():
+            return False, False  # nothing crossed, shaded or not (most frames: spare the shade's fit)
+        if not hidden:
+            # Every corner in view: a shadow over the ring (a person beside the table) is no
+            # arm. With corners hidden it counts all the same: a hand may be on the board.
+            ring = ring & ~_shaded(relit, self._reference, level)
+        changed = ring & (change > level)
+        crossing = bool(changed.any())
+        return crossing, crossing and self._spans_ring(changed, ring & (change > level / 2))
 
     def _status(
         self, state: GateState, timestamp: float, lost: int = 0, motion: float = 0.0,

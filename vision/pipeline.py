@@ -43,10 +43,6 @@ from .rectify import SquareCrops, crop_squares
 from .reading import CLASS_INDEX, Reading
 from .squares import GameLearning, SquareReader, StartAdapting
 
-#: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
-#: before the glance may pass over frames that show nothing new: the gate first makes the
-#: settled board its new normal (passing over frames sooner left it shut after a hand).
-SETTLED_S = 0.5
 #: Squares the board may move in the image before a settled board is read again.
 MOVED = 0.25
 #: Least orientation confidence to fix the numbering (a start position gives much more).
@@ -203,8 +199,10 @@ class BoardReader:
                              f"at {self.lens.size[0]}x{self.lens.size[1]}: calibrate it again")
         last = self._last
         settled = None
-        if (last is not None and last.reading is not None and last.location is not None
-                and last.time - last.gate.since >= self.gate.cfg.settle_s + SETTLED_S):
+        if last is not None and last.reading is not None and last.location is not None:
+            # Settled and read: the glance may pass over frames that show nothing new. The
+            # gate still sees one a second, enough for its clocks to make the still board
+            # its normal (``settle_s``), and any frame whose picture changed.
             m = self.gate.cfg.margin
             settled = last.location.to_image(np.array([[-m, -m], [8 + m, -m], [8 + m, 8 + m], [-m, 8 + m]],
                                                       np.float64))

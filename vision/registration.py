@@ -52,10 +52,11 @@ class RegistrationConfig:
 @dataclass(frozen=True)
 class Registration:
     """One frame's registration: ``motion`` (3x3) maps the template frame's pixels onto this
-    frame's; ``response`` in [0, 1] is how much of the region agreed with the template."""
+    frame's; ``response`` in [0, 1] is how much of the region agreed with the template by
+    phase correlation (None: the steps from the last motion found needed none)."""
 
     motion: np.ndarray
-    response: float
+    response: float | None
     trusted: bool
 
     def displacement(self, point: np.ndarray) -> float:
@@ -136,6 +137,7 @@ class BoardRegistrar:
         self._centre = np.array([t.shape[1] / 2, t.shape[0] / 2])
         self._contrast = float(np.abs(t).mean()) + 1e-3
         self._last = np.zeros(4)
+        self._tracking = False  # the last registration was trusted: the next starts from it
         self.base = location
 
     def _to_frame(self, params: np.ndarray) -> np.ndarray:
@@ -156,17 +158,48 @@ class BoardRegistrar:
         return matrix
 
     def register(self, frame: np.ndarray) -> Registration:
-        """How the image moved from the template frame to ``frame``."""
+        """How the image moved from the template frame to ``frame``.
+
+        A camera that wobbles moves the image by a pixel or two from one analysed frame to
+        the next, well inside the band-passed edges' reach: the steps from the last motion
+        found converge by themselves, and phase correlation (half the cost) is needed only
+        when they do not (a jolt, the first frame after a new template)."""
         if self._template is None or self.base is None:
             raise ValueError("no template: call retemplate() first")
-        t = self._template
         v = self._region(frame)
+        if self._tracking:
+            params, error, converged = self._steps(v, self._last.copy())
+            if converged:
+                registration = self._judge(params, error, None)
+                if registration.trusted:
+                    return registration
         # Copies: OpenCV 5's phaseCorrelate applies the window to its inputs in place.
-        (dx, dy), response = cv2.phaseCorrelate(t.copy(), v.copy(), self._window)
+        (dx, dy), response = cv2.phaseCorrelate(self._template.copy(), v.copy(), self._window)
         # Start from the last motion found; phase correlation's shift replaces it when sure.
         params = self._last.copy()
         if response >= self.cfg.min_response:
             params[:2] = dx, dy
+        params, error, _ = self._steps(v, params)
+        return self._judge(params, error, float(response))
+
+    def _judge(self, params: np.ndarray, error: np.ndarray | None, response: float | None) -> Registration:
+        """The registration ``params`` make, trusted unless it moved too far or explains too
+        little of the region (a hand, a bump); a trusted one is where the next starts."""
+        assert self.base is not None  # registering
+        motion = self._to_frame(params)
+        shift = max(self._displacements(motion)) / self.base.square_px
+        residual = float(np.abs(error).mean()) / self._contrast if error is not None else 1.0
+        trusted = shift <= self.cfg.max_shift and residual <= self.cfg.max_residual
+        self._tracking = trusted
+        if trusted:
+            self._last = params
+        return Registration(motion, response, bool(trusted))
+
+    def _steps(self, v: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, bool]:
+        """Gauss-Newton steps from ``params`` bringing the region ``v`` onto the template:
+        (the parameters, the error left, whether a step became small enough to stop)."""
+        t = self._template
+        assert t is not None  # registering
         h, w = t.shape
         c = self._centre
         error = None
@@ -190,14 +223,8 @@ class BoardRegistrar:
             step[:self.cfg.parameters] = -np.linalg.solve(hessian, (j @ error).astype(np.float64))
             params = params + step
             if np.abs(step[:2]).max() < self.cfg.converged:
-                break
-        motion = self._to_frame(params)
-        shift = max(self._displacements(motion)) / self.base.square_px
-        residual = float(np.abs(error).mean()) / self._contrast if error is not None else 1.0
-        trusted = shift <= self.cfg.max_shift and residual <= self.cfg.max_residual
-        if trusted:
-            self._last = params
-        return Registration(motion, float(response), bool(trusted))
+                return params, error, True
+        return params, error, False
 
     def _displacements(self, motion: np.ndarray) -> list[float]:
         assert self.base is not None

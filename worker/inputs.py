@@ -155,11 +155,13 @@ class CameraInput:
         """The frames from :attr:`begin`, in the log's clock. ``after`` is not needed: where
         a recording goes on was settled from the log by :meth:`taken_up`, and a camera's
         frames come after the log's end by themselves."""
+        from makhos.vision.glance import GlanceConfig
         from makhos.vision.sources import Frame, ImageFolder, LiveCamera, VideoFile, open_source, paced
 
-        source = open_source(self.spec, start=self.start)
+        # A recording's frames no closer than the vision's glance looks at them.
+        source = open_source(self.spec, start=self.start, pace=GlanceConfig().moving_interval)
         if isinstance(source, VideoFile) and self.begin != self.start:
-            source = VideoFile(source.path, start=self.begin)
+            source = replace(source, start=self.begin)
         if self.decoder_threads is not None and isinstance(source, (VideoFile, LiveCamera)):
             source = replace(source, open_capture=_decoding(self.decoder_threads))
         frames: Iterator[Frame] = iter(source)

@@ -131,3 +131,40 @@ def test_open_source_knows_each_kind(tmp_path: Path):
     assert isinstance(open_source("http://10.0.0.5:8080/video.mjpg"), LiveCamera)
     assert isinstance(open_source(tmp_path), ImageFolder)
     assert isinstance(open_source(tmp_path / "game.mp4"), VideoFile)
+
+
+class FileCapture(FakeCapture):
+    """A video file of ``frames`` pictures at ``fps``: counts what was converted to pixels."""
+
+    def __init__(self, frames: int, fps: float) -> None:
+        super().__init__(frames)
+        self.fps, self.read_count, self.grab_count = fps, 0, 0
+
+    def get(self, prop: int) -> float:
+        return {cv2.CAP_PROP_FPS: self.fps, cv2.CAP_PROP_FRAME_COUNT: 10.0}.get(prop, 0.0)
+
+    def read(self):
+        self.read_count += 1
+        return super().read()
+
+    def grab(self) -> bool:
+        self.grab_count += 1
+        ok, _ = super().read()
+        return ok
+
+
+@pytest.mark.parametrize("fps, handed", [(30.0, [0, 2, 4, 6, 8, 9]), (25.0, [0, 2, 4, 6, 8, 9]),
+                                         (60.0, [0, 4, 8, 9]), (15.0, list(range(10)))])
+def test_a_paced_video_hands_on_frames_no_closer_than_its_pace(tmp_path: Path, fps, handed):
+    """The vision looks at no two frames closer than 1/15 s: the frames between are grabbed
+    (decoded, never converted to pixels) and not handed on, but for the last the header
+    announces (where the recording ends); each keeps its own index and timestamp, so every
+    time on the source's clock stays the video's."""
+    path = tmp_path / "game.mp4"
+    path.write_bytes(b"a video")
+    capture = FileCapture(10, fps)
+    frames = list(VideoFile(path, open_capture=lambda _: capture, pace=1 / 15))
+    assert [f.index for f in frames] == handed
+    assert [f.timestamp for f in frames] == [i / fps for i in handed]
+    assert capture.read_count <= len(handed) + 1  # and perhaps the read that finds the end
+    assert capture.read_count + capture.grab_count == 10 + 1  # every frame once, then the end
