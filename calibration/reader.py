@@ -19,17 +19,19 @@ from .profile import BoardProfile, ProfileError
 
 
 def square_reader(profile: BoardProfile | None = None, where: Path | str = "the board profile",
-                  model: Path | str | None = None) -> SquareReader:
+                  model: Path | str | None = None, live: bool = False) -> SquareReader:
     """The one place that picks which network reads the squares (``docs/reading.md``).
 
     A board profile reads with the square classifier and the set adaptation calibration
     fitted on it (``calibration.adaptation``; refused where it was fitted for another
     network, ``where`` naming the profile in the error); a square classifier file given by
     hand (``--model``) reads alone; anything else reads with the piece reader, zero-shot
-    until the start position teaches it the board and learning the board as the game goes.
+    until the start position teaches it the board and learning the board as the game goes
+    (``live``: frames come in real time, so a read never waits for a refit; see
+    ``AdaptingReader``).
     """
     if profile is None and model is None:
-        return AdaptingReader()
+        return AdaptingReader(live=live)
     path = model_path(model)
     network = SquareClassifier(path)
     if profile is None or profile.adaptation is None:
