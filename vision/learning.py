@@ -8,12 +8,14 @@ each pulled toward the heads the start gave (``vision.reader.adapt_heads``):
 - ``occupied`` and ``light`` on every square the game names, as on the start frame;
 - ``king`` — the whole head, not only its scale — once the game has shown a king (a
   crowning the rules confirmed). A king must not be learnt as a square, so each piece is
-  compared with what a man of its own side looks like on its own row (``side_rows``, from
-  the men the game has shown: the start put one on every square of both home areas), and
-  the memory keeps at most a few pieces per square and label, so kings of many squares
-  and both sides weigh as they come, and no square's hundred men outweigh a king seen on
-  three. The start's own men stacked into kings (``vision.reader.stacked_kings``, both
-  sides) stay in the fit at a lower weight: the king prior of a side not crowned yet.
+  compared with what a man of its own side looks like on its own square (``side_squares``,
+  from the men the game has shown: the start put one on every square of both home areas;
+  sides and rows adding up where a side has not stood), and only that difference is fit:
+  what the dark kings taught reads a light king too. The memory keeps at most a few pieces
+  per square and label, so kings of many squares and both sides weigh as they come, and no
+  square's hundred men outweigh a king seen on three. The start's own men stacked into
+  kings (``vision.reader.stacked_kings``, both sides) stay in the fit at a lower weight:
+  the king prior of a side not crowned yet.
 
 Bounded: the memory holds at most ``PER_SQUARE`` embeddings per square and label (3 x 32 x
 5, float16, about 130 kB); a refit is a few Newton steps on a few hundred samples (tens of
@@ -31,6 +33,7 @@ lessons it was fit on (``AdaptingReader.resume`` rebuilds the memory from them).
 from __future__ import annotations
 
 import base64
+import os
 import json
 from collections import deque
 from collections.abc import Sequence
@@ -46,6 +49,8 @@ from .reader import GEOMETRY, PRIOR, ROW_OF_SQUARE, AdaptedState, Heads, PieceRe
 from .reading import LABELS
 from .rectify import SquareCrops
 
+#: How the memory and the log keep an embedding (little-endian float16: a lesson is 32 of them).
+KEPT = np.dtype(os.environ.get("MAKHOS_KEPT", "<f2"))
 #: Embeddings kept per square and label: the latest, so the memory follows the light.
 PER_SQUARE = 3
 #: A square of an accepted board read with less probability than this for what it shows
@@ -54,7 +59,11 @@ DOUBT = 0.8
 #: Prior log-odds of a king added to the refit king head (fit with kings and men weighing
 #: alike): a game has far fewer kings than men, and a man read as a king costs more than
 #: the reverse (the rules know when a man is crowned).
-LEARNT_KING_PRIOR = -1.0
+LEARNT_KING_PRIOR = -1.5
+#: Men on a square whose mean departure from their row counts half (``side_squares``).
+SQUARE_SHRINK = 1.0
+#: Turns of the side-and-row fit (``side_squares``): it settles in a few.
+ADDITIVE_ROUNDS = 10
 #: Weight of one of the start's stacked men beside one king the game has shown.
 STACK_WEIGHT = 0.3
 #: Labels of pieces, and of kings.
@@ -130,44 +139,72 @@ def refit(start: Heads, samples: Samples, prior: float = PRIOR) -> Heads:
             light_rel = ridge_logistic(pieces - start.reference, y, start.light_rel, prior,
                                        offset=pieces @ start.light_abs, weights=balanced(y))
     if samples.has_kings:
-        men = side_rows(pieces, piece_labels, piece_squares)
+        men = side_squares(pieces, piece_labels, piece_squares)
         if men is not None:
+            # Only how a piece stands apart from a man of its own side on its own square is
+            # fit (no absolute term): what the dark kings taught reads a light king too,
+            # and what sets a square apart from the others is no king.
             sides = np.where(np.isin(piece_labels, ["l", "L"]), 0, 1)
             y = np.isin(piece_labels, KINGS).astype(float)
-            x_king = np.concatenate([pieces, pieces - men[sides, ROW_OF_SQUARE[piece_squares]]], 1)
+            apart = pieces - men[sides, piece_squares]
             weights = balanced(y)
             if samples.stacks is not None:
                 stacks, stack_labels, stack_squares = samples.stacks
-                stack_sides = np.where(stack_labels == "L", 0, 1)
-                x_king = np.concatenate([x_king, np.concatenate(
-                    [stacks, stacks - men[stack_sides, ROW_OF_SQUARE[stack_squares]]], 1)])
+                apart = np.concatenate([apart, stacks - men[np.where(stack_labels == "L", 0, 1), stack_squares]])
                 weights = np.r_[weights, np.full(len(stacks), STACK_WEIGHT * weights[y > 0.5].max())]
                 y = np.r_[y, np.ones(len(stacks))]
-            king = ridge_logistic(x_king, y, start.king, prior, weights=weights)
-            king[-1] += LEARNT_KING_PRIOR
-            offsets = men @ king[x.shape[1]:-1]
+            d = x.shape[1]
+            towards = np.r_[start.king[:d] + start.king[d:-1], start.king[-1]]
+            fit = ridge_logistic(apart, y, towards, prior, weights=weights)
+            king = np.r_[np.zeros(d), fit[:-1], fit[-1] + LEARNT_KING_PRIOR]
+            offsets = men @ fit[:-1]
     return Heads(occ, light_rel, start.light_abs, king, start.reference, offsets)
 
 
-def side_rows(pieces: np.ndarray, labels: np.ndarray, squares: np.ndarray) -> np.ndarray | None:
-    """(2, 8, D): what a man of each side (light first) looks like on each row, from the men
-    the game has shown; a row where a side's men have not stood takes its nearest rows'
-    (drawn between them), a side with no man the other side's. None without men."""
-    rows = ROW_OF_SQUARE[squares]
-    found: dict[str, np.ndarray] = {}
-    for side in ("l", "d"):
-        mine = labels == side
-        seen = sorted(set(rows[mine].tolist()))
-        if seen:
-            means = np.stack([pieces[mine & (rows == r)].mean(0) for r in seen])
-            found[side] = np.stack([np.interp(np.arange(8), seen, means[:, k])
-                                    for k in range(means.shape[1])], 1)
-    if not found:
+def side_squares(pieces: np.ndarray, labels: np.ndarray, squares: np.ndarray) -> np.ndarray | None:
+    """(2, 32, D): what a man of each side (light first) looks like on each square, from the
+    men the game has shown (None without men).
+
+    A side's men on a row are their mean there. Where a side's men have not stood on a row,
+    the row is the side's look plus the row's (sides and rows fit as adding up, on the rows
+    both have stood on): a light man far up the board looks as the dark men there do, in
+    light. A row no man stood on is drawn between its neighbours; a side with no man takes
+    the other side's look. On a square where men stood, their own mean departure from their
+    row counts (shrunk toward none while they are few): the camera sees each square a
+    little differently, and a king must be taller than a man *there*."""
+    men = np.isin(labels, ["l", "d"])
+    if not men.any():
         return None
-    light = found.get("l", found.get("d"))
-    dark = found.get("d", found.get("l"))
-    assert light is not None and dark is not None
-    return np.stack([light, dark])
+    sides = np.where(labels == "l", 0, 1)
+    rows = ROW_OF_SQUARE[squares]
+    d = pieces.shape[1]
+    cells, seen = np.zeros((2, 8, d)), np.zeros((2, 8), bool)
+    for side in (0, 1):
+        for row in range(8):
+            mine = men & (sides == side) & (rows == row)
+            if mine.any():
+                cells[side, row], seen[side, row] = pieces[mine].mean(0), True
+    look = np.stack([cells[side][seen[side]].mean(0) if seen[side].any() else np.zeros(d)
+                     for side in (0, 1)])
+    for side in (0, 1):
+        if not seen[side].any():
+            look[side] = look[1 - side]
+    row_look = np.zeros((8, d))
+    for _ in range(ADDITIVE_ROUNDS):  # sides and rows adding up, fit in turns
+        for r in np.flatnonzero(seen.any(0)):
+            row_look[r] = np.mean([cells[s, r] - look[s] for s in (0, 1) if seen[s, r]], 0)
+        for s in np.flatnonzero(seen.any(1)):
+            look[s] = np.mean([cells[s, r] - row_look[r] for r in np.flatnonzero(seen[s])], 0)
+    stood = np.flatnonzero(seen.any(0))
+    row_look = np.stack([np.interp(np.arange(8), stood, row_look[stood, k]) for k in range(d)], 1)
+    modelled = look[:, None] + row_look[None]
+    out = np.where(seen[..., None], cells, modelled)[:, ROW_OF_SQUARE]
+    for square in np.unique(squares[men]):
+        here = men & (squares == square)
+        n = int(here.sum())
+        departure = (pieces[here] - modelled[sides[here], rows[here]]).mean(0)
+        out[:, square] = modelled[:, ROW_OF_SQUARE[square]] + departure * n / (n + SQUARE_SHRINK)
+    return out
 
 
 def wants_refit(probabilities: np.ndarray, shown: str) -> bool:
@@ -221,11 +258,11 @@ class AdaptingReader:
         embeddings, its men stacked into kings), to be kept with the game."""
         state = self.reader.adapt(image, corners, played, labels, lens=lens)
         crops = self.reader.crops(image, corners, played, lens)
-        embeddings = self.reader.embed(crops).astype(np.float16)
+        embeddings = self.reader.embed(crops).astype(KEPT)
         stacks = start_stacks(self.reader, crops, labels)
         start = {"shown": labels, "embeddings": _packed(embeddings)}
         if stacks is not None:
-            start |= {"stacks": _packed(stacks[0].astype(np.float16)),
+            start |= {"stacks": _packed(stacks[0].astype(KEPT)),
                       "stack_labels": "".join(stacks[1]), "stack_squares": stacks[2].tolist()}
         kept = _with(state.to_json(), start=start)
         self._begin(AdaptedState.from_json(kept))  # read exactly as a resumed worker will
@@ -290,7 +327,7 @@ class AdaptingReader:
         self._swap_in()
         last = self._last
         embeddings = last[1] if last is not None and last[0] is crops else self.reader.embed(crops)
-        kept = embeddings.astype(np.float16)
+        kept = embeddings.astype(KEPT)
         self.memory.add(kept, shown)
         self._lessons += 1
         asked = wants_refit(self.state.heads.probabilities(embeddings), shown)
@@ -338,14 +375,14 @@ def _with(adaptation: str, **extra: Any) -> str:
 
 
 def _packed(embeddings: np.ndarray) -> dict[str, Any]:
-    """float16 embeddings (N, D) as JSON: their shape and little-endian bytes in base64."""
-    data = np.ascontiguousarray(embeddings, "<f2").tobytes()
-    return {"shape": list(embeddings.shape), "float16": base64.b64encode(data).decode("ascii")}
+    """Embeddings (N, D) as kept (``KEPT``) in JSON: their shape, type and bytes in base64."""
+    data = np.ascontiguousarray(embeddings, KEPT).tobytes()
+    return {"shape": list(embeddings.shape), "dtype": KEPT.str, "values": base64.b64encode(data).decode("ascii")}
 
 
 def _unpacked(packed: dict[str, Any]) -> np.ndarray:
-    values = np.frombuffer(base64.b64decode(packed["float16"]), "<f2")
-    return values.reshape(packed["shape"]).astype(np.float16)
+    values = np.frombuffer(base64.b64decode(packed["values"]), packed["dtype"])
+    return values.reshape(packed["shape"]).astype(KEPT)
 
 
 def _unpacked_stacks(start: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:

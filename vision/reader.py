@@ -181,15 +181,16 @@ class Heads:
 
     def _king_logit(self, e: np.ndarray, ref: np.ndarray, light: np.ndarray) -> np.ndarray:
         """Log-odds of a king over a man: against ``ref``, or, once learnt from the game's
-        kings, against a man of the piece's side (as read) on its row (32 squares of one board)."""
+        kings, against a man of the piece's side (as read) on its square (``king_offsets``
+        (2, 32)) or row ((2, 8), as kept before) (32 squares of one board)."""
         d = e.shape[1]
         w = self.king[:-1]
         if self.king_offsets is None or len(e) != 32:
             logit: np.ndarray = np.concatenate([e, e - ref], 1) @ w + self.king[-1]
             return logit
         side = np.where(light > 0.5, 0, 1)
-        out: np.ndarray = (e @ (w[:d] + w[d:]) + self.king[-1]
-                           - self.king_offsets[side, ROW_OF_SQUARE])
+        where = ROW_OF_SQUARE if self.king_offsets.shape[1] == 8 else np.arange(32)
+        out: np.ndarray = e @ (w[:d] + w[d:]) + self.king[-1] - self.king_offsets[side, where]
         return out
 
     def probabilities(self, e: np.ndarray) -> np.ndarray:
