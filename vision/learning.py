@@ -33,7 +33,6 @@ lessons it was fit on (``AdaptingReader.resume`` rebuilds the memory from them).
 from __future__ import annotations
 
 import base64
-import os
 import json
 from collections import deque
 from collections.abc import Sequence
@@ -50,7 +49,7 @@ from .reading import LABELS
 from .rectify import SquareCrops
 
 #: How the memory and the log keep an embedding (little-endian float16: a lesson is 32 of them).
-KEPT = np.dtype(os.environ.get("MAKHOS_KEPT", "<f2"))
+KEPT = np.dtype("<f2")
 #: Embeddings kept per square and label: the latest, so the memory follows the light.
 PER_SQUARE = 3
 #: A square of an accepted board read with less probability than this for what it shows
