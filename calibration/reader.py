@@ -20,20 +20,22 @@ from .profile import BoardProfile, ProfileError
 
 
 def square_reader(profile: BoardProfile | None = None, where: Path | str = "the board profile",
-                  model: Path | str | None = None, networks: Networks | None = None) -> SquareReader:
+                  model: Path | str | None = None, networks: Networks | None = None,
+                  live: bool = False) -> SquareReader:
     """The one place that picks which network reads the squares (``docs/reading.md``).
 
     A board profile reads with the square classifier and the set adaptation calibration
     fitted on it (``calibration.adaptation``; refused where it was fitted for another
     network, ``where`` naming the profile in the error); a square classifier file given by
     hand (``--model``) reads alone; anything else reads with the piece reader, zero-shot
-    until the start position teaches it the board and learning the board as the game goes.
-    The network comes from ``networks`` (those a process shares among its boards), else is
-    loaded for this reader alone.
+    until the start position teaches it the board and learning the board as the game goes
+    (``live``: frames come in real time, so a read never waits for a refit; see
+    ``AdaptingReader``). The network comes from ``networks`` (those a process shares among
+    its boards), else is loaded for this reader alone.
     """
     networks = networks if networks is not None else Networks()
     if profile is None and model is None:
-        return AdaptingReader(networks.piece_reader())
+        return AdaptingReader(networks.piece_reader(), live=live)
     path = model_path(model)
     network = networks.square_classifier(path)
     if profile is None or profile.adaptation is None:

@@ -46,6 +46,11 @@ class EventKind(str, enum.Enum):
     READER_ADAPTED = "reader_adapted"  # the square reader refit on this board's start
 
 
+#: Kinds kept in the log for a worker taken up mid-game, never held by the server: a
+#: reader's lesson is tens of kB a ply, and no page draws anything from it.
+WORKER_ONLY: frozenset[EventKind] = frozenset({EventKind.READER_ADAPTED})
+
+
 class IrregularityKind(str, enum.Enum):
     """What rule an irregularity broke: the catalogue of docs/RULES.md, "Irregularities".
 

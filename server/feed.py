@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from makhos.events import EventLog, GameEvent, LogUnavailable
+from makhos.events.details import WORKER_ONLY
 
 EPOCH_2001 = 1e9  # a ``time`` above this is wall-clock time, not a video's frame time
 
@@ -77,9 +78,11 @@ class EventFeed:
                         # time says, never younger than now: a restart leaks nothing early.
                         at = min(now, event.time) if startup and event.time > EPOCH_2001 else now
                         board = self._boards.setdefault(event.board, _Board())
+                        self._last = event.seq
+                        if event.kind in WORKER_ONLY:
+                            continue  # a reader's lessons: tens of kB a ply no page shows
                         board.seqs.append(event.seq)
                         board.seen.append(Seen(event, at))
-                        self._last = event.seq
                         changed.add(event.board)
                     self._changed.notify_all()
                     for name in changed:

@@ -78,44 +78,51 @@ class BoardSession:
         self.health = HealthWatch()
         history = self._history()
         self._seen = (history[-1].seq if history else 0) if seen is None else seen
-        self._kept: str | None = None  # the reader's refit last kept in the log
+        # What the reader kept in the log with the current game (refits and lessons, in
+        # order; ``GameLearning``), and the refit in force among them.
+        self._kept: list[str] = []
+        self._kept_game: int | None = None  # the game they were kept with
+        self._in_force: str | None = None
         # A game taken up from its log: frames up to its last event only warm the vision
         # (the follower's and gate's views), as the log holds what they show already.
         self._history_until = tracker.resumed
         self._polled = -np.inf
         self._in_play = False  # whether the reader was told a game is in play
-        self._tell_reader(self._kept_adaptation(history), in_play=False)
+        self._tell_reader(self._kept_by_reader(history), in_play=False)
+        taken_up = None if self.reader is None else self.reader.adaptation
+        # A refit the reader fit anew on taking up the game is kept like any other (feed).
+        self._in_force = taken_up if taken_up in self._kept else None
 
     def read_with(self, reader: BoardReader) -> None:
         """Read from now on with ``reader`` (corners saved on the calibration page), told
         what the game knows as the first one was."""
         self.reader = reader
-        self._tell_reader(self._kept, in_play=not isinstance(self.tracker.phase, NoGame))
+        self._tell_reader(tuple(self._kept), in_play=not isinstance(self.tracker.phase, NoGame))
 
-    def _tell_reader(self, adaptation: str | None, in_play: bool) -> None:
+    def _tell_reader(self, kept: tuple[str, ...], in_play: bool) -> None:
         """Hand the reader what the game knows: the set-ups the tracker looks for, the board
         of a game in progress (found again mid-game, numbered as the log has it), whether a
-        game is in play, and the refit kept with the game."""
+        game is in play, and what the reader kept with the game (its refits and lessons)."""
         if self.reader is None:
             return
         game = self.tracker.game
         going = game is not None and game.result() is None
         self.reader.follow(GameKnowledge(tuple(start_boards(self.tracker.rules)),
                                          game.position.board if going and game is not None else None,
-                                         in_play, adaptation))
+                                         in_play, kept))
         self._in_play = in_play
 
-    def _kept_adaptation(self, history: list[GameEvent]) -> str | None:
-        """The refit a game taken up mid-way reads with (kept in the log); None for none."""
+    def _kept_by_reader(self, history: list[GameEvent]) -> tuple[str, ...]:
+        """What the reader kept with a game taken up mid-way (its refits and lessons, in the
+        order kept), to read and learn with again; nothing for a game over or none."""
         game = self.tracker.game
         if game is None or game.result() is not None:
-            return None
+            return ()
         number = self.tracker.logged_game.current.number
-        kept = [e.detail.adaptation for e in history
-                if isinstance(e.detail, ReaderAdapted) and e.game == number]
-        if kept:
-            self._kept = kept[-1]
-        return self._kept
+        self._kept_game = number
+        self._kept = [e.detail.adaptation for e in history
+                      if isinstance(e.detail, ReaderAdapted) and e.game == number]
+        return tuple(self._kept)
 
     def feed(self, image: np.ndarray, time: float) -> list[GameEvent]:
         """Process one frame; returns the events it caused, already stored (or, behind an
@@ -126,39 +133,46 @@ class BoardSession:
         if self._history_until is not None and time <= self._history_until:
             return []
         events = self.observe(time, self.last.reading)
-        self._teach(events)
-        if self.reader.adaptation != self._kept:
+        lesson = self._teach(events)
+        if lesson is not None:
+            events.append(self._keep(time, lesson))
+        if self.reader.adaptation != self._in_force:
             if not isinstance(self.tracker.phase, NoGame):  # kept with the game it started
-                self._kept = self.reader.adaptation
-                if self._kept is not None:
-                    events.append(self._adapted(time, self._kept))
+                self._in_force = self.reader.adaptation
+                if self._in_force is not None:
+                    events.append(self._keep(time, self._in_force))
         if not self._in_play and not isinstance(self.tracker.phase, NoGame):
-            self._tell_reader(None, in_play=True)
+            self._tell_reader((), in_play=True)
         status = self.health.update(self.last, isinstance(self.tracker.phase, Playing))
         if status is not None:
             assert self.health.health is not None  # update() has just set it
             events.append(self.camera_notice(time, status, self.health.health.describe()))
         return events
 
-    def _teach(self, events: list[GameEvent]) -> None:
+    def _teach(self, events: list[GameEvent]) -> str | None:
         """A position the game accepted is a labelled picture of this board: hand the reader
-        what its squares show (after the events are stored: never on the way to a move)."""
+        what its squares show (after the events are stored: never on the way to a move).
+        Returns the reader's lesson, to keep with the game."""
         if (self.reader is None or self.tracker.alert is not None
                 or not any(e.kind in ACCEPTED for e in events)):
-            return
+            return None
         game = self.tracker.game
-        if game is not None:
-            self.reader.learn(shown(game.position, self.tracker.overlay, crowned_at(game),
-                                    len(game.plies)))
+        if game is None:
+            return None
+        return self.reader.learn(shown(game.position, self.tracker.overlay, crowned_at(game),
+                                       len(game.plies)))
 
-    def _adapted(self, time: float, adaptation: str) -> GameEvent:
-        """Keep the reader's refit (on the start, or on a position the game accepted) with
-        the game, stored."""
+    def _keep(self, time: float, kept: str) -> GameEvent:
+        """Keep what the reader learnt (its refit on the start or on positions the game
+        accepted, or a lesson) with the game, stored."""
         game = self.tracker.game
-        return self._store(GameEvent(self.tracker.board_id, EventKind.READER_ADAPTED, time,
-                                     game=self.tracker.logged_game.current.number,
+        number = self.tracker.logged_game.current.number
+        if self._kept_game != number:  # a new game: what the reader kept before is done with
+            self._kept, self._kept_game = [], number
+        self._kept.append(kept)
+        return self._store(GameEvent(self.tracker.board_id, EventKind.READER_ADAPTED, time, game=number,
                                      ply=None if game is None else len(game.plies),
-                                     detail=ReaderAdapted(adaptation)))
+                                     detail=ReaderAdapted(kept)))
 
     def camera_notice(self, time: float, status: CameraStatus | CameraNotice,
                       reason: str | None = None) -> GameEvent:

@@ -8,32 +8,48 @@ each pulled toward the heads the start gave (``vision.reader.adapt_heads``):
 - ``occupied`` and ``light`` on every square the game names, as on the start frame;
 - ``king`` — the whole head, not only its scale — once the game has shown a king (a
   crowning the rules confirmed). A king must not be learnt as a square, so each piece is
-  compared with what a man of its own side looks like on its own row (``side_rows``, from
-  the men the game has shown: the start put one on every square of both home areas), and
-  the memory keeps at most a few pieces per square and label, so kings of many squares
-  and both sides weigh as they come, and no square's hundred men outweigh a king seen on
-  three. The start's own men stacked into kings (``vision.reader.stacked_kings``, both
-  sides) stay in the fit at a lower weight: the king prior of a side not crowned yet.
+  compared with what a man of its own side looks like on its own square (``side_squares``,
+  from the men the game has shown: the start put one on every square of both home areas;
+  sides and rows adding up where a side has not stood), and only that difference is fit:
+  what the dark kings taught reads a light king too. The memory keeps at most a few pieces
+  per square and label, so kings of many squares and both sides weigh as they come, and no
+  square's hundred men outweigh a king seen on three. The start's own men stacked into
+  kings (``vision.reader.stacked_kings``, both sides) stay in the fit at a lower weight:
+  the king prior of a side not crowned yet.
 
-Bounded: the memory holds at most ``PER_SQUARE`` embeddings per square and label (5 x 32 x
-3, about half a megabyte); a refit is a few Newton steps on a few hundred samples (tens of
-milliseconds, ``bench/learning.py``) and runs after a position is accepted, never while a
-move is being decided. A refit happens only where the accepted board was misread or read
-with doubt, so a reader that already reads the board right is left alone.
+Bounded: the memory holds at most ``PER_SQUARE`` embeddings per square and label (3 x 32 x
+5, float16, about 130 kB); a refit is a few Newton steps on a few hundred samples (tens of
+milliseconds, ``bench/learning.py``). It happens only where the accepted board was misread
+or read with doubt, so a reader that already reads the board right is left alone, and it
+runs on a thread of its own (``vision.background``), never on the path that decides a move:
+its heads are swapped in before a later read.
+
+Kept with the game, so a worker restarted mid-game reads and learns as the first one did:
+the start's refit carries the start's embeddings and stacked men, each accepted board a
+lesson (its 32 embeddings as float16, about 11 kB of JSON), each refit the number of
+lessons it was fit on (``AdaptingReader.resume`` rebuilds the memory from them).
 """
 
 from __future__ import annotations
 
+import base64
+import json
 from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
+from .background import Latest
 from .lens import Lens
 from .logistic import ridge_logistic
 from .reader import GEOMETRY, PRIOR, ROW_OF_SQUARE, AdaptedState, Heads, PieceReader, stacked_kings
 from .reading import LABELS
 from .rectify import SquareCrops
 
+#: How the memory and the log keep an embedding (little-endian float16: a lesson is 32 of them).
+KEPT = np.dtype("<f2")
 #: Embeddings kept per square and label: the latest, so the memory follows the light.
 PER_SQUARE = 3
 #: A square of an accepted board read with less probability than this for what it shows
@@ -42,16 +58,37 @@ DOUBT = 0.8
 #: Prior log-odds of a king added to the refit king head (fit with kings and men weighing
 #: alike): a game has far fewer kings than men, and a man read as a king costs more than
 #: the reverse (the rules know when a man is crowned).
-LEARNT_KING_PRIOR = -1.0
+LEARNT_KING_PRIOR = -1.5
+#: Men on a square whose mean departure from their row counts half (``side_squares``).
+SQUARE_SHRINK = 1.0
+#: Turns of the side-and-row fit (``side_squares``): it settles in a few.
+ADDITIVE_ROUNDS = 10
 #: Weight of one of the start's stacked men beside one king the game has shown.
 STACK_WEIGHT = 0.3
 #: Labels of pieces, and of kings.
 PIECES, KINGS = ("l", "d", "L", "D"), ("L", "D")
 
 
+@dataclass(frozen=True)
+class Samples:
+    """What a refit is fit on, taken from the memory at the moment it was asked (the memory
+    goes on changing on the camera's thread while the refit runs on its own): (N, D)
+    embeddings, (N,) labels and (N,) squares (0-31), and the start's stacked men."""
+
+    x: np.ndarray
+    labels: np.ndarray
+    squares: np.ndarray
+    stacks: tuple[np.ndarray, np.ndarray, np.ndarray] | None
+
+    @property
+    def has_kings(self) -> bool:
+        return bool(np.isin(self.labels, KINGS).any())
+
+
 class GameMemory:
     """The game's labelled squares: the latest ``PER_SQUARE`` embeddings of each (label,
-    square) the game has proved."""
+    square) the game has proved. Kept as float16, as the log keeps them (``lesson``), so a
+    memory rebuilt from the log is this one to the bit."""
 
     def __init__(self, per_square: int = PER_SQUARE) -> None:
         self._kept: dict[tuple[str, int], deque[np.ndarray]] = {}
@@ -61,22 +98,21 @@ class GameMemory:
         self.stacks: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def add(self, embeddings: np.ndarray, shown: str) -> None:
-        """One board's 32 embeddings (square order), labelled by ``shown`` ('?': unknown)."""
+        """One board's 32 embeddings (square order, float16), labelled by ``shown`` ('?':
+        unknown)."""
         for square, label in enumerate(shown):
             if label != "?":
                 kept = self._kept.setdefault((label, square), deque(maxlen=self.per_square))
                 kept.append(embeddings[square])
 
-    @property
-    def has_kings(self) -> bool:
-        return any(label in KINGS for label, _ in self._kept)
-
-    def samples(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(N, D) embeddings, (N,) labels and (N,) squares (0-31) of everything kept."""
+    def snapshot(self) -> Samples:
+        """Everything kept, in a fixed order (labels, then squares, then age)."""
         keys = sorted(self._kept)
         rows = [(e, label, square) for label, square in keys for e in self._kept[(label, square)]]
-        return (np.stack([r[0] for r in rows]), np.array([r[1] for r in rows]),
-                np.array([r[2] for r in rows]))
+        return Samples(np.stack([r[0] for r in rows]).astype(np.float64),
+                       np.array([r[1] for r in rows]), np.array([r[2] for r in rows]),
+                       None if self.stacks is None else
+                       (self.stacks[0].astype(np.float64), self.stacks[1], self.stacks[2]))
 
 
 def balanced(y: np.ndarray) -> np.ndarray:
@@ -85,10 +121,10 @@ def balanced(y: np.ndarray) -> np.ndarray:
     return np.where(y > 0.5, n / (2 * max(positives, 1.0)), n / (2 * max(n - positives, 1.0)))
 
 
-def refit(start: Heads, memory: GameMemory, prior: float = PRIOR) -> Heads:
+def refit(start: Heads, samples: Samples, prior: float = PRIOR) -> Heads:
     """The heads refit on what the game has shown, pulled toward ``start`` (the heads the
     start position gave: its reference, its rows of men)."""
-    x, labels, squares = memory.samples()
+    x, labels, squares = samples.x, samples.labels, samples.squares
     occupied = np.isin(labels, PIECES)
     occ = start.occupied
     if 0 < occupied.sum() < len(occupied):
@@ -101,45 +137,73 @@ def refit(start: Heads, memory: GameMemory, prior: float = PRIOR) -> Heads:
         if 0 < y.sum() < len(y):
             light_rel = ridge_logistic(pieces - start.reference, y, start.light_rel, prior,
                                        offset=pieces @ start.light_abs, weights=balanced(y))
-    if memory.has_kings:
-        men = side_rows(pieces, piece_labels, piece_squares)
+    if samples.has_kings:
+        men = side_squares(pieces, piece_labels, piece_squares)
         if men is not None:
+            # Only how a piece stands apart from a man of its own side on its own square is
+            # fit (no absolute term): what the dark kings taught reads a light king too,
+            # and what sets a square apart from the others is no king.
             sides = np.where(np.isin(piece_labels, ["l", "L"]), 0, 1)
             y = np.isin(piece_labels, KINGS).astype(float)
-            x_king = np.concatenate([pieces, pieces - men[sides, ROW_OF_SQUARE[piece_squares]]], 1)
+            apart = pieces - men[sides, piece_squares]
             weights = balanced(y)
-            if memory.stacks is not None:
-                stacks, stack_labels, stack_squares = memory.stacks
-                stack_sides = np.where(stack_labels == "L", 0, 1)
-                x_king = np.concatenate([x_king, np.concatenate(
-                    [stacks, stacks - men[stack_sides, ROW_OF_SQUARE[stack_squares]]], 1)])
+            if samples.stacks is not None:
+                stacks, stack_labels, stack_squares = samples.stacks
+                apart = np.concatenate([apart, stacks - men[np.where(stack_labels == "L", 0, 1), stack_squares]])
                 weights = np.r_[weights, np.full(len(stacks), STACK_WEIGHT * weights[y > 0.5].max())]
                 y = np.r_[y, np.ones(len(stacks))]
-            king = ridge_logistic(x_king, y, start.king, prior, weights=weights)
-            king[-1] += LEARNT_KING_PRIOR
-            offsets = men @ king[x.shape[1]:-1]
+            d = x.shape[1]
+            towards = np.r_[start.king[:d] + start.king[d:-1], start.king[-1]]
+            fit = ridge_logistic(apart, y, towards, prior, weights=weights)
+            king = np.r_[np.zeros(d), fit[:-1], fit[-1] + LEARNT_KING_PRIOR]
+            offsets = men @ fit[:-1]
     return Heads(occ, light_rel, start.light_abs, king, start.reference, offsets)
 
 
-def side_rows(pieces: np.ndarray, labels: np.ndarray, squares: np.ndarray) -> np.ndarray | None:
-    """(2, 8, D): what a man of each side (light first) looks like on each row, from the men
-    the game has shown; a row where a side's men have not stood takes its nearest rows'
-    (drawn between them), a side with no man the other side's. None without men."""
-    rows = ROW_OF_SQUARE[squares]
-    found: dict[str, np.ndarray] = {}
-    for side in ("l", "d"):
-        mine = labels == side
-        seen = sorted(set(rows[mine].tolist()))
-        if seen:
-            means = np.stack([pieces[mine & (rows == r)].mean(0) for r in seen])
-            found[side] = np.stack([np.interp(np.arange(8), seen, means[:, k])
-                                    for k in range(means.shape[1])], 1)
-    if not found:
+def side_squares(pieces: np.ndarray, labels: np.ndarray, squares: np.ndarray) -> np.ndarray | None:
+    """(2, 32, D): what a man of each side (light first) looks like on each square, from the
+    men the game has shown (None without men).
+
+    A side's men on a row are their mean there. Where a side's men have not stood on a row,
+    the row is the side's look plus the row's (sides and rows fit as adding up, on the rows
+    both have stood on): a light man far up the board looks as the dark men there do, in
+    light. A row no man stood on is drawn between its neighbours; a side with no man takes
+    the other side's look. On a square where men stood, their own mean departure from their
+    row counts (shrunk toward none while they are few): the camera sees each square a
+    little differently, and a king must be taller than a man *there*."""
+    men = np.isin(labels, ["l", "d"])
+    if not men.any():
         return None
-    light = found.get("l", found.get("d"))
-    dark = found.get("d", found.get("l"))
-    assert light is not None and dark is not None
-    return np.stack([light, dark])
+    sides = np.where(labels == "l", 0, 1)
+    rows = ROW_OF_SQUARE[squares]
+    d = pieces.shape[1]
+    cells, seen = np.zeros((2, 8, d)), np.zeros((2, 8), bool)
+    for side in (0, 1):
+        for row in range(8):
+            mine = men & (sides == side) & (rows == row)
+            if mine.any():
+                cells[side, row], seen[side, row] = pieces[mine].mean(0), True
+    look = np.stack([cells[side][seen[side]].mean(0) if seen[side].any() else np.zeros(d)
+                     for side in (0, 1)])
+    for side in (0, 1):
+        if not seen[side].any():
+            look[side] = look[1 - side]
+    row_look = np.zeros((8, d))
+    for _ in range(ADDITIVE_ROUNDS):  # sides and rows adding up, fit in turns
+        for r in np.flatnonzero(seen.any(0)):
+            row_look[r] = np.mean([cells[s, r] - look[s] for s in (0, 1) if seen[s, r]], 0)
+        for s in np.flatnonzero(seen.any(1)):
+            look[s] = np.mean([cells[s, r] - row_look[r] for r in np.flatnonzero(seen[s])], 0)
+    stood = np.flatnonzero(seen.any(0))
+    row_look = np.stack([np.interp(np.arange(8), stood, row_look[stood, k]) for k in range(d)], 1)
+    modelled = look[:, None] + row_look[None]
+    out = np.where(seen[..., None], cells, modelled)[:, ROW_OF_SQUARE]
+    for square in np.unique(squares[men]):
+        here = men & (squares == square)
+        n = int(here.sum())
+        departure = (pieces[here] - modelled[sides[here], rows[here]]).mean(0)
+        out[:, square] = modelled[:, ROW_OF_SQUARE[square]] + departure * n / (n + SQUARE_SHRINK)
+    return out
 
 
 def wants_refit(probabilities: np.ndarray, shown: str) -> bool:
@@ -157,51 +221,174 @@ def wants_refit(probabilities: np.ndarray, shown: str) -> bool:
 class AdaptingReader:
     """The reader as a camera uses it (``vision.squares.GameLearning``): zero-shot until the
     settled start position teaches it this board, then with the heads refit on it, refit
-    again on the positions the game accepts."""
+    again on the positions the game accepts.
+
+    A refit runs off the caller's thread (``vision.background.Latest``: one at a time, the
+    newest asked winning) and its heads are swapped in before a later read, never during
+    one. ``live``: frames come in real time, so a read does not wait for a refit still
+    running (it reads with the heads it has). Otherwise (a recording read as fast as it is
+    decoded) a read waits for the refit asked before it, so that a recording reads the same
+    from run to run.
+    """
 
     geometry = GEOMETRY
 
-    def __init__(self, reader: PieceReader | None = None) -> None:
+    def __init__(self, reader: PieceReader | None = None, live: bool = False) -> None:
         self.reader = reader if reader is not None else PieceReader()
+        self.live = live
         self.state: AdaptedState | None = None
         self.memory = GameMemory()
         self._start: Heads | None = None  # what refits are pulled toward
         self._last: tuple[SquareCrops, np.ndarray] | None = None  # the last crops read, embedded
+        self._lessons = 0  # boards learnt since the start
+        self._refits: Latest[tuple[int, str, AdaptedState]] = Latest("refit")
+        self._generation = 0  # a refit asked before the last start or resume is dropped
+        self._landed: str | None = None  # a refit swapped in, not yet handed on (``refitted``)
 
     def classify(self, crops: SquareCrops) -> np.ndarray:
+        self._swap_in()
         embeddings = self.reader.embed(crops)
         self._last = crops, embeddings
         return self.reader.heads(self.state).probabilities(embeddings)
 
     def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
               lens: Lens | None = None) -> str:
-        self.state = self.reader.adapt(image, corners, played, labels, lens=lens)
-        self._start, self.memory = self.state.heads, GameMemory()
+        """The refit on the start, with what later refits need of the start (its squares'
+        embeddings, its men stacked into kings), to be kept with the game."""
+        state = self.reader.adapt(image, corners, played, labels, lens=lens)
         crops = self.reader.crops(image, corners, played, lens)
-        self.memory.add(self.reader.embed(crops), labels)
-        self.memory.stacks = start_stacks(self.reader, crops, labels)
-        return self.state.to_json()
+        embeddings = self.reader.embed(crops).astype(KEPT)
+        stacks = start_stacks(self.reader, crops, labels)
+        start = {"shown": labels, "embeddings": _packed(embeddings)}
+        if stacks is not None:
+            start |= {"stacks": _packed(stacks[0].astype(KEPT)),
+                      "stack_labels": "".join(stacks[1]), "stack_squares": stacks[2].tolist()}
+        kept = _with(state.to_json(), start=start)
+        self._begin(AdaptedState.from_json(kept))  # read exactly as a resumed worker will
+        self.memory.add(embeddings, labels)
+        self.memory.stacks = None if stacks is None else _unpacked_stacks(start)
+        return kept
 
     def restore(self, adaptation: str) -> None:
         """Read with an adaptation kept with the game. Later refits are pulled toward it and
-        learn from the positions accepted from now on (the memory is not logged)."""
+        learn from the positions accepted from now on (``resume`` takes up the game's memory)."""
         state = AdaptedState.from_json(adaptation)
         self.reader.heads(state)  # refuses a state fitted for another network
-        self.state, self._start, self.memory = state, state.heads, GameMemory()
+        self._begin(state)
+
+    def resume(self, kept: Sequence[str]) -> str | None:
+        """Take up a game from what ``adapt`` and ``learn`` kept with it (in the order kept):
+        the start's heads, the memory rebuilt lesson by lesson, the last refit; a refit
+        asked but never kept (the worker stopped first) is fit now. Returns the adaptation
+        read with (None: none kept)."""
+        self._begin(None)
+        state: AdaptedState | None = None
+        in_force: str | None = None
+        fitted_on = 0  # lessons the refit in force was fit on
+        asked: tuple[int, Samples] | None = None  # the last lesson that asked for a refit
+        for text in kept:
+            data = json.loads(text)
+            if data.get("kind") == LESSON:
+                if self._start is None:
+                    continue  # a lesson without the start it follows: nothing to pull toward
+                self.memory.add(_unpacked(data["embeddings"]), data["shown"])
+                self._lessons += 1
+                if data["refit"]:
+                    asked = self._lessons, self.memory.snapshot()
+                continue
+            state, in_force = AdaptedState.from_json(text), text
+            self.reader.heads(state)  # refuses a state fitted for another network
+            if "start" in data:
+                self._begin(state)
+                self.memory.add(_unpacked(data["start"]["embeddings"]), data["start"]["shown"])
+                self.memory.stacks = _unpacked_stacks(data["start"])
+                asked, fitted_on = None, 0
+            fitted_on = int(data.get("lessons", fitted_on))
+            if asked is not None and fitted_on >= asked[0]:
+                asked = None
+        if state is None:
+            return None
+        self.state = state
+        if self._start is None:
+            self._start = state.heads  # an older log without its start: pulled toward the last
+        if asked is not None:
+            in_force, self.state = fitted(self._start, state.model, *asked)
+        return in_force
 
     def learn(self, crops: SquareCrops, shown: str) -> str | None:
+        """Keep the board's embeddings in the memory; ask for a refit where the board was
+        misread or read with doubt (it runs off this thread: ``refitted``). Returns the
+        lesson to keep with the game (None: zero-shot, nothing learnt)."""
         if len(shown) != 32:
             raise ValueError("an accepted board has 32 squares")
         if self.state is None or self._start is None:
             return None  # zero-shot: nothing to pull a refit toward
+        self._swap_in()
         last = self._last
         embeddings = last[1] if last is not None and last[0] is crops else self.reader.embed(crops)
-        self.memory.add(embeddings, shown)
-        if not wants_refit(self.state.heads.probabilities(embeddings), shown):
-            return None
-        kept = AdaptedState(refit(self._start, self.memory), self.state.model).to_json()
-        self.state = AdaptedState.from_json(kept)  # read exactly as a resumed worker will
-        return kept
+        kept = embeddings.astype(KEPT)
+        self.memory.add(kept, shown)
+        self._lessons += 1
+        asked = wants_refit(self.state.heads.probabilities(embeddings), shown)
+        if asked:
+            start, model, samples = self._start, self.state.model, self.memory.snapshot()
+            lessons, generation = self._lessons, self._generation
+            self._refits.ask(lambda: (generation, *fitted(start, model, lessons, samples)))
+        return json.dumps({"kind": LESSON, "shown": shown, "refit": asked, "embeddings": _packed(kept)})
+
+    def refitted(self) -> str | None:
+        """The newest refit swapped in since last asked, as JSON to keep with the game (None:
+        none). A reader that is not ``live`` first waits for the refit asked last."""
+        self._swap_in()
+        landed, self._landed = self._landed, None
+        return landed
+
+    def _swap_in(self) -> None:
+        """Read from now on with the refit that has landed (waiting for it unless ``live``)."""
+        landed = self._refits.take(wait=not self.live)
+        if landed is not None and landed[0] == self._generation:
+            _, self._landed, self.state = landed
+
+    def _begin(self, state: AdaptedState | None) -> None:
+        """A new start (or a take-up): refits still running belong to what went before."""
+        self._generation += 1
+        self.state, self.memory, self._lessons, self._landed = state, GameMemory(), 0, None
+        self._start = None if state is None else state.heads
+
+
+def fitted(start: Heads, model: str, lessons: int, samples: Samples) -> tuple[str, AdaptedState]:
+    """The heads refit on ``samples`` (the memory after ``lessons`` boards), as kept with the
+    game and as read: the JSON read back, so the heads read are those a resumed worker reads."""
+    kept = _with(AdaptedState(refit(start, samples), model).to_json(), lessons=lessons)
+    return kept, AdaptedState.from_json(kept)
+
+
+#: The ``kind`` of a lesson kept with the game (``AdaptingReader.learn``).
+LESSON = "board-reader-lesson"
+
+
+def _with(adaptation: str, **extra: Any) -> str:
+    """An adaptation's JSON with more of what a resumed worker needs."""
+    data: dict[str, Any] = json.loads(adaptation)
+    return json.dumps(data | extra)
+
+
+def _packed(embeddings: np.ndarray) -> dict[str, Any]:
+    """Embeddings (N, D) as kept (``KEPT``) in JSON: their shape, type and bytes in base64."""
+    data = np.ascontiguousarray(embeddings, KEPT).tobytes()
+    return {"shape": list(embeddings.shape), "dtype": KEPT.str, "values": base64.b64encode(data).decode("ascii")}
+
+
+def _unpacked(packed: dict[str, Any]) -> np.ndarray:
+    values = np.frombuffer(base64.b64decode(packed["values"]), packed["dtype"])
+    return values.reshape(packed["shape"]).astype(KEPT)
+
+
+def _unpacked_stacks(start: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    if "stacks" not in start:
+        return None
+    return (_unpacked(start["stacks"]), np.array(list(start["stack_labels"])),
+            np.array(start["stack_squares"], int))
 
 
 def start_stacks(reader: PieceReader, crops: SquareCrops, labels: str

@@ -77,13 +77,14 @@ class GameKnowledge:
     ``starts``: the set-ups whose sight fixes the numbering; ``expected``: the board of a
     game in progress (a worker taken up from its log), whose numbering is the one under
     which the camera reads it; ``in_play``: a game is in play, so its numbering stands;
-    ``adaptation``: the square reader's refit kept with the game, to read with again.
+    ``kept``: what the square reader kept with the game (its refits and lessons, in the
+    order kept), to read and learn with again.
     """
 
     starts: tuple[Position, ...]
     expected: Board | None = None
     in_play: bool = False
-    adaptation: str | None = None
+    kept: tuple[str, ...] = ()
 
 
 def view(crops: SquareCrops, read: int) -> SquareCrops:
@@ -120,6 +121,7 @@ class BoardReader:
                  quarter_turns: int | None = None, lens: Lens | None = None,
                  starts: list[Position] | None = None, glance: Glance | None = None) -> None:
         self.classifier = classifier
+        self._learning = classifier if isinstance(classifier, GameLearning) else None
         self.follower = follower or BoardFollower()
         self.gate = gate or OcclusionGate()
         self.played = played
@@ -157,21 +159,23 @@ class BoardReader:
             self._expected = game.expected  # found again mid-game: number it as the log does
         if game.in_play:
             self._seeking_start = False  # a game is in play: its numbering stands
-        if game.adaptation is not None and game.adaptation != self._adaptation:
-            if isinstance(self.classifier, StartAdapting):
-                self.classifier.restore(game.adaptation)
-                self._adaptation = game.adaptation
+        if game.kept:
+            if self._learning is not None:
+                self._adaptation = self._learning.resume(game.kept)
+            elif isinstance(self.classifier, StartAdapting):
+                self.classifier.restore(game.kept[-1])
+                self._adaptation = game.kept[-1]
 
-    def learn(self, shown: str) -> None:
+    def learn(self, shown: str) -> str | None:
         """The game accepted a position: the squares of the last read show ``shown`` (32
         labels in square order, '?' where the game cannot say). A reader that learns the
-        game (``GameLearning``) refits on it; its new refit is :attr:`adaptation`, for the
-        session to keep with the game. Called after the position is accepted, so the refit
-        is never on the path that decides a move."""
-        if isinstance(self.classifier, GameLearning) and self._read_crops is not None:
-            adaptation = self.classifier.learn(self._read_crops, shown)
-            if adaptation is not None:
-                self._adaptation = adaptation
+        game (``GameLearning``) learns it, and returns the lesson for the session to keep
+        with the game; a refit it calls for runs in the background and becomes
+        :attr:`adaptation` before a later frame is read. Called after the position is
+        accepted, so the refit is never on the path that decides a move."""
+        if self._learning is None or self._read_crops is None:
+            return None
+        return self._learning.learn(self._read_crops, shown)
 
     def _seek(self, positions: list[Position]) -> None:
         self._starts = positions
@@ -197,6 +201,8 @@ class BoardReader:
         if self.lens is not None and not self.lens.fits(image):
             raise ValueError(f"frames of {image.shape[1]}x{image.shape[0]} from a camera calibrated "
                              f"at {self.lens.size[0]}x{self.lens.size[1]}: calibrate it again")
+        if self._learning is not None:  # a refit landed: read with it from this frame on
+            self._adaptation = self._learning.refitted() or self._adaptation
         last = self._last
         settled = None
         if last is not None and last.reading is not None and last.location is not None:

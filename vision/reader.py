@@ -145,12 +145,13 @@ class Heads:
     each square with. ``None`` (generic, zero-shot): the board's own pieces in each read.
     Adapted: the start frame's men, a fixed reference that does not drift as pieces leave.
 
-    ``king_offsets``: (2, 8), set once the game has shown a king (``vision.learning``): the
-    king head then compares each piece with a man of its own side on its own row, not with
-    the board's mean piece (a stack is a piece taller than a man *there*, where the
-    perspective moves every man's top a little from row to row). Its weights on ``e - man``
-    are folded into the weights on ``e`` and these offsets (the man references times those
-    weights, per side, light first, and row), so the heads stay a few kilobytes.
+    ``king_offsets``: (2, 32), set once the game has shown a king (``vision.learning``): the
+    king head then compares each piece with a man of its own side on its own square, not
+    with the board's mean piece (a stack is a piece taller than a man *there*, where the
+    perspective moves every man's top a little from square to square). Its weights on
+    ``e - man`` are folded into the weights on ``e`` and these offsets (the man references
+    times those weights, per side, light first, and square), so the heads stay a few
+    kilobytes. (2, 8), per row, in logs kept before.
     """
 
     occupied: np.ndarray  # (D + 1,)
@@ -158,7 +159,7 @@ class Heads:
     light_abs: np.ndarray  # (D,)
     king: np.ndarray  # (2 D + 1,)
     reference: np.ndarray | None = None  # (D,)
-    king_offsets: np.ndarray | None = None  # (2, 8)
+    king_offsets: np.ndarray | None = None  # (2, 32)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {k: _rounded(getattr(self, k))
@@ -181,15 +182,16 @@ class Heads:
 
     def _king_logit(self, e: np.ndarray, ref: np.ndarray, light: np.ndarray) -> np.ndarray:
         """Log-odds of a king over a man: against ``ref``, or, once learnt from the game's
-        kings, against a man of the piece's side (as read) on its row (32 squares of one board)."""
+        kings, against a man of the piece's side (as read) on its square (``king_offsets``
+        (2, 32)) or row ((2, 8), as kept before) (32 squares of one board)."""
         d = e.shape[1]
         w = self.king[:-1]
         if self.king_offsets is None or len(e) != 32:
             logit: np.ndarray = np.concatenate([e, e - ref], 1) @ w + self.king[-1]
             return logit
         side = np.where(light > 0.5, 0, 1)
-        out: np.ndarray = (e @ (w[:d] + w[d:]) + self.king[-1]
-                           - self.king_offsets[side, ROW_OF_SQUARE])
+        where = ROW_OF_SQUARE if self.king_offsets.shape[1] == 8 else np.arange(32)
+        out: np.ndarray = e @ (w[:d] + w[d:]) + self.king[-1] - self.king_offsets[side, where]
         return out
 
     def probabilities(self, e: np.ndarray) -> np.ndarray:

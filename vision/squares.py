@@ -10,6 +10,7 @@ fitted on it) and ``vision.learning.AdaptingReader`` everywhere else;
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -50,11 +51,23 @@ class StartAdapting(SquareReader, Protocol):
 
 @runtime_checkable
 class GameLearning(StartAdapting, Protocol):
-    """A reader that goes on learning the board from every position the game accepts."""
+    """A reader that goes on learning the board from every position the game accepts. Its
+    refits run off the camera's thread: the heads a read uses never change during it."""
 
     def learn(self, crops: SquareCrops, shown: str) -> str | None:
         """Learn from the crops of a read whose squares the game has proved to show
-        ``shown`` (32 of '.', 'l', 'd', 'L', 'D', or '?' where the game cannot say). Returns
-        the new adaptation as JSON where the heads were refit, to be kept with the game;
-        None where nothing changed."""
+        ``shown`` (32 of '.', 'l', 'd', 'L', 'D', or '?' where the game cannot say), and
+        refit where that calls for it (in the background: :meth:`refitted`). Returns the
+        lesson as JSON, to be kept with the game; None where nothing was learnt."""
+        ...
+
+    def refitted(self) -> str | None:
+        """The newest refit read with since last asked, as JSON to be kept with the game;
+        None where none landed."""
+        ...
+
+    def resume(self, kept: Sequence[str]) -> str | None:
+        """Read and learn on as the reader that kept ``kept`` (its adaptations and lessons
+        of this game, in the order kept) did (a worker restarted mid-game). Returns the
+        adaptation now read with."""
         ...

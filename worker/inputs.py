@@ -132,7 +132,10 @@ class CameraInput:
 
             return board_reader(BoardProfile.load(self.profile), self.profile, model_path(self.model),
                                 self.networks)
-        return BoardReader(square_reader(model=self.model, networks=self.networks))
+        # A camera, or a recording played at a pace, is read in real time: a read never waits
+        # for the reader's refit; a recording read as fast as it decodes reads the same each run.
+        return BoardReader(square_reader(model=self.model, networks=self.networks,
+                                         live=self.speed is not None or self.live))
 
     def taken_up(self, history: list[GameEvent]) -> CameraInput:
         """Set to go on from the board's log (:mod:`worker.takeup`): the recording the log's

@@ -7,6 +7,7 @@ import json
 from makhos.engine.pdn import read_game, read_games
 from makhos.events import EventKind, GameEvent
 from makhos.events.decisions import SetPlayers
+from makhos.events.details import ReaderAdapted
 
 from server_sample import MOVES, T0, game_events
 
@@ -85,6 +86,19 @@ def test_board_stream_sends_each_event_with_the_state_after_a_burst(log, client)
     assert messages[0]["state"] is None and messages[-1]["state"]["seq"] == 3
     assert messages[-1]["event"]["move"] == "8-11"
 
+
+def test_the_stream_leaves_out_what_only_a_worker_reads(log, client):
+    """A reader's lesson (tens of kB a ply, kept for a worker taken up mid-game) is neither
+    held by the server nor sent to the pages; the moves around it are, each with its seq."""
+    first, move = game_events("1", MOVES[:1])
+    lesson = GameEvent("1", EventKind.READER_ADAPTED, first.time + 5, game=1, ply=0,
+                       detail=ReaderAdapted("x" * 20_000))
+    fill(log, [first, lesson, move])
+    response = client.get("/api/board/1/events")
+    blocks = sse_blocks(response, 2)
+    assert [int(b["id"]) for b in blocks] == [1, 3]
+    assert all(b["data"]["event"]["kind"] != "reader_adapted" for b in blocks)
+    assert client.get("/api/board/1").get_json()["seq"] == 3
 
 def test_last_event_id_resumes_without_losing_events(log, client):
     fill(log, game_events("1", MOVES[:5]))

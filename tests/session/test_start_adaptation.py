@@ -4,6 +4,8 @@ Every position the game accepts teaches it again (#42), kept in the log the same
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from makhos.engine import Colour, Piece, Position, Rules
@@ -72,18 +74,30 @@ def test_the_settled_start_refits_the_reader_and_the_refit_is_kept_for_a_resume(
 
 
 class GameLearningReader(LearningReader):
-    """As above, and with a record of the positions the game taught it."""
+    """As above, with a record of the positions the game taught it; each calls for a refit,
+    which lands before the next frame."""
 
     def __init__(self) -> None:
         super().__init__()
         self.shown: list[str] = []
+        self.resumed: list[list[str]] = []
+        self._landed: str | None = None
 
     def learn(self, crops: SquareCrops, shown: str) -> str | None:
         self.shown.append(shown)
+        self._landed = f'{{"refit on": "{shown}"}}'
         return f'{{"learnt": "{shown}"}}'
 
+    def refitted(self) -> str | None:
+        landed, self._landed = self._landed, None
+        return landed
 
-def test_an_accepted_move_teaches_the_reader_and_a_resume_reads_with_the_last_refit() -> None:
+    def resume(self, kept: Sequence[str]) -> str | None:
+        self.resumed.append(list(kept))
+        return kept[-1]
+
+
+def test_an_accepted_move_teaches_the_reader_and_a_resume_takes_up_all_it_kept() -> None:
     assert isinstance(GameLearningReader(), GameLearning)
     scene = sample_scene(np.random.default_rng(7), held_out=True, elevation=(60, 85), size=(640, 480))
     renderer = Renderer(scene)
@@ -103,13 +117,19 @@ def test_an_accepted_move_teaches_the_reader_and_a_resume_reads_with_the_last_re
     assert any(e.kind is EventKind.MOVE for e in log.read("1"))
     assert reader.shown == [labels]
     kept = [e.detail.adaptation for e in log.read("1") if isinstance(e.detail, ReaderAdapted)]
-    assert kept[-1] == f'{{"learnt": "{labels}"}}'
+    # The start's refit, the lesson of the move, and the refit it called for (off the frame
+    # that decided the move: it lands by a later frame).
+    assert kept == ['{"labels": "' + reader.taught[0] + '"}', f'{{"learnt": "{labels}"}}',
+                    f'{{"refit on": "{labels}"}}']
+    (move,) = [e for e in log.read("1") if e.kind is EventKind.MOVE]
+    (refit,) = [e for e in log.read("1") if e.detail == ReaderAdapted(kept[-1])]
+    assert refit.seq > move.seq
 
     tracker = GameTracker("1")
     seen = tracker.restore(log.read("1"))
     again = GameLearningReader()
     BoardSession(BoardReader(again), tracker, log, seen=seen)
-    assert again.restored == [kept[-1]]
+    assert again.resumed == [kept] and again.restored == []
 
 
 def test_a_square_still_pending_is_not_taught_and_a_crowning_a_ply_old_is_a_king() -> None:

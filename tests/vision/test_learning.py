@@ -1,16 +1,20 @@
 """The game teaches the reader (#42): after a crowning the rules confirmed, kings that look
 like men from the camera (rendered side-on at 35 degrees, 480x270, low men) read as kings on
-other squares, men stay men, and a refit kept in the log reads the same after a restart."""
+other squares, men stay men, and a reader taken up from what it kept in the log reads and
+learns as the first one did."""
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pytest
 
 from lab.render import Renderer
 from lab.render.side_on import side_on
-from makhos.vision.learning import PER_SQUARE, AdaptingReader, GameMemory, wants_refit
-from makhos.vision.reader import PieceReader
+from makhos.vision.learning import PER_SQUARE, AdaptingReader, GameMemory, side_squares, wants_refit
+from makhos.vision.reader import AdaptedState, PieceReader
+from makhos.vision.rectify import SquareCrops
 from makhos.vision.reading import labels_of
 
 START = "l" * 8 + "." * 16 + "d" * 8
@@ -31,6 +35,15 @@ def network() -> PieceReader:
     return PieceReader()
 
 
+def taught(reader: AdaptingReader, crops: SquareCrops, shown: str) -> list[str]:
+    """One accepted board as a camera's session has it: a refit that landed is swapped in
+    before the read, the board is read, then learnt. What the session keeps with the game."""
+    landed = reader.refitted()
+    reader.classify(crops)
+    lesson = reader.learn(crops, shown)
+    return [kept for kept in (landed, lesson) if kept is not None]
+
+
 def game(network: PieceReader, seed: int) -> tuple[AdaptingReader, AdaptingReader, Renderer]:
     """The learning reader after the accepted boards, and the reader adapted on the start alone."""
     renderer = Renderer(side_on(seed))
@@ -39,9 +52,7 @@ def game(network: PieceReader, seed: int) -> tuple[AdaptingReader, AdaptingReade
     start_only.restore(learning.adapt(start.image, start.corners, start.played, START))
     for k, board in enumerate(ACCEPTED):
         frame = renderer.render(board, seed=10 + k)
-        crops = network.crops(frame.image, frame.corners, frame.played)
-        learning.classify(crops)
-        learning.learn(crops, labels(board))
+        taught(learning, network.crops(frame.image, frame.corners, frame.played), labels(board))
     return learning, start_only, renderer
 
 
@@ -57,19 +68,58 @@ def test_after_a_crowning_stacked_kings_on_other_squares_read_as_kings_and_men_s
             read = labels_of(reader.classify(crops))
             kings[name] += sum(r in "LD" for t, r in zip(truth, read) if t in "LD")
             men[name] += sum(r in "ld" for t, r in zip(truth, read) if t in "ld")
-    # 18 kings and 36 men in all. Measured: 11 and 32 learning, 4 and 34 on the start alone.
-    assert kings["learning"] >= 9 and kings["learning"] >= 2 * kings["start only"]
+    # 18 kings and 36 men in all. Measured: 8 and 33 learning, 4 and 34 on the start alone
+    # (11 and 32 with the king head fit on rows and absolute features, which found fewer of
+    # bench.learning's 428 kings: 292 against 301).
+    assert kings["learning"] >= 2 * kings["start only"] and kings["learning"] >= 8
     assert men["learning"] >= 30
 
 
-def test_a_refit_kept_in_the_log_reads_the_same_after_a_restart(network):
-    learning, _, renderer = game(network, 1)
-    assert learning.state is not None and learning.state.heads.king_offsets is not None
-    restarted = AdaptingReader(network)
-    restarted.restore(learning.state.to_json())
-    frame = renderer.render(LATER, seed=99)
+def test_a_reader_taken_up_from_what_it_kept_reads_and_learns_as_the_first(network):
+    """A worker killed mid-game and taken up from its log has the first one's memory and
+    heads, also where the refit asked last was never kept (it stopped before it landed)."""
+    renderer = Renderer(side_on(1))
+    start = renderer.render({k + 1: c for k, c in enumerate(START) if c != "."}, seed=1)
+    boards = [*ACCEPTED, LATER, ACCEPTED[0]]
+    crops = []
+    for k, board in enumerate(boards):
+        frame = renderer.render(board, seed=10 + k)
+        crops.append(network.crops(frame.image, frame.corners, frame.played))
+    first = AdaptingReader(network)
+    kept = [first.adapt(start.image, start.corners, start.played, START)]
+    kept += taught(first, crops[0], labels(boards[0]))
+    assert json.loads(kept[-1])["refit"]  # killed with that refit not kept
+    taken_up = AdaptingReader(network)
+    taken_up.resume(kept)
+    refits = []  # after the resume, fit on the memory as it was taken up
+    for k, (board, board_crops) in enumerate(zip([*boards[1:], None], [*crops[1:], None])):
+        landed = first.refitted(), taken_up.refitted()
+        if k > 0:
+            assert landed[0] == landed[1]
+            refits.append(landed[0])
+        assert first.state is not None and taken_up.state is not None
+        assert taken_up.state.to_json() == first.state.to_json()
+        if board is not None and board_crops is not None:
+            assert np.array_equal(taken_up.classify(board_crops), first.classify(board_crops))
+            assert taken_up.learn(board_crops, labels(board)) == first.learn(board_crops, labels(board))
+    assert any(refits) and first.state.heads.king_offsets is not None  # kings learnt
+    restarted, start_only = taken_up.memory.snapshot(), first.memory.snapshot()
+    assert np.array_equal(restarted.x, start_only.x) and np.array_equal(restarted.labels, start_only.labels)
+
+
+def test_a_refit_of_the_game_before_is_not_read_with(network):
+    """A refit still running when a new game starts belongs to the game before."""
+    renderer = Renderer(side_on(2))
+    start = renderer.render({k + 1: c for k, c in enumerate(START) if c != "."}, seed=1)
+    frame = renderer.render(ACCEPTED[0], seed=10)
     crops = network.crops(frame.image, frame.corners, frame.played)
-    assert np.array_equal(restarted.classify(crops), learning.classify(crops))
+    reader = AdaptingReader(network)
+    reader.adapt(start.image, start.corners, start.played, START)
+    reader.classify(crops)
+    assert json.loads(reader.learn(crops, labels(ACCEPTED[0])) or "{}")["refit"]
+    again = reader.adapt(start.image, start.corners, start.played, START)
+    assert reader.refitted() is None and reader.state is not None
+    assert reader.state.to_json() == AdaptedState.from_json(again).to_json()
 
 
 def test_only_a_board_misread_or_read_with_doubt_calls_for_a_refit():
@@ -88,7 +138,24 @@ def test_the_memory_keeps_a_few_of_each_square_and_label():
     rng = np.random.default_rng(0)
     for _ in range(10):
         memory.add(rng.normal(size=(32, 4)), START)
-    x, kept, squares = memory.samples()
-    assert len(x) == 32 * PER_SQUARE and not memory.has_kings
+    samples = memory.snapshot()
+    assert len(samples.x) == 32 * PER_SQUARE and not samples.has_kings
     memory.add(rng.normal(size=(32, 4)), "?" * 31 + "D")
-    assert memory.has_kings and len(memory.samples()[0]) == 32 * PER_SQUARE + 1
+    samples = memory.snapshot()
+    assert samples.has_kings and len(samples.x) == 32 * PER_SQUARE + 1
+
+
+def test_a_man_of_a_side_is_judged_where_only_the_other_side_has_stood():
+    """Sides and rows add up (fit on the rows both sides have stood on): a light man on a
+    row only dark men stood on looks as they do there, in light; on a square where men
+    stood, their own look there counts."""
+    # Light on rows 0-1 and one on row 5 (square 22), dark on rows 5-7 and one on row 2 (10).
+    squares = np.r_[np.arange(0, 8), 21, np.arange(20, 32), 9]
+    labels = np.array(["l"] * 9 + ["d"] * 13)
+    pieces = np.stack([np.where(labels == "l", 1.0, -1.0), 0.1 * (squares // 4)], 1)
+    pieces[squares == 28, 1] += 0.05  # the camera sees square 29 a little differently
+    men = side_squares(pieces, labels, squares)
+    assert men is not None and men.shape == (2, 32, 2)
+    assert np.allclose(men[0, 24], [1.0, 0.6], atol=0.02)  # a light man on row 6: as the dark men there, in light
+    assert np.allclose(men[1, 0], [-1.0, 0.0], atol=0.02)  # a dark man on row 0
+    assert men[0, 28, 1] > men[0, 29, 1] + 0.02  # square 29's own look
