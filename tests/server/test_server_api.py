@@ -100,6 +100,7 @@ def test_the_stream_leaves_out_what_only_a_worker_reads(log, client):
     assert all(b["data"]["event"]["kind"] != "reader_adapted" for b in blocks)
     assert client.get("/api/board/1").get_json()["seq"] == 3
 
+
 def test_last_event_id_resumes_without_losing_events(log, client):
     fill(log, game_events("1", MOVES[:5]))
     response = client.get("/api/board/1/events", headers={"Last-Event-ID": "3"})
