@@ -43,6 +43,10 @@ from .rectify import SquareCrops, crop_squares
 from .reading import CLASS_INDEX, Reading
 from .squares import GameLearning, SquareReader, StartAdapting
 
+#: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
+#: before the glance may pass over frames that show nothing new: the gate first makes the
+#: settled board its new normal (passing over frames sooner left it shut after a hand).
+SETTLED_S = 0.5
 #: Squares the board may move in the image before a settled board is read again.
 MOVED = 0.25
 #: Least orientation confidence to fix the numbering (a start position gives much more).
@@ -205,10 +209,8 @@ class BoardReader:
             self._adaptation = self._learning.refitted() or self._adaptation
         last = self._last
         settled = None
-        if last is not None and last.reading is not None and last.location is not None:
-            # Settled and read: the glance may pass over frames that show nothing new. The
-            # gate still sees one a second, enough for its clocks to make the still board
-            # its normal (``settle_s``), and any frame whose picture changed.
+        if (last is not None and last.reading is not None and last.location is not None
+                and last.time - last.gate.since >= self.gate.cfg.settle_s + SETTLED_S):
             m = self.gate.cfg.margin
             settled = last.location.to_image(np.array([[-m, -m], [8 + m, -m], [8 + m, 8 + m], [-m, 8 + m]],
                                                       np.float64))

@@ -57,15 +57,18 @@ def test_a_still_board_is_read_once_a_settle_and_in_the_next_view_when_it_settle
 
 
 def test_frames_that_show_nothing_new_are_not_analysed():
-    """A still board at 30 fps: analysed every other frame until it is settled and read;
-    after that about once a second. The others repeat the last analysed frame's result,
-    reading included."""
+    """A still board at 30 fps: analysed every other frame until the gate has made it its
+    normal; after that about once a second. The others repeat the last analysed frame's
+    result, reading included."""
+    from makhos.vision.pipeline import SETTLED_S
+
     rng = np.random.default_rng(3)
     frame = Renderer(sample_scene(rng, elevation=(60, 80), size=(640, 480))).render(START, seed=1)
     reader = BoardReader(RecordingClassifier())
     results = [reader.process(frame.image, k / 30) for k in range(300)]
     settled = next(k for k, r in enumerate(results) if r.reading is not None)
-    settling, later = results[:settled], results[settled + 1:]
+    normal = settled + round(30 * (reader.gate.cfg.settle_s + SETTLED_S)) + 2
+    settling, later = results[settled + 1 : normal], results[normal:]
     assert sum(r.analysed for r in settling) >= len(settling) / 2 - 1  # fifteen a second
     assert sum(r.analysed for r in later) <= len(later) / 30 + 1  # about once a second
     assert all(r.reading is not None and r.time == k / 30
