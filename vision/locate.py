@@ -59,6 +59,8 @@ HOMOGRAPHY_POINTS = 6
 LINE_EVIDENCE = 3
 #: Lines of squares of the board, each way.
 BOARD_LINES = 8
+#: Sides of a window past which its checkerboard goes on, that make it a cloth's.
+CLOTH_SIDES = 2
 
 
 @dataclass(frozen=True)
@@ -516,10 +518,7 @@ def _cell_lines(
     cb, nb = lo[1] + sj - 1, nj + 1
     a0, b0 = ca - 3, cb - 3
     aa, bb = np.meshgrid(np.arange(a0, ca + na + 3), np.arange(b0, cb + nb + 3))  # [b, a]
-    d = _SQUARE_SAMPLES
-    squares = np.stack([aa.ravel(), bb.ravel()], axis=1).astype(np.float32)
-    values = sample(feat.gray, project(h, (squares[:, None, :] + d[None]).reshape(-1, 2)))
-    value = np.median(values.reshape(-1, len(d)), axis=1).reshape(aa.shape)
+    value = _square_values(feat, h, aa, bb)
     even = ((aa + bb) % 2) == 0
     along_a = (aa >= ca) & (aa < ca + na)
     along_b = (bb >= cb) & (bb < cb + nb)
@@ -540,6 +539,49 @@ def _cell_lines(
 #: Where a square's value is read, in board units from its corner: the centre and four
 #: points around it (their median is the square's, whatever stands on part of it).
 _SQUARE_SAMPLES = np.array([[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7]], np.float32)
+
+
+def _square_values(feat: _Features, h: np.ndarray, aa: np.ndarray, bb: np.ndarray) -> np.ndarray:
+    """The grey level of each square (aa, bb) of the lattice (spanning [a, a+1] x [b, b+1])."""
+    d = _SQUARE_SAMPLES
+    squares = np.stack([aa.ravel(), bb.ravel()], axis=1).astype(np.float32)
+    values = sample(feat.gray, project(h, (squares[:, None, :] + d[None]).reshape(-1, 2)))
+    value: np.ndarray = np.median(values.reshape(-1, len(d)), axis=1).reshape(aa.shape)
+    return value
+
+
+def continues_past(feat: _Features, h: np.ndarray, origin: np.ndarray, cfg: LocateConfig) -> bool:
+    """Whether the window's checkerboard goes on, in its own phase, two lines past two of
+    its four sides: a patch of a checked cloth, not a board.
+
+    Why: a gingham seen low blurs past a patch, its corners fade out of the lattice there
+    and the patch's outline looks like a board's; where the cloth is larger than the
+    lattice, the window settles in its corner, by the cloth's own edge or fold. A board
+    ends within two lines of its outline on every side: at its frame, tape or the table; a
+    ring of squares outside the playing area is one line wide; a larger board (10x10)
+    masked to 8x8 has tape over the line beyond its outline.
+    """
+    lines = np.arange(-2, BOARD_LINES + 2)
+    aa, bb = np.meshgrid(origin[0] - 1 + lines, origin[1] - 1 + lines)  # [b, a]
+    value = _square_values(feat, h, aa, bb)
+    even = ((aa + bb) % 2) == 0
+    board = np.zeros(aa.shape, bool)
+    board[2:-2, 2:-2] = True
+    level_even = float(np.median(value[board & even]))
+    level_odd = float(np.median(value[board & ~even]))
+    contrast = abs(level_even - level_odd)
+    if contrast < cfg.min_square_contrast:
+        return False
+    signed = value * np.where(even, 1.0, -1.0) * np.sign(level_even - level_odd)
+    across = np.zeros(len(lines), bool)
+    across[2:-2] = True
+
+    def goes_on(rows: np.ndarray) -> bool:
+        counted = np.broadcast_to(across, rows.shape)
+        return _line_span(rows, counted, 0, contrast, cfg) == (0, len(rows))
+
+    sides = (signed[:2], signed[-2:], signed.T[:2], signed.T[-2:])
+    return sum(goes_on(rows) for rows in sides) >= CLOTH_SIDES
 
 
 def _line_span(
@@ -943,6 +985,8 @@ def _locate_in(
         return None
     lattice, _, h_lattice = found
     origin, margin = _choose_window(feat, lattice, h_lattice, cfg, frame)
+    if continues_past(feat, h_lattice, origin, cfg):
+        return None
     # Board coordinates (u, v) -> lattice (i, j) = origin + (u, v) - 1, then to full-res pixels.
     to_lattice = np.array([[1, 0, origin[0] - 1], [0, 1, origin[1] - 1], [0, 0, 1]], np.float64)
     to_full = np.diag([1 / feat.scale, 1 / feat.scale, 1.0])

@@ -55,6 +55,20 @@ def test_finds_nothing_on_an_empty_striped_table():
     assert locate_board(table) is None
 
 
+def test_finds_nothing_on_a_checked_cloth_larger_than_a_board():
+    """Twenty squares each way, in perspective: every 8x8 window of it is X-corners inside
+    and the window settles in the cloth's corner, where two of its sides are the cloth's
+    edge; past the other two its checks go on, as no board's do."""
+    dark = (np.indices((20 * 24, 20 * 24)) // 24).sum(axis=0) % 2 == 1
+    cloth = np.pad(np.where(dark, 40, 200).astype(np.uint8), 20, constant_values=200)
+    width = cloth.shape[0]
+    view = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [width, 0], [width, width], [0, width]]),
+        np.float32([[80, 40], [560, 60], [620, 460], [20, 440]]))
+    seen = cv2.warpPerspective(cloth, view, (640, 480), borderValue=120)
+    assert locate_board(cv2.cvtColor(cv2.GaussianBlur(seen, (3, 3), 0), cv2.COLOR_GRAY2BGR)) is None
+
+
 def test_refit_follows_a_small_shift_and_keeps_the_corner_order():
     frame = render(12, elevation_deg=60, yaw_deg=20)
     found = locate_board(frame.image)
