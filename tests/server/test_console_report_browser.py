@@ -17,7 +17,7 @@ from makhos.server import create_app
 from makhos.server.camera import FolderFrames
 from makhos.server.config import BoardInfo, ServerConfig
 
-from live_browser import require_browser, served
+from live_browser import fresh_page, require_browser, served
 from server_sample import MOVES, game_events, keep_pictures
 
 TOKEN = "browser-token"
@@ -33,10 +33,8 @@ def test_the_console_links_the_report_of_a_game_over_and_the_link_opens_it(brows
     keep_pictures(tmp_path, jpeg.tobytes(), MOVES[:4])
     app = create_app(ServerConfig(events=log, referee_token=TOKEN, boards=(BoardInfo("1"),),
                                   camera=FolderFrames(tmp_path)))
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
     try:
-        with served(app) as url:
-            page = context.new_page()
+        with served(app) as url, fresh_page(browser, height=900) as page:
             page.goto(url + f"/referee/1?token={TOKEN}&lang=th")
             sync_api.expect(page.locator("#moves .mv")).to_have_count(4)
             links = page.locator("#review-reports a")
@@ -45,7 +43,7 @@ def test_the_console_links_the_report_of_a_game_over_and_the_link_opens_it(brows
                                  detail=GameOver(Outcome.DARK_WINS)))
             sync_api.expect(links).to_have_count(1)
             sync_api.expect(links).to_have_text("รายงานตรวจทานเกม · เกม 1")
-            with context.expect_page() as opened:
+            with page.context.expect_page() as opened:
                 links.click()
             report = opened.value
             report.wait_for_load_state()
@@ -55,5 +53,4 @@ def test_the_console_links_the_report_of_a_game_over_and_the_link_opens_it(brows
             sync_api.expect(first).to_be_visible()
             assert first.evaluate("img => img.complete && img.naturalWidth") > 0
     finally:
-        context.close()
         log.close()
