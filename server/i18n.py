@@ -130,6 +130,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "camera_view": ("Camera view", "ภาพจากกล้อง"),
     "board_picture": ("The board when the last move was accepted", "กระดานเมื่อรับตาเดินล่าสุด"),
     "no_camera": ("No camera", "ไม่มีกล้อง"),
+    "review_report": ("Review report", "รายงานตรวจทานเกม"),
     "vision": ("Vision", "การมองเห็น"),
     "vision_still": ("board still", "กระดานนิ่ง"),
     "vision_moving": ("moving", "มีการเคลื่อนไหว"),

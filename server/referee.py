@@ -44,7 +44,8 @@ def console(board: str) -> BaseResponse | str:
         event_name=the_hall.config.event_name,
         page={"start": "referee", "stream": url_for("referee.live_events", board=board),
               "action": url_for("referee.act", board=board),
-              "vision": url_for("referee.vision", board=board)})
+              "vision": url_for("referee.vision", board=board),
+              "report": url_for("review.report", board=board)})
 
 
 @bp.get("/api/referee/<board>")

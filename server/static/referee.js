@@ -147,7 +147,32 @@ Makhos.referee = function (options) {
     if (fresh.length) beep();
   }
 
-  const viewer = Makhos.viewer({stream: options.stream, alertButtons, onState: alarm});
+  // The review report of each game over (the report answers 409 before the end): the
+  // match's finished games and the current one. A plain link in a new tab: the console's
+  // cookie goes with it, as with snapshot.jpg, and the console keeps running.
+  const reports = document.getElementById("review-reports");
+  function showReports(state) {
+    const over = new Set(state.match.results.filter((r) => r.outcome).map((r) => r.game));
+    if (state.game.result) over.add(state.game.number);
+    const numbers = [...over].sort((a, b) => a - b);
+    const shown = numbers.join(",");
+    if (reports.dataset.games === shown) return;
+    reports.dataset.games = shown;
+    reports.textContent = "";
+    for (const number of numbers) {
+      const a = Makhos.el("a", null, `${T.review_report} · ${T.game} ${number}`);
+      a.href = `${options.report}?game=${number}`;
+      a.target = "_blank";
+      a.rel = "noopener";
+      reports.appendChild(a);
+    }
+    reports.hidden = !numbers.length;
+  }
+
+  const viewer = Makhos.viewer({
+    stream: options.stream, alertButtons,
+    onState: (state) => { alarm(state); showReports(state); },
+  });
   // Start the players form from the match as it stands: a correction, not a retyping.
   const match = viewer.view.state.match;
   const players = document.querySelector('form[data-action="set_players"]');
@@ -155,6 +180,7 @@ Makhos.referee = function (options) {
     if (match[name]) players.elements[name].value = match[name];
   }
   alarm(viewer.view.state);
+  showReports(viewer.view.state);
   const vision = document.getElementById("vision");
   if (vision) {
     showVision(vision);

@@ -4,6 +4,7 @@ pictures its worker kept, behind the referee token (issue 45, item 3)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from makhos.engine.game import Game, Outcome
@@ -82,3 +83,23 @@ def test_an_earlier_games_report_is_asked_by_its_number(make_app, log, tmp_path)
     assert current.count('<tr class="ply') == 2 and "report/ply-" not in current
     assert client.get("/api/board/1/report?game=3", headers=AUTH).status_code == 404
     assert client.get("/api/board/1/report?game=x", headers=AUTH).status_code == 400
+
+
+def script_data(page: str, name: str) -> dict[str, str]:
+    found = re.search(rf'<script id="{name}" type="application/json">(.*?)</script>', page)
+    assert found is not None, f"no #{name} in the page"
+    return json.loads(found.group(1))
+
+
+def test_the_consoles_report_link_opens_with_the_consoles_cookie_alone(make_app, log):
+    over(log, game_events(moves=MOVES[:3]))
+    client = make_app().test_client()
+    client.get(f"/referee/1?token={TOKEN}")  # the console swaps the token for its cookie
+    console = client.get("/referee/1?lang=th").get_data(as_text=True)
+    address = script_data(console, "page")["report"]
+    assert script_data(console, "strings")["review_report"] == "รายงานตรวจทานเกม"
+    report = client.get(f"{address}?game=1")  # no header: what a plain link sends
+    assert report.status_code == 200 and "<title>" in report.get_data(as_text=True)
+    assert report.get_data(as_text=True).count('<tr class="ply') == 3
+    client.delete_cookie("makhos_referee")
+    assert client.get(f"{address}?game=1").status_code == 401
