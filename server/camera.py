@@ -35,6 +35,14 @@ class KeptPicture:
     def jpeg(self) -> bytes | None:
         return None
 
+    def unfit(self, fen: str) -> str | None:
+        """Why this picture may not be shown against a ply whose position after is ``fen``
+        (None: it may): one kept of another position (before the log was started afresh),
+        or one whose JPEG cannot be read."""
+        if self.fen != fen:
+            return "the picture kept is of another position"
+        return None if self.has_jpeg else "the picture kept cannot be read"
+
 
 class FolderFrames:
     """A FrameProvider reading ``<folder>/<board>.jpg``.

@@ -33,7 +33,7 @@ def board_picture(board: str) -> Response:
 
     game, plies, fen = hall().with_state(board, PUBLIC, shown)
     kept = camera.kept_ply(board, game, plies) if plies else None
-    jpeg = camera.kept_picture(board, game, plies) if kept and kept.fen == fen and kept.has_jpeg else None
+    jpeg = camera.kept_picture(board, game, plies) if kept and kept.unfit(fen) is None else None
     if jpeg is None:
         return Response(status=204, headers={"Cache-Control": "no-store"})
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-cache"})

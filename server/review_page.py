@@ -77,9 +77,7 @@ def kept_for(record: MatchGame, kept: list[KeptPicture | None]) -> tuple[
     notes: list[str | None] = []
     for index, ply in enumerate(record.game.plies):
         found = kept[index] if index < len(kept) else None
-        note = ("no picture kept" if found is None
-                else "the picture kept is of another position" if found.fen != ply.after.fen()
-                else "the picture kept cannot be read" if not found.has_jpeg else None)
+        note = "no picture kept" if found is None else found.unfit(ply.after.fen())
         pictures.append(None if note else found)
         addresses.append(None if note else f"report/ply-{index + 1:03d}.jpg?game={record.number}")
         notes.append(note)
