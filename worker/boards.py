@@ -75,7 +75,7 @@ def watch_boards(boards: Sequence[Board], stop: threading.Event) -> list[BoardFa
 def _watch(board: Board, stop: threading.Event, failures: list[BoardFailure]) -> None:
     """One board to its end: a live camera's worker started again after it failed."""
     config = board.config
-    delay = config.reopen_first
+    pauses = config.pauses()
     worker = board.worker()
     while True:
         try:
@@ -87,8 +87,7 @@ def _watch(board: Board, stop: threading.Event, failures: list[BoardFailure]) ->
                 failures.append(BoardFailure(config.board, error))
                 return
             logger.error("board %s: the worker stopped (%s); starting it again in %.1f s",
-                         config.board, error, delay)
-        if stop.wait(delay):
+                         config.board, error, pauses.next)
+        if pauses.wait(stop):
             return
-        delay = min(2 * delay, config.reopen_longest)
         worker = board.worker(lost=True)

@@ -52,6 +52,29 @@ class WorkerConfig:
     flush_seconds: float = 10.0  # on a clean stop, how long to wait for the log to take the rest
     spool: Path | None = None  # the outbox on disk: events the log has not taken yet
 
+    def pauses(self) -> Pauses:
+        return Pauses(self.reopen_first, self.reopen_longest)
+
+
+class Pauses:
+    """Doubling waits between tries at something that failed (a source, the log, a board's
+    worker), from ``first`` up to ``longest``: a fault that lasts is not hammered, one that
+    passes is retried soon."""
+
+    def __init__(self, first: float, longest: float) -> None:
+        self.first, self.longest = first, longest
+        self.next = first  # the next wait, seconds
+
+    def wait(self, stop: threading.Event) -> bool:
+        """Wait the next pause, doubling the one after; whether ``stop`` was set meanwhile."""
+        stopped = stop.wait(self.next)
+        self.next = min(2 * self.next, self.longest)
+        return stopped
+
+    def reset(self) -> None:
+        """The thing works again: the next fault waits the shortest pause first."""
+        self.next = self.first
+
 
 class EventsHeld(RuntimeError):
     """The worker stopped before the log took every event: they wait in the spool file (or,
@@ -82,7 +105,7 @@ class Worker:
         """
         config = self.config
         reader = self.source.reader()
-        delay = config.reopen_first
+        pauses = config.pauses()
         held = Outbox.held(config.spool)  # a run before this one stopped with these unsent
         while True:
             try:
@@ -93,10 +116,9 @@ class Worker:
                 break
             except LogUnavailable as error:
                 logger.warning("board %s: log unreachable (%s); retrying in %.1f s",
-                               config.board, error, delay)
-                if stop.wait(delay):
+                               config.board, error, pauses.next)
+                if pauses.wait(stop):
                     raise
-                delay = min(2 * delay, config.reopen_longest)
         tracker = GameTracker(config.board, config.rules, TrackerConfig(first_mover=config.first_mover,
                                                                         offline=config.offline))
         seen = tracker.restore(history)
@@ -149,7 +171,7 @@ class Worker:
     def _watch(self, after: float, stop: threading.Event) -> None:
         config = self.config
         session, _ = self._started()
-        delay = config.reopen_first
+        pauses = config.pauses()
         while not stop.is_set():
             items: queue.Queue[Any] = queue.Queue(maxsize=4)
             pump = threading.Thread(target=_pump, args=(self.source.items(after), items, stop),
@@ -176,7 +198,8 @@ class Worker:
                 self._after = after
                 if self.observer is not None:
                     self.observer(session)
-                last_frame, delay = time.monotonic(), config.reopen_first
+                last_frame = time.monotonic()
+                pauses.reset()
             if stop.is_set():
                 return
             if ended is _END and not self.source.live:
@@ -187,13 +210,12 @@ class Worker:
                 assert isinstance(ended, Exception)
                 raise ended  # a recording that cannot be read will not read better later
             logger.warning("board %s: %s stopped (%s); reopening in %.1f s", config.board,
-                           self.source.describe(), ended if ended is not _END else "ended", delay)
+                           self.source.describe(), ended if ended is not _END else "ended", pauses.next)
             if not self.lost:
                 self._camera(after, CameraStatus.LOST)
                 self.lost = True
-            if stop.wait(delay):
+            if pauses.wait(stop):
                 return
-            delay = min(2 * delay, config.reopen_longest)
 
     def _camera(self, at: float, status: CameraStatus, reason: str | None = None) -> None:
         """A camera notice, at the source's time (now, if it never gave a frame)."""
