@@ -49,6 +49,15 @@ from .squares import GameLearning, SquareReader, StartAdapting
 SETTLED_S = 0.5
 #: Squares the board may move in the image before a settled board is read again.
 MOVED = 0.25
+#: Seconds after a board was read because its picture changed in sight (no hand over it
+#: since the last read) that it is read once more, and again while two reads in a row
+#: disagree on a square, at most :data:`LOOKS_AGAIN` times. A change no hand made (a
+#: video's cross-fade, light coming up, a board nudged) may still be under way when the
+#: glance first sees it, and the glance, made to ignore a wobble, misses the rest of a slow
+#: change: a board read half-way through a cross-fade was kept to the end of a real game
+#: (julie-log8), its last capture never seen.
+LOOK_AGAIN_S = 0.5
+LOOKS_AGAIN = 3
 #: Least orientation confidence to fix the numbering (a start position gives much more).
 MIN_ORIENTATION = 0.2
 #: A start position fixes the numbering when the board, read under it, differs from the
@@ -153,6 +162,8 @@ class BoardReader:
         self._read_corners: np.ndarray | None = None  # where the board was when read
         self._read_key: tuple[str | None, int | None, str | None] | None = None  # numbering, refit
         self._disturbed = False  # covered or lost since the last read
+        self._look_again: float | None = None  # when to read a board read in sight once more
+        self._looks = 0  # how many more times, while the reads disagree
         self._start_looked: float | None = None  # the settled period last searched for a start
 
     def follow(self, game: GameKnowledge) -> None:
@@ -210,7 +221,7 @@ class BoardReader:
         last = self._last
         settled = None
         if (last is not None and last.reading is not None and last.location is not None
-                and last.time - last.gate.since >= self.gate.cfg.settle_s + SETTLED_S):
+                and self._look_again is None and last.time - last.gate.since >= self.gate.cfg.settle_s + SETTLED_S):
             m = self.gate.cfg.margin
             settled = last.location.to_image(np.array([[-m, -m], [8 + m, -m], [8 + m, 8 + m], [-m, 8 + m]],
                                                       np.float64))
@@ -251,7 +262,9 @@ class BoardReader:
             self.played, self.quarter_turns = orientation.played, orientation.quarter_turns
             location = orientation.location
         key = (self.played, self.quarter_turns, self._adaptation)
-        if self._probabilities is None or self._stale(location, key):
+        if self._probabilities is None or self._stale(location, key, time):
+            in_sight = not self._disturbed and key == self._read_key
+            before = self._probabilities
             crops = view(crop_squares(image, location.corners, self.played, self.classifier.geometry,
                                       self.lens), self._reads)
             self._probabilities = self.classifier.classify(crops).astype(np.float32)
@@ -259,19 +272,39 @@ class BoardReader:
             self._reads += 1
             self._read_key, self._read_picture, self._read_corners = key, self.glance.picture, location.corners
             self._disturbed = False
+            self._look_again = self._next_look(in_sight, before, time)
         return FrameResult(time, location, status, Reading(time, self._probabilities, location.confidence),
                            self.played)
 
-    def _stale(self, location: BoardLocation, key: tuple[str | None, int | None, str | None]) -> bool:
+    def _stale(self, location: BoardLocation, key: tuple[str | None, int | None, str | None],
+               time: float) -> bool:
         """Whether the last read may no longer tell this board: read in another numbering or
         before the refit on the start, something covered the board or it was lost since (a
-        hand moving men must cross the gate's ring), the board moved, or the glance sees its
-        picture changed. A board that only shook or flickered between two settles is not
-        read again: the reader's cost is spent where a move can have been made."""
+        hand moving men must cross the gate's ring), the board moved, the glance sees its
+        picture changed, or it was read as its picture changed in sight and
+        :data:`LOOK_AGAIN_S` passed. A board that only shook or flickered between two settles
+        is not read again: the reader's cost is spent where a move can have been made."""
         if key != self._read_key or self._disturbed or self._read_corners is None:
+            return True
+        if self._look_again is not None and time >= self._look_again:
             return True
         shift = float(np.abs(location.corners - self._read_corners).max())
         return shift > MOVED * location.square_px or self.glance.changed_since(self._read_picture, location.corners)
+
+    def _next_look(self, in_sight: bool, before: np.ndarray | None, time: float) -> float | None:
+        """When to read the board just read once more (None: not before it changes again):
+        a change first seen in sight is looked at again :data:`LOOK_AGAIN_S` later, and a
+        look again that reads the board otherwise than the read ``before`` it looks once
+        more, until the looks run out. A change a hand made was read after the hand left."""
+        if not in_sight or before is None:
+            self._looks = 0
+        elif self._look_again is None:  # the change was first seen now
+            self._looks = LOOKS_AGAIN
+        elif self._probabilities is not None and (before.argmax(1) != self._probabilities.argmax(1)).any():
+            self._looks -= 1  # still changing
+        else:
+            self._looks = 0  # the board read alike twice: the change is over
+        return time + LOOK_AGAIN_S if self._looks > 0 else None
 
     def numbering_from_start(self, image: np.ndarray,
                              found: BoardLocation) -> tuple[Orientation, Position] | None:

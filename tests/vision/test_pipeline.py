@@ -1,5 +1,6 @@
 """BoardReader: a still board is read once as it settles, in the next of four views each time."""
 
+import cv2
 import numpy as np
 import pytest
 
@@ -98,3 +99,33 @@ def test_the_start_fixes_the_numbering_in_any_quarter_turn_on_either_colour(turn
     start = Position.from_fen("B:W1,2,3,4,5,6,7,8:B25,26,27,28,29,30,31,32")
     assert "".join(LABELS[k] for k in labels) == "".join(
         "." if (p := start.piece_at(s)) is None else p.value for s in range(1, 33))
+
+
+
+def test_a_board_read_while_it_changes_in_sight_is_read_again_once_the_change_is_over():
+    """A slow cross-fade (no hand over the board) from one board to the next, a man moved:
+    the glance sees the change part-way, and the board read then is neither board. It is
+    read once more a moment later, so the reading kept is the board's, not the blend's
+    (julie-log8's last capture was lost to a board read half-way through a cross-fade and
+    kept to the end of the game)."""
+    from makhos.vision.pipeline import view
+
+    rng = np.random.default_rng(7)
+    scene = sample_scene(rng, elevation=(60, 80), size=(640, 480))
+    before = Renderer(scene).render(START, seed=1).image
+    after = Renderer(scene).render({s: p for s, p in START.items() if s != 7} | {11: "l"}, seed=1).image
+    network = RecordingClassifier()
+    reader = BoardReader(network)
+    fps, fade = 30, 60
+    for k in range(5 * fps):  # settled, read, and past the glance's settling
+        reader.process(before, k / fps)
+    reads = len(network.crops)
+    for step in range(1, fade + 1):  # a two-second cross-fade
+        reader.process(cv2.addWeighted(before, 1 - step / fade, after, step / fade, 0), (k + step) / fps)
+    results = [reader.process(after, (k + fade + j) / fps) for j in range(1, 3 * fps)]
+    assert len(network.crops) > reads, "the change was read"
+    straight = crop_squares(after, results[-1].location.corners, results[-1].played)
+    changed = [7 - 1, 11 - 1]  # the squares the man left and came to
+    # The last read is of the board after the change, in whichever view it was read.
+    assert min(np.abs(network.crops[-1][changed].astype(int) - view(straight, n).images[changed]).mean()
+               for n in range(4)) < 2
