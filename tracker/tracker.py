@@ -17,7 +17,7 @@ from typing import Iterable
 from makhos.engine import Move, Piece, Position, Rules
 from makhos.engine.position import Board
 from makhos.engine.game import Game
-from makhos.engine.changes import Verdict, describe_change
+from makhos.engine.changes import Hypothesis, Verdict, describe_change
 from makhos.events import EventKind, GameEvent
 from makhos.events.game import Alert, AlertKind, LoggedGame
 from makhos.vision.reading import CLASS_INDEX, Reading
@@ -27,7 +27,7 @@ from .choice import Candidates, best_story
 from .config import TrackerConfig
 from .gaps import GapLines, gap_lines_seen, most_plies, sight
 from makhos.engine.starts import start_rules
-from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories
+from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
 
 __all__ = ["GameTracker", "NoGame", "Over", "Playing", "TRACKER_KINDS", "TrackerConfig"]
 
@@ -215,7 +215,8 @@ class GameTracker:
                 tuple(sorted(self.overlay.items())), id(alert), record.mismatch, self._seen_stop(game))
         else:
             key = (type(phase), self.rules, record.current.number, record.current.game.start,
-                   record.current.turn_named)
+                   record.current.turn_named, tuple(sorted(self.overlay.items())),
+                   phase.game.position if isinstance(phase, Over) else None)
         if self._cache is None or self._cache[0] != key:
             fixed = self.config.first_mover is not None
             if isinstance(phase, NoGame) and record.current.turn_named:
@@ -229,8 +230,20 @@ class GameTracker:
             else:
                 variants = [self.acts.configured(rules) for rules in start_rules(self.rules)]
                 stories = start_stories(variants, fixed)
+                if isinstance(phase, Over):
+                    stories.append(self._left_as_ended(phase.game))
             self._cache = (key, Candidates.of(stories))
         return self._cache[1]
+
+    def _left_as_ended(self, game: Game) -> Story:
+        """A finished game's board left on the table as its last ply made it (men taken not
+        lifted yet included): the game's own board, said nothing of, while the next set-up
+        is looked for. Without it the board that ended the game matched no story, and was
+        called a board that does not match the game it ended."""
+        position = game.position
+        board = with_overlay(position.board, position, self.overlay)
+        return Story(StoryKind.GAME, board, Hypothesis(Verdict.UNCHANGED, (), position.board),
+                     mover=position.turn)
 
     def _left(self) -> int | None:
         """The square the game's last ply left (None: none, or no game)."""

@@ -204,6 +204,17 @@ def test_result_event_when_the_last_piece_is_taken():
     assert result and result[0].detail.outcome is Outcome.DARK_WINS
 
 
+def test_the_last_board_of_a_game_over_left_on_the_table_is_no_mismatch():
+    """A finished game's board left as the last ply made it (julie-log8's last photo) is
+    the game's own board, not one that "does not match"; a new set-up still starts a game."""
+    feed = started("B:W14:B18")
+    feed.board("W:B9")
+    assert feed.tracker.game.result() is not None
+    assert not [e for e in feed.wait(10, "W:B9") if e.kind is EventKind.BOARD_MISMATCH]
+    feed.wait(1, "B:W1,2,3,4,5,6,7,8:B25,26,27,28,29,30,31,32")
+    assert len(feed.tracker.logged_game.games) == 2 and not feed.tracker.game.plies
+
+
 @pytest.mark.parametrize("frames", [1, 2])
 def test_a_move_is_committed_only_after_enough_agreeing_readings(frames):
     feed = started("B:W1:B25")
