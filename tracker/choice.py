@@ -5,7 +5,9 @@ is chosen only when no story that would lead to another decision on another boar
 within ``margin`` nats. A best story contradicted on some square by more than
 ``square_tolerance`` nats is the story with a misread when few squares contradict it and
 no piece seems to have moved between them (the tracker believes the misread until it
-lasts); otherwise the board matches no story at all.
+lasts); otherwise the board matches no story at all: the best story's board with the
+squares that contradict it as read (:func:`as_read`), never the reader's guess on a square
+it is unsure of.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from makhos.engine.changes import Verdict
-from makhos.vision.reading import Reading
+from makhos.engine.position import Board, place
+from makhos.vision.reading import CLASSES, Reading
 
 from .config import TrackerConfig
 from .scoring import (KING_CLASSES, MAN_CLASSES, SIDE_OF_CLASS, board_classes, contradicted,
@@ -49,7 +52,7 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
     best = int(np.argmax(scores))
     against = contradicted(log_p, classes[best], config.square_tolerance)
     if against and not _misread(reading, classes[best], against, config.misread_squares):
-        return Story(StoryKind.MISMATCH, reading.position().board)
+        return as_read(reading, stories[best].board, against)
     sides = SIDE_OF_CLASS[classes]
     same_sides = np.all(sides == sides[best], axis=1)
     if stories[best].kind is StoryKind.START:
@@ -62,10 +65,24 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
                               config.square_tolerance, left)
         if behind is None:  # stories that each need a misread, none clearly: no story fits,
             # unless the misread passes (the tracker waits for it)
-            return Story(StoryKind.MISMATCH, reading.position().board)
+            return as_read(reading, stories[best].board, against)
         best = behind
         against = contradicted(log_p, classes[best], config.square_tolerance)
     return replace(stories[best], against=against)
+
+
+def as_read(reading: Reading, board: Board, against: tuple[int, ...]) -> Story:
+    """The board no story explains: the likeliest story's ``board`` with the squares the
+    reading contradicts it on (``against``) as read, every other square as the story has it.
+
+    A square the reader is unsure of weighs less than one it is sure of (#42): it keeps what
+    the likeliest story puts there rather than the reader's guess by a hair, which named a
+    dark king read as a light man at 0.55 "a king that became a man". Only a square the
+    reader contradicts with confidence makes the board another."""
+    labels = reading.labels()
+    for square in against:
+        board = place(board, square, CLASSES[int(labels[square - 1])])
+    return Story(StoryKind.MISMATCH, board)
 
 
 def _left_behind(log_p: np.ndarray, candidates: Candidates, close: np.ndarray,

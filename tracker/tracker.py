@@ -23,7 +23,7 @@ from makhos.events.game import Alert, AlertKind, LoggedGame
 from makhos.vision.reading import CLASS_INDEX, Reading
 
 from .acting import Acts, NoGame, Over, Phase, Playing
-from .choice import Candidates, best_story
+from .choice import Candidates, as_read, best_story
 from .config import TrackerConfig
 from .gaps import GapLines, gap_lines_seen, most_plies, sight
 from makhos.engine.starts import start_rules
@@ -335,16 +335,15 @@ class GameTracker:
         """A story the reading contradicts on a misread's few squares (:func:`best_story`)
         is acted on as a misread of them, as the real board almost always is (a piece read
         for a moment on a square a hand just emptied, a man read as the other side). The
-        board as read is believed instead after a gap (what happened unseen is looked for
+        board as read on those squares (:func:`as_read`) is believed instead after a gap (what happened unseen is looked for
         among the plies that fit it), when it is one piece moved against the rules, or once
         it lasted ``misread_patience``."""
         if not story.against:
             self._contradicted = None
             return story
-        board = reading.position().board
-        seen = Story(StoryKind.MISMATCH, board)
-        if self._contradicted is None or self._contradicted[0] != board:
-            self._contradicted = (board, time)
+        seen = as_read(reading, story.board, story.against)
+        if self._contradicted is None or self._contradicted[0] != seen.board:
+            self._contradicted = (seen.board, time)
         if (self._gap_from is not None or self._moved_against_rules(seen)
                 or time - self._contradicted[1] >= self.config.misread_patience):
             return seen

@@ -380,3 +380,21 @@ def test_the_square_a_move_left_still_read_as_held_is_no_second_move():
     feed.seen(after, 2.0, misread={12: Piece.LIGHT_MAN})
     feed.seen(after, 1.0)
     assert [(e.kind.value, e.move) for e in feed.events] == [("move", "12-16")]
+
+
+def test_a_board_no_story_explains_keeps_what_the_game_has_on_squares_the_reader_is_unsure_of():
+    """Three men gone or come from nowhere, read with confidence, make a board that does not
+    match; the dark king read as a light man by a hair (0.55 against 0.45) on a square
+    nothing touched is no part of it (#42 item 4: a square the reader is unsure of weighs
+    less than one it is sure of)."""
+    feed = started("B:W1,2,3:BK20,29,30")
+    changed = Position.from_fen("B:W3:BK20,26,29,30")
+    events = []
+    for _ in range(5 * 30):
+        feed.time += 1 / 30
+        reading = Reading.certain(changed, feed.time)
+        reading.probabilities[20 - 1] = (0.0, 0.55, 0.45, 0.0, 0.0)  # light man, dark man
+        events += feed.log(feed.tracker.observe(feed.time, reading))
+    [mismatch] = [e for e in events if e.kind is EventKind.BOARD_MISMATCH]
+    assert mismatch.detail.squares == (1, 2, 26)
+    assert Position.from_fen(mismatch.fen).piece_at(20) is Piece.DARK_KING
