@@ -16,14 +16,7 @@ from lab.realgames import games, record
 
 GAMES = {game.name: game for game in games()}
 #: Where the product loses each game today, as seen on the frames (issue #42, items 1-4).
-LOST = {
-    "julie-log8-dark-room": "ply 27, the last: dark's legal 22x15 on the last photo is read with "
-                            "three squares wrong (8: the dark king read as a light man, 0.55; "
-                            "18: the light man taken still read, 0.83; 22: the dark man that "
-                            "jumped still read, above 0.9): no story fits, nor a misread of two "
-                            "squares; the record stops at ply 26, every ply before right and the "
-                            "six irregular plies standing with their alerts",
-}
+LOST: dict[str, str] = {}
 
 
 def _case(name: str) -> object:
