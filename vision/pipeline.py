@@ -50,8 +50,8 @@ SETTLED_S = 0.5
 #: Squares the board may move in the image before a settled board is read again.
 MOVED = 0.25
 #: Seconds after a board was read because its picture changed in sight (no hand over it
-#: since the last read) that it is read once more, and again while two reads in a row
-#: disagree on a square, at most :data:`LOOKS_AGAIN` times. A change no hand made (a
+#: since the last read), and read otherwise than before, that it is read once more, and
+#: again while two reads in a row disagree on a square, at most :data:`LOOKS_AGAIN` times. A change no hand made (a
 #: video's cross-fade, light coming up, a board nudged) may still be under way when the
 #: glance first sees it, and the glance, made to ignore a wobble, misses the rest of a slow
 #: change: a board read half-way through a cross-fade was kept to the end of a real game
@@ -292,18 +292,22 @@ class BoardReader:
         return shift > MOVED * location.square_px or self.glance.changed_since(self._read_picture, location.corners)
 
     def _next_look(self, in_sight: bool, before: np.ndarray | None, time: float) -> float | None:
-        """When to read the board just read once more (None: not before it changes again):
-        a change first seen in sight is looked at again :data:`LOOK_AGAIN_S` later, and a
-        look again that reads the board otherwise than the read ``before`` it looks once
-        more, until the looks run out. A change a hand made was read after the hand left."""
-        if not in_sight or before is None:
+        """When to read the board just read once more (None: not before it changes again).
+        A read made as the picture changed in sight that reads the board otherwise than the
+        read ``before`` it saw a change that may still be under way: the board is looked at
+        again :data:`LOOK_AGAIN_S` later, and again while the reads keep changing, until the
+        looks run out. A board read alike twice has stopped changing; a change a hand made
+        was read after the hand left; a picture that changed while the reading did not (a
+        shadow leaving) costs no further read."""
+        new = self._probabilities
+        changed = (in_sight and before is not None and new is not None
+                   and bool((before.argmax(1) != new.argmax(1)).any()))
+        if not changed:
             self._looks = 0
         elif self._look_again is None:  # the change was first seen now
             self._looks = LOOKS_AGAIN
-        elif self._probabilities is not None and (before.argmax(1) != self._probabilities.argmax(1)).any():
-            self._looks -= 1  # still changing
         else:
-            self._looks = 0  # the board read alike twice: the change is over
+            self._looks -= 1  # still changing
         return time + LOOK_AGAIN_S if self._looks > 0 else None
 
     def numbering_from_start(self, image: np.ndarray,

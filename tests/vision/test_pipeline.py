@@ -102,30 +102,61 @@ def test_the_start_fixes_the_numbering_in_any_quarter_turn_on_either_colour(turn
 
 
 
-def test_a_board_read_while_it_changes_in_sight_is_read_again_once_the_change_is_over():
-    """A slow cross-fade (no hand over the board) from one board to the next, a man moved:
-    the glance sees the change part-way, and the board read then is neither board. It is
-    read once more a moment later, so the reading kept is the board's, not the blend's
-    (julie-log8's last capture was lost to a board read half-way through a cross-fade and
-    kept to the end of the game)."""
-    from makhos.vision.pipeline import view
 
+class ConstantClassifier(RecordingClassifier):
+    """Reads every board alike: the same answer on every call."""
+
+    def classify(self, crops: SquareCrops) -> np.ndarray:
+        super().classify(crops)
+        answer = np.zeros((32, len(LABELS)), np.float32)
+        answer[:, 0] = 1.0
+        return answer
+
+
+def cross_fade(network: RecordingClassifier) -> tuple[list, np.ndarray, int, int]:
+    """A board settled and read, then a slow cross-fade (two seconds, no hand over the board)
+    to the same board with a man moved, held three seconds: the results after the fade, the
+    board after it, and the reads made before the fade and by its end."""
     rng = np.random.default_rng(7)
     scene = sample_scene(rng, elevation=(60, 80), size=(640, 480))
     before = Renderer(scene).render(START, seed=1).image
     after = Renderer(scene).render({s: p for s, p in START.items() if s != 7} | {11: "l"}, seed=1).image
-    network = RecordingClassifier()
     reader = BoardReader(network)
     fps, fade = 30, 60
     for k in range(5 * fps):  # settled, read, and past the glance's settling
         reader.process(before, k / fps)
     reads = len(network.crops)
-    for step in range(1, fade + 1):  # a two-second cross-fade
+    for step in range(1, fade + 1):
         reader.process(cv2.addWeighted(before, 1 - step / fade, after, step / fade, 0), (k + step) / fps)
-    results = [reader.process(after, (k + fade + j) / fps) for j in range(1, 3 * fps)]
+    faded = len(network.crops)
+    return [reader.process(after, (k + fade + j) / fps) for j in range(1, 3 * fps)], after, reads, faded
+
+
+def test_a_board_read_while_it_changes_in_sight_is_read_again_once_the_change_is_over():
+    """The glance sees a slow cross-fade part-way, and the board read then is neither board.
+    It is read again a moment later, while the reads keep changing, so the reading kept is
+    the board's, not the blend's (julie-log8's last capture was lost to a board read
+    half-way through a cross-fade and kept to the end of the game)."""
+    from makhos.vision.pipeline import view
+
+    network = RecordingClassifier()  # a different answer per read: the reads keep changing
+    results, after, reads, _ = cross_fade(network)
     assert len(network.crops) > reads, "the change was read"
     straight = crop_squares(after, results[-1].location.corners, results[-1].played)
     changed = [7 - 1, 11 - 1]  # the squares the man left and came to
     # The last read is of the board after the change, in whichever view it was read.
     assert min(np.abs(network.crops[-1][changed].astype(int) - view(straight, n).images[changed]).mean()
                for n in range(4)) < 2
+
+
+def test_a_picture_that_changed_while_the_reading_did_not_costs_no_further_read(monkeypatch):
+    """The same cross-fade read alike every time (as a shadow leaving or light changing is):
+    no read beyond those the glance asks for, as with no looking again at all."""
+    import makhos.vision.pipeline as pipeline
+
+    looking = ConstantClassifier()
+    cross_fade(looking)
+    monkeypatch.setattr(pipeline, "LOOKS_AGAIN", 0)
+    not_looking = ConstantClassifier()
+    cross_fade(not_looking)
+    assert len(looking.crops) == len(not_looking.crops)
