@@ -335,9 +335,9 @@ class GameTracker:
         """A story the reading contradicts on a misread's few squares (:func:`best_story`)
         is acted on as a misread of them, as the real board almost always is (a piece read
         for a moment on a square a hand just emptied, a man read as the other side). The
-        board as read on those squares (:func:`as_read`) is believed instead after a gap (what happened unseen is looked for
-        among the plies that fit it), when it is one piece moved against the rules, or once
-        it lasted ``misread_patience``."""
+        board as read on those squares (:func:`as_read`) is believed instead after a gap
+        (what happened unseen is looked for among the plies that fit it), when it is one
+        piece moved against the rules, or once it lasted ``misread_patience``."""
         if not story.against:
             self._contradicted = None
             return story

@@ -51,11 +51,11 @@ SETTLED_S = 0.5
 MOVED = 0.25
 #: Seconds after a board was read because its picture changed in sight (no hand over it
 #: since the last read), and read otherwise than before, that it is read once more, and
-#: again while two reads in a row disagree on a square, at most :data:`LOOKS_AGAIN` times. A change no hand made (a
-#: video's cross-fade, light coming up, a board nudged) may still be under way when the
-#: glance first sees it, and the glance, made to ignore a wobble, misses the rest of a slow
-#: change: a board read half-way through a cross-fade was kept to the end of a real game
-#: (julie-log8), its last capture never seen.
+#: again while two reads in a row disagree on a square, at most :data:`LOOKS_AGAIN` times.
+#: A change no hand made (a video's cross-fade, light coming up, a board nudged) may still
+#: be under way when the glance first sees it, and the glance, made to ignore a wobble,
+#: misses the rest of a slow change: a board read half-way through a cross-fade was kept to
+#: the end of a real game (julie-log8), its last capture never seen.
 LOOK_AGAIN_S = 0.5
 LOOKS_AGAIN = 3
 #: Least orientation confidence to fix the numbering (a start position gives much more).
@@ -221,7 +221,8 @@ class BoardReader:
         last = self._last
         settled = None
         if (last is not None and last.reading is not None and last.location is not None
-                and self._look_again is None and last.time - last.gate.since >= self.gate.cfg.settle_s + SETTLED_S):
+                and self._look_again is None  # a change under way: analysed at the glance's pace
+                and last.time - last.gate.since >= self.gate.cfg.settle_s + SETTLED_S):
             m = self.gate.cfg.margin
             settled = last.location.to_image(np.array([[-m, -m], [8 + m, -m], [8 + m, 8 + m], [-m, 8 + m]],
                                                       np.float64))
