@@ -8,6 +8,8 @@ oblique, the room dim, and a glare may sit on the board (``lab.render`` draws th
 the nuisances: paper texture, a lens, noise, blur, JPEG). ``surroundings`` adds what a
 kitchen table adds: a frame of the board's own red or black (or of wood), and a patterned
 cloth under it (gingham, itself a checkerboard, or stripes), seen in the same perspective.
+Two more, each on its own: a buffalo check of the board's own red and black under it, and
+sunlight through a window across it.
 """
 
 from __future__ import annotations
