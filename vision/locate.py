@@ -36,6 +36,7 @@ from .geometry import (
     BOARD_CORNERS,
     BoardLocation,
     clockwise,
+    corner_error,
     homography_from_corners,
     location_from_corners,
     project,
@@ -121,6 +122,7 @@ class LocateConfig:
     min_confidence: float = 0.2
     hint_confidence: float = 0.5  # a refit near the last location this sure is kept
     good_confidence: float = 0.6  # a board this sure ends the search over colour planes
+    plane_lead: float = 2.0  # a board this many times as sure as another plane's elsewhere stands
     # a last look beside a cloth (see :func:`_beside_a_cloth`)
     cloth_share: float = 0.5  # of the strongest corners on one colour axis: a texture's
     cloth_angle: float = 20.0  # degrees between colour axes that make them one
@@ -966,6 +968,8 @@ def locate_board(
     for planes, ring_first in _plane_groups(frame, cfg):
         for _, g, saddle, scale in planes:
             found = _locate_in(frame, _features(g, saddle, scale, cfg, ring_first), cfg, lens)
+            if found is not None and best is not None and _torn(best, found, cfg):
+                return None
             if found is not None and (best is None or found.confidence > best.confidence):
                 best = found
             if best is not None and best.confidence >= cfg.good_confidence:
@@ -973,6 +977,22 @@ def locate_board(
         if best is not None:
             return best
     return _beside_a_cloth(frame, cfg, lens)
+
+
+def _torn(one: BoardLocation, other: BoardLocation, cfg: LocateConfig) -> bool:
+    """Whether two colour planes placed the board apart (a corner half a square or more
+    off) and neither is ``plane_lead`` times as sure as the other.
+
+    Why: on a paper board with no frame lying on a check of its own colours and size, the
+    cloth's checks meet the board's edge and make one more line of corners; a plane where a
+    glare washes out the board's far line took the cloth's line, another plane the board's
+    (bench.boards_found --more, seed 143). Where the planes disagree and neither is sure,
+    the finder cannot tell which is the board: a miss, never a board a line off.
+    """
+    square = float(np.linalg.norm(one.corners - np.roll(one.corners, 1, axis=0), axis=1).mean()) / BOARD_LINES
+    apart = corner_error(one.corners, other.corners) >= 0.5 * square
+    surer, less = sorted((one.confidence, other.confidence), reverse=True)
+    return bool(apart and surer < cfg.plane_lead * less)
 
 
 def _plane_groups(

@@ -82,12 +82,12 @@ def test_a_dim_board_beside_a_checked_cloth_of_strong_contrast_is_found(seed):
     assert corner_error(np.asarray(found.corners, float), frame.corners.astype(float)) < RIGHT_WITHIN
 
 
-@pytest.mark.xfail(strict=True, reason="a board a line off: left for the next round (RESULTS, #42)")
 def test_a_paper_board_on_a_check_of_its_own_colours_and_size_is_never_taken_a_line_off():
     """Seed 143 on a buffalo check of the board's own red and black, its checks the size of
-    its squares, no frame: where the cloth meets the board's edge its checks make an eighth
-    line of corners, the board's far line is washed out by a glare, and the squares alternate
-    across the cloth's line as across the board's; main's finder gives the same window."""
+    its squares, no frame: where the cloth meets the board's edge its checks make one more
+    line of corners, and the plane where a glare washes out the board's far line took the
+    cloth's line (confidence 0.34, main's finder too) while another plane placed the board
+    right (0.22): where two planes disagree and neither is sure, no board."""
     frame = red_black_frame(143, own_check=True)
     found = locate_board(frame.image)
     assert found is None or corner_error(
