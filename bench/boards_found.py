@@ -1,14 +1,16 @@
 """Boards found on the real photographs of ../shared/realdata, set by set, zero-shot.
 
     python -m bench.boards_found [--sets a,b] [--misses] [--renders 100] [--first-render 0]
-                                 [--floor 0.2]
+                                 [--floor 0.2] [--more]
 
 Every labelled photo (``lab.realdata``) and every photo of the hand-labelled real games
 (``lab.realgames``) is given to the board finder as ``makhos read`` does
 (``vision.locate.locate_board``, no hint, no lens); then ``--renders`` hostile red and black
 paper boards (``lab.red_black``: red men beside red squares, low camera, dim room, glare),
 seeds from ``--first-render``, and the same boards in surroundings of their own colours (a
-frame of their red or black, a patterned cloth). A board is *found* when the finder returns
+frame of their red or black, a patterned cloth); with ``--more``, the hostile boards on a
+buffalo check of their own red and black (its checks the size of their squares), and in
+sunlight through a window across them (``lab.red_black``). A board is *found* when the finder returns
 one, and *right* when each of its four outer corners lies within half a square of a true
 corner (any order: the numbering is settled later from the pieces). Prints per set the
 photos found and right, the lowest confidence among the right ones and the highest among the
@@ -68,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-render", type=int, default=0, help="the first render's seed")
     parser.add_argument("--floor", type=float, default=LocateConfig.min_confidence,
                         help="the finder's confidence floor (0: see every window it would give)")
+    parser.add_argument("--more", action="store_true",
+                        help="the renders on a check of their own colours and in window light too")
     args = parser.parse_args(argv)
     cfg = LocateConfig(min_confidence=args.floor)
     sets = collections()
@@ -85,17 +89,21 @@ def main(argv: list[str] | None = None) -> int:
         totals += report(name, verdicts, time.process_time() - before, args.misses)
     print(f"  {'all':42s} found {totals[1]}/{totals[0]}, right {totals[2]}")
     seeds = range(args.first_render, args.first_render + args.renders)
-    for surroundings in (False, True):
+    kinds = {"hostile": {}, "in its surroundings": {"surroundings": True}}
+    if args.more:
+        kinds["on a check of its colours"] = {"own_check": True}
+        kinds["in window light"] = {"window_light": True}
+    for kind, nuisances in kinds.items():
         before, verdicts = 0.0, []
         for seed in seeds:
-            frame = red_black_frame(seed, surroundings=surroundings)
+            frame = red_black_frame(seed, **nuisances)
             started = time.process_time()
             location = locate_board(frame.image, cfg=cfg)
             before += time.process_time() - started
             verdicts.append((f"seed {seed}", *verdict(location, frame.corners)))
-        name = "red and black paper, " + ("in its surroundings" if surroundings else "hostile")
         if seeds:
-            report(f"{name} ({seeds.start}-{seeds.stop - 1})", verdicts, before, True)
+            report(f"red and black paper, {kind} ({seeds.start}-{seeds.stop - 1})", verdicts,
+                   before, True)
     return 0
 
 

@@ -36,6 +36,7 @@ from .geometry import (
     BOARD_CORNERS,
     BoardLocation,
     clockwise,
+    corner_error,
     homography_from_corners,
     location_from_corners,
     project,
@@ -61,6 +62,8 @@ LINE_EVIDENCE = 3
 BOARD_LINES = 8
 #: Sides of a window past which its checkerboard goes on, that make it a cloth's.
 CLOTH_SIDES = 2
+#: How far inside a board's outline, in squares, a corner is surely the board's own.
+OUTLINE_MARGIN = 0.25
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,11 @@ class LocateConfig:
     min_confidence: float = 0.2
     hint_confidence: float = 0.5  # a refit near the last location this sure is kept
     good_confidence: float = 0.6  # a board this sure ends the search over colour planes
+    plane_lead: float = 2.0  # a board this many times as sure as another plane's elsewhere stands
+    # a last look beside a cloth (see :func:`_beside_a_cloth`)
+    cloth_share: float = 0.5  # of the strongest corners on one colour axis: a texture's
+    cloth_angle: float = 20.0  # degrees between colour axes that make them one
+    cloth_colours: int = 2  # commonest colour axes left out, one after the other
 
 
 @dataclass(frozen=True)
@@ -199,12 +207,7 @@ def _channel_maps(
     frame: np.ndarray, work_size: int, cfg: LocateConfig
 ) -> list[tuple[float, np.ndarray, np.ndarray, float]]:
     """(score, blurred image, saddle map, scale) for grey, blue, green, red, best first."""
-    scale = min(1.0, work_size / max(frame.shape[:2]))
-    small = (
-        cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-        if scale < 1.0
-        else frame
-    )
+    small, scale = _working(frame, work_size)
     maps = []
     for index in range(1 if small.ndim == 2 else 4):
         g, saddle = _saddle(channel(small, index), cfg.blur_sigma)
@@ -212,6 +215,14 @@ def _channel_maps(
         score = float(cv2.sumElems(saddle * saddle)[0] / max(cv2.sumElems(saddle)[0], 1e-9))
         maps.append((score, g, saddle, scale))
     return sorted(maps, key=lambda m: -m[0])
+
+
+def _working(frame: np.ndarray, work_size: int) -> tuple[np.ndarray, float]:
+    """The frame shrunk to ``work_size`` pixels on its longer side (never enlarged), and the scale."""
+    scale = min(1.0, work_size / max(frame.shape[:2]))
+    if scale < 1.0:
+        return cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA), scale
+    return frame, scale
 
 
 def _features(
@@ -224,14 +235,25 @@ def _features(
     saddles stronger than a dim board's corners, few of them X-corners. Only the last look
     does (see :func:`_plane_groups`): more candidates cost more lattices to grow.
     """
-    window = np.ones((cfg.peak_window, cfg.peak_window), np.uint8)
-    peaks = (saddle == cv2.dilate(saddle, window)) & (saddle > 0)
-    ys, xs = np.nonzero(peaks)
-    points = np.stack([xs, ys], axis=1).astype(np.float32)
-    strength = saddle[ys, xs]
+    points, strength = _peaks(saddle, cfg)
     if ring_first:
         ring = x_corner_evidence(g, points, cfg.ring_radius, cfg.min_contrast) > 0
         points, strength = points[ring], strength[ring]
+    return _strongest(g, points, strength, scale, cfg)
+
+
+def _peaks(saddle: np.ndarray, cfg: LocateConfig) -> tuple[np.ndarray, np.ndarray]:
+    """Every local maximum of the saddle map: (N, 2) working pixels and their strengths."""
+    window = np.ones((cfg.peak_window, cfg.peak_window), np.uint8)
+    peaks = (saddle == cv2.dilate(saddle, window)) & (saddle > 0)
+    ys, xs = np.nonzero(peaks)
+    return np.stack([xs, ys], axis=1).astype(np.float32), saddle[ys, xs]
+
+
+def _strongest(
+    g: np.ndarray, points: np.ndarray, strength: np.ndarray, scale: float, cfg: LocateConfig
+) -> _Features:
+    """The strongest ``max_candidates`` of the peaks that pass the ring test, strongest first."""
     if len(strength) > cfg.max_candidates:
         keep = np.argpartition(-strength, cfg.max_candidates)[: cfg.max_candidates]
         points, strength = points[keep], strength[keep]
@@ -518,7 +540,7 @@ def _cell_lines(
     cb, nb = lo[1] + sj - 1, nj + 1
     a0, b0 = ca - 3, cb - 3
     aa, bb = np.meshgrid(np.arange(a0, ca + na + 3), np.arange(b0, cb + nb + 3))  # [b, a]
-    value = _square_values(feat, h, aa, bb)
+    value = _square_values(feat.gray, h, aa, bb)
     even = ((aa + bb) % 2) == 0
     along_a = (aa >= ca) & (aa < ca + na)
     along_b = (bb >= cb) & (bb < cb + nb)
@@ -541,29 +563,32 @@ def _cell_lines(
 _SQUARE_SAMPLES = np.array([[0.5, 0.5], [0.3, 0.5], [0.7, 0.5], [0.5, 0.3], [0.5, 0.7]], np.float32)
 
 
-def _square_values(feat: _Features, h: np.ndarray, aa: np.ndarray, bb: np.ndarray) -> np.ndarray:
+def _square_values(gray: np.ndarray, h: np.ndarray, aa: np.ndarray, bb: np.ndarray) -> np.ndarray:
     """The grey level of each square (aa, bb) of the lattice (spanning [a, a+1] x [b, b+1])."""
     d = _SQUARE_SAMPLES
     squares = np.stack([aa.ravel(), bb.ravel()], axis=1).astype(np.float32)
-    values = sample(feat.gray, project(h, (squares[:, None, :] + d[None]).reshape(-1, 2)))
+    values = sample(gray, project(h, (squares[:, None, :] + d[None]).reshape(-1, 2)))
     value: np.ndarray = np.median(values.reshape(-1, len(d)), axis=1).reshape(aa.shape)
     return value
 
 
-def continues_past(feat: _Features, h: np.ndarray, origin: np.ndarray, cfg: LocateConfig) -> bool:
+def continues_past(gray: np.ndarray, h: np.ndarray, cfg: LocateConfig) -> bool:
     """Whether the window's checkerboard goes on, in its own phase, two lines past two of
-    its four sides: a patch of a checked cloth, not a board.
+    its four sides: a patch of a checked cloth, not a board. ``h``: board coordinates (the
+    window's outline from 0 to 8) to the pixels of ``gray``.
 
     Why: a gingham seen low blurs past a patch, its corners fade out of the lattice there
     and the patch's outline looks like a board's; where the cloth is larger than the
     lattice, the window settles in its corner, by the cloth's own edge or fold. A board
     ends within two lines of its outline on every side: at its frame, tape or the table; a
     ring of squares outside the playing area is one line wide; a larger board (10x10)
-    masked to 8x8 has tape over the line beyond its outline.
+    masked to 8x8 has tape over the line beyond its outline. Asked at the working
+    resolution and again at the frame's: a cloth's far checks, a few pixels wide, blur to
+    one grey on the working image, where no squares show and nothing can be told.
     """
     lines = np.arange(-2, BOARD_LINES + 2)
-    aa, bb = np.meshgrid(origin[0] - 1 + lines, origin[1] - 1 + lines)  # [b, a]
-    value = _square_values(feat, h, aa, bb)
+    aa, bb = np.meshgrid(lines, lines)  # [b, a]
+    value = _square_values(gray, h, aa, bb)
     even = ((aa + bb) % 2) == 0
     board = np.zeros(aa.shape, bool)
     board[2:-2, 2:-2] = True
@@ -943,13 +968,31 @@ def locate_board(
     for planes, ring_first in _plane_groups(frame, cfg):
         for _, g, saddle, scale in planes:
             found = _locate_in(frame, _features(g, saddle, scale, cfg, ring_first), cfg, lens)
+            if found is not None and best is not None and _torn(best, found, cfg):
+                return None
             if found is not None and (best is None or found.confidence > best.confidence):
                 best = found
             if best is not None and best.confidence >= cfg.good_confidence:
                 return best
         if best is not None:
             return best
-    return best
+    return _beside_a_cloth(frame, cfg, lens)
+
+
+def _torn(one: BoardLocation, other: BoardLocation, cfg: LocateConfig) -> bool:
+    """Whether two colour planes placed the board apart (a corner half a square or more
+    off) and neither is ``plane_lead`` times as sure as the other.
+
+    Why: on a paper board with no frame lying on a check of its own colours and size, the
+    cloth's checks meet the board's edge and make one more line of corners; a plane where a
+    glare washes out the board's far line took the cloth's line, another plane the board's
+    (bench.boards_found --more, seed 143). Where the planes disagree and neither is sure,
+    the finder cannot tell which is the board: a miss, never a board a line off.
+    """
+    square = float(np.linalg.norm(one.corners - np.roll(one.corners, 1, axis=0), axis=1).mean()) / BOARD_LINES
+    apart = corner_error(one.corners, other.corners) >= 0.5 * square
+    surer, less = sorted((one.confidence, other.confidence), reverse=True)
+    return bool(apart and surer < cfg.plane_lead * less)
 
 
 def _plane_groups(
@@ -974,6 +1017,86 @@ def _plane_groups(
         yield finer, True
 
 
+def _beside_a_cloth(frame: np.ndarray, cfg: LocateConfig, lens: Lens | None) -> BoardLocation | None:
+    """The board looked for again among the corners whose two colours are not the commonest
+    corners' two; None where no colour is that common, or no board is among the rest.
+
+    Why: a checked cloth of strong contrast (a gingham, white and its colour) has thousands
+    of X-corners stronger than a dim board's in every colour plane, so the board's are never
+    among the strongest candidates, and what grows from those is the cloth's, or nothing.
+    A cloth's corners all lie between its two colours, a board's between its own two (red
+    and black): a corner's colour axis, from its dark sectors' colour to its bright ones',
+    tells them apart where brightness does not, and a dim room or a glare scales or adds to
+    both colours alike. Where most of the strongest corners share one axis, they are a
+    texture's (a board has 49 inner corners); the corners off that axis are searched as
+    before, then off the next commonest, plane by plane (a dim red and black board shows
+    few corners in grey). A board in the cloth's own colours stays lost.
+    """
+    if frame.ndim == 2:
+        return None
+    small, scale = _working(frame, cfg.work_size)
+    colour = cv2.GaussianBlur(small.astype(np.float32), (0, 0), cfg.blur_sigma)
+    for _, g, saddle, _ in _channel_maps(frame, cfg.work_size, cfg):
+        found = _off_the_commonest_colours(frame, g, saddle, colour, scale, cfg, lens)
+        if found is not None:
+            return found
+    return None
+
+
+def _off_the_commonest_colours(
+    frame: np.ndarray, g: np.ndarray, saddle: np.ndarray, colour: np.ndarray, scale: float,
+    cfg: LocateConfig, lens: Lens | None
+) -> BoardLocation | None:
+    """The board among one plane's X-corners off the commonest colour axis, then off the
+    next commonest (see :func:`_beside_a_cloth`); None where no axis is that common."""
+    points, strength = _peaks(saddle, cfg)
+    ring = x_corner_evidence(g, points, cfg.ring_radius, cfg.min_contrast) > 0
+    points, strength = points[ring], strength[ring]
+    axes = _colour_axes(colour, g, points, cfg.ring_radius)
+    texture = np.zeros((0, 2), np.float32)
+    for _ in range(cfg.cloth_colours):
+        if len(points) < cfg.min_inner:
+            return None
+        strongest = np.argsort(-strength)[: cfg.max_candidates]
+        common = np.median(axes[strongest], axis=0)
+        near = axes @ common > np.cos(np.radians(cfg.cloth_angle)) * np.linalg.norm(common)
+        if near[strongest].mean() < cfg.cloth_share:
+            return None
+        texture = np.concatenate([texture, points[near] / scale])
+        points, strength, axes = points[~near], strength[~near], axes[~near]
+        found = _locate_in(frame, _strongest(g, points, strength, scale, cfg), cfg, lens)
+        if found is not None:
+            return None if _takes_in(found, texture) else found
+    return None
+
+
+def _takes_in(found: BoardLocation, texture: np.ndarray) -> bool:
+    """Whether the board's outer line of squares on one side holds a line's evidence of the
+    cloth's corners (frame pixels): a window a line off, past the board's edge onto the
+    cloth where men hide the board's last line of corners. A miss, never a board a line off;
+    a stray corner of the cloth's colours (a rim, a glare) is one, not a line."""
+    u, v = project(np.linalg.inv(found.homography), texture).T
+    inside = (np.minimum(u, v) > OUTLINE_MARGIN) & (np.maximum(u, v) < BOARD_LINES - OUTLINE_MARGIN)
+    sides = (u < 1, u > BOARD_LINES - 1, v < 1, v > BOARD_LINES - 1)
+    return max(int(np.count_nonzero(inside & side)) for side in sides) >= LINE_EVIDENCE
+
+
+def _colour_axes(
+    colour: np.ndarray, gray: np.ndarray, points: np.ndarray, radius: float
+) -> np.ndarray:
+    """(N, 3) unit B, G, R axis of each X-corner: its bright sectors' mean colour on the ring
+    test's circle less its dark sectors' (bright and dark as grey sees them)."""
+    at = points[:, None, :] + _ring_offsets()[None] * radius
+    grey = sample(gray, at)
+    bright = (grey > (grey.min(axis=1, keepdims=True) + grey.max(axis=1, keepdims=True)) / 2)[..., None]
+    colours = np.stack([sample(colour[..., c], at) for c in range(3)], axis=-1)
+    axis = (colours * bright).sum(axis=1) / np.maximum(bright.sum(axis=1), 1) - (
+        colours * ~bright
+    ).sum(axis=1) / np.maximum((~bright).sum(axis=1), 1)
+    unit: np.ndarray = axis / np.maximum(np.linalg.norm(axis, axis=1, keepdims=True), 1e-9)
+    return unit
+
+
 def _locate_in(
     frame: np.ndarray, feat: _Features, cfg: LocateConfig, lens: Lens | None = None
 ) -> BoardLocation | None:
@@ -985,10 +1108,10 @@ def _locate_in(
         return None
     lattice, _, h_lattice = found
     origin, margin = _choose_window(feat, lattice, h_lattice, cfg, frame)
-    if continues_past(feat, h_lattice, origin, cfg):
-        return None
     # Board coordinates (u, v) -> lattice (i, j) = origin + (u, v) - 1, then to full-res pixels.
     to_lattice = np.array([[1, 0, origin[0] - 1], [0, 1, origin[1] - 1], [0, 0, 1]], np.float64)
+    if continues_past(feat.gray, h_lattice @ to_lattice, cfg):
+        return None
     to_full = np.diag([1 / feat.scale, 1 / feat.scale, 1.0])
     h_board = to_full @ h_lattice @ to_lattice
     visible = (
@@ -1006,6 +1129,8 @@ def _locate_in(
     corners, inliers = fitted
     confidence = inliers / len(INNER_CORNERS) * min(1.0, margin / cfg.sure_lead)
     if inliers < cfg.min_inner or confidence < cfg.min_confidence:
+        return None
+    if continues_past(_gray(frame), homography_from_corners(corners), cfg):
         return None
     return _ordered(corners, confidence, "grid")
 

@@ -69,6 +69,43 @@ def test_finds_nothing_on_a_checked_cloth_larger_than_a_board():
     assert locate_board(cv2.cvtColor(cv2.GaussianBlur(seen, (3, 3), 0), cv2.COLOR_GRAY2BGR)) is None
 
 
+def _on_a_checked_cloth(board: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A cloth of white and blue checks, each 0.4 of the board's square, seen in perspective,
+    with a dim red and black board in a black frame on it where ``board``: the picture and
+    the board's outer corners."""
+    size, square, frame, check = 1600, 44, 14, 18
+    table = np.where(((np.indices((size, size)) // check).sum(axis=0) % 2 == 1)[..., None],
+                     np.array((160, 80, 40), np.float32), np.float32(235))
+    start, end = (size - 8 * square) // 2, (size + 8 * square) // 2
+    if board:
+        dark = (np.indices((8 * square, 8 * square)) // square).sum(axis=0) % 2 == 1
+        table[start - frame:end + frame, start - frame:end + frame] = 20
+        table[start:end, start:end] = np.where(dark[..., None], (13, 13, 14), (18, 18, 86))
+    view = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [size, 0], [size, size], [0, size]]),
+        np.float32([[340, 80], [940, 80], [1400, 720], [-120, 720]]))
+    seen = cv2.warpPerspective(table, view, (1280, 720), borderValue=(120, 120, 120))
+    picture = cv2.GaussianBlur(seen, (0, 0), 1.0).clip(0, 255).astype(np.uint8)
+    outline = np.float32([[start, start], [end, start], [end, end], [start, end]])
+    return picture, cv2.perspectiveTransform(outline[None], view)[0]
+
+
+def test_finds_a_dim_board_on_a_checked_cloth_of_strong_contrast():
+    """The cloth's checks give thousands of X-corners stronger than the dim board's, in every
+    colour plane (none of the board's among the strongest); but they lie between white and
+    blue, the board's between red and black."""
+    picture, corners = _on_a_checked_cloth(board=True)
+    found = locate_board(picture)
+    assert found is not None
+    assert corner_error(found.corners, corners) < 0.03 * side(corners)
+
+
+def test_finds_nothing_on_the_checked_cloth_alone():
+    """Without the board, no corners are left once the cloth's colours are set aside."""
+    picture, _ = _on_a_checked_cloth(board=False)
+    assert locate_board(picture) is None
+
+
 def test_refit_follows_a_small_shift_and_keeps_the_corner_order():
     frame = render(12, elevation_deg=60, yaw_deg=20)
     found = locate_board(frame.image)
