@@ -109,7 +109,8 @@ class Worker:
         held = Outbox.held(config.spool)  # a run before this one stopped with these unsent
         while True:
             try:
-                for event in held:  # in order, first: the log stores a resent one once
+                # In order, first; those the log took before the run was killed, not again.
+                for event in Outbox.unsent(held, self.log.read_board(config.board)):
                     self.log.append(event)
                 held = []
                 history = self.log.read_board(config.board)
