@@ -64,6 +64,8 @@ class Outbox:
         it again, and a move stored twice is replayed as a second, irregular ply of the side
         that just moved. Two real events never share their content (each has its frame's
         time), so the same content is the same event."""
+        if not held:  # the usual start: no need to go through the log
+            return []
         taken = {e.with_seq(0).to_json() for e in logged}
         return [e for e in held if e.with_seq(0).to_json() not in taken]
 
