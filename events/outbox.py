@@ -14,7 +14,8 @@ where it needs the log to have everything.
 With a ``spool`` file an event is on disk before :meth:`Outbox.accept` returns (JSON lines,
 rewritten as each event is taken): a worker or a recording that is killed, or stops while
 the log is away, loses no event it accepted, and the next run with the same spool sends
-those events first (:meth:`Outbox.held`).
+those events first (:meth:`Outbox.held`), less those the log took before the kill
+(:meth:`Outbox.unsent`).
 """
 
 from __future__ import annotations
@@ -53,6 +54,20 @@ class Outbox:
         line cut short was being written when the process was killed: that event was never
         accepted, and is left out."""
         return events_in(spool) if spool is not None and spool.exists() else []
+
+    @staticmethod
+    def unsent(held: list[GameEvent], logged: list[GameEvent]) -> list[GameEvent]:
+        """Of the events a spool ``held``, those the log has not taken (``logged``: the
+        board's events it holds). The sender rewrites the spool only after the log took its
+        head, so a run killed between the two leaves that event in both. Redis would store
+        the resent one once (it keys events by content); SQLite and a JSON-lines file store
+        it again, and a move stored twice is replayed as a second, irregular ply of the side
+        that just moved. Two real events never share their content (each has its frame's
+        time), so the same content is the same event."""
+        if not held:  # the usual start: no need to go through the log
+            return []
+        taken = {e.with_seq(0).to_json() for e in logged}
+        return [e for e in held if e.with_seq(0).to_json() not in taken]
 
     def accept(self, event: GameEvent) -> None:
         """Take the event to send after those accepted before it. Once this returns it is

@@ -277,6 +277,21 @@ class Acts:
                        f"{king.colour.opponent.value} to crown it", detail=CrowningPending(square)))
         return events
 
+    def captured_may_stand(self) -> None:
+        """Taken up from the log: the men the game's last ply captured may still stand, as
+        they did for the tracker that logged it, which the log does not say (a man lifted is
+        no event). Pending, they are read as the capture's removals, not as a piece that
+        moved against the rules or as the next move; a square read empty forgets its own at
+        the first settled reading, as a man lifted does."""
+        game = self.logged_game.current.game
+        if not self.logged_game.current.set_up or not game.plies or game.result() is not None:
+            return
+        last = game.plies[-1]
+        for square in () if last.move is None else last.move.captured:
+            piece = last.before.piece_at(square)
+            if piece is not None and game.position.piece_at(square) is None:
+                self.overlay[square] = piece
+
     def _crowning_check(self, mover: Colour, time: float) -> list[GameEvent]:
         """The side that had to stack a new king moves without doing so: a notice."""
         events = []

@@ -187,6 +187,7 @@ class GameTracker:
             self.acts.apply(event)
             if event.kind in TRACKER_KINDS:
                 self._seen = self._frame = event.time  # the board was last seen then
+        self.acts.captured_may_stand()
         return last
 
     @property

@@ -109,10 +109,12 @@ class Worker:
         held = Outbox.held(config.spool)  # a run before this one stopped with these unsent
         while True:
             try:
-                for event in held:  # in order, first: the log stores a resent one once
-                    self.log.append(event)
-                held = []
                 history = self.log.read_board(config.board)
+                # In order, first; those the log took before the run was killed, not again.
+                resent = [self.log.append(event) for event in Outbox.unsent(held, history)]
+                held = []
+                if resent:
+                    history = self.log.read_board(config.board)
                 break
             except LogUnavailable as error:
                 logger.warning("board %s: log unreachable (%s); retrying in %.1f s",

@@ -133,3 +133,27 @@ def test_a_replay_silent_between_its_plies_reports_no_camera_lost(tmp_path):
     notices = [e.detail.status.value for e in log.read("1") if e.kind is EventKind.CAMERA]
     assert notices == ["ended"]
     assert folded_pdn(log, "1") == write_game(game)
+
+
+@pytest.mark.parametrize("store", ["events.db", "events.jsonl"])
+def test_a_worker_killed_after_the_log_took_a_move_and_before_its_spool_let_it_go_logs_it_once(tmp_path, store):
+    """The outbox's thread appends an event, then rewrites the spool without it: a SIGKILL
+    between the two leaves the event both in the log and on the spool, which the next run
+    sends first. Stored again, the move would be played twice in the score (the second time
+    as an irregular ply of the side that just moved): what a hall test once met under load."""
+    from makhos.events import open_log
+
+    game = random_game(seed=3, plies=10)
+    boards = tuple(game.positions())
+    whole = SQLiteLog(tmp_path / "whole.db")
+    Worker(WorkerConfig("1"), whole, PlaybackInput(PlaybackSource(boards, speed=400))).run(threading.Event())
+    events = [e.with_seq(0) for e in whole.read_board("1")]
+    cut = [n for n, e in enumerate(events) if e.kind is EventKind.MOVE][4] + 1  # killed on the fifth move
+    log, spool = open_log(tmp_path / store), tmp_path / "outbox.jsonl"
+    for event in events[:cut]:
+        log.append(event)
+    spool.write_text("".join(e.to_json() + "\n" for e in events[cut - 1:cut + 1]))  # that move, and one after
+    Worker(WorkerConfig("1", spool=spool), log, PlaybackInput(PlaybackSource(boards, speed=400))).run(
+        threading.Event())
+    assert [e.move for e in log.read_board("1") if e.kind is EventKind.MOVE] == [str(p.move) for p in game.plies]
+    assert folded_pdn(log, "1") == write_game(game)
