@@ -148,6 +148,7 @@ class BoardReader:
         self._last: FrameResult | None = None  # of the last analysed frame
         self._probabilities: np.ndarray | None = None  # of the last read
         self._read_crops: SquareCrops | None = None  # the crops of the last read, as read
+        self._read_frame: tuple[np.ndarray, np.ndarray] | None = None  # its frame and corners
         self._reads = 0
         self._read_picture: np.ndarray | None = None  # the glance's picture of the frame last read
         self._read_corners: np.ndarray | None = None  # where the board was when read
@@ -180,6 +181,20 @@ class BoardReader:
         if self._learning is None or self._read_crops is None:
             return None
         return self._learning.learn(self._read_crops, shown)
+
+    def started(self, shown: str) -> None:
+        """The game started from the board of the last read, the tracker confirmed it:
+        its squares show ``shown`` (as :meth:`learn`). A reader still zero-shot (its own
+        start check never passed: pieces the colour of their squares, phantom men where
+        2 misreads are allowed) adapts on that frame as on a start it found itself: it is
+        the one moment every square is known for sure, and a reader never adapted learns
+        nothing all game (``AdaptingReader.learn`` pulls every refit toward the start's).
+        A reader already adapted (on this start, or a game taken up) keeps its heads."""
+        if (self._adaptation is not None or self._read_frame is None or self.played is None
+                or not isinstance(self.classifier, StartAdapting)):
+            return
+        image, corners = self._read_frame
+        self._adaptation = self.classifier.adapt(image, corners, self.played, shown, self.lens)
 
     def _seek(self, positions: list[Position]) -> None:
         self._starts = positions
@@ -255,7 +270,7 @@ class BoardReader:
             crops = view(crop_squares(image, location.corners, self.played, self.classifier.geometry,
                                       self.lens), self._reads)
             self._probabilities = self.classifier.classify(crops).astype(np.float32)
-            self._read_crops = crops
+            self._read_crops, self._read_frame = crops, (image, location.corners)
             self._reads += 1
             self._read_key, self._read_picture, self._read_corners = key, self.glance.picture, location.corners
             self._disturbed = False
