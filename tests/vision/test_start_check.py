@@ -1,0 +1,103 @@
+"""A start whose pieces are the colour of their squares is read (issue #42, kingplay 70003 and
+70005): zero-shot its men read as the squares they hide, so no numbering reads as a start
+within two misreads. Checked on held-out squares (``vision.start_check``), the reader adapted
+to the start's labels on half the board reads the other half, and the numbering is found;
+a board that is not the start is still refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from makhos.engine import Position, Rules, Setup
+from makhos.engine.starts import start_boards
+from makhos.vision.learning import AdaptingReader
+from makhos.vision.locate import locate_board
+from makhos.vision.pipeline import BoardReader, side_classes, side_probabilities
+from makhos.vision.rectify import crop_squares
+from makhos.vision.start_check import NUMBERINGS, START_MARGIN, clear_start, half_turn, held_out_start, start_fits
+
+from lab.render import Renderer
+from lab.videos.kings import king_play
+
+RULES = Rules(setup=Setup.THREE_KINGS)
+
+
+def pieces(position: Position) -> dict[int, str]:
+    return {s: p.value for s in range(1, 33) if (p := position.piece_at(s)) is not None}
+
+
+@pytest.fixture(scope="module", params=[70003, 70005])
+def kingplay(request: pytest.FixtureRequest) -> tuple[Renderer, list[Position]]:
+    """The scene of a kingplay render (pieces the colour of their squares, 480x270, seen
+    side-on at 35 degrees), without the camera's noise, and the positions of its game."""
+    script, scene, _ = king_play(request.param, 8)
+    assert script.game is not None
+    return Renderer(scene), script.game.positions()
+
+
+def zero_shot(reader: BoardReader, image: np.ndarray) -> tuple[int, int] | None:
+    found = locate_board(image)
+    assert found is not None
+    fits, misreads = zip(*(start_fits(side_probabilities(reader.classifier.classify(
+        crop_squares(image, found.rotated(turns).corners, played, reader.classifier.geometry))),
+        reader._start_classes) for played, turns in NUMBERINGS))
+    return clear_start(np.array(fits), np.array(misreads), reader._start_misreads)
+
+
+def test_a_start_whose_pieces_look_like_their_squares_is_found_and_teaches_the_reader(kingplay) -> None:
+    renderer, positions = kingplay
+    start = Position.start(RULES)
+    image = renderer.render(pieces(start), seed=1).image
+    learning = AdaptingReader()
+    reader = BoardReader(learning, starts=start_boards(RULES))
+    assert zero_shot(reader, image) is None  # zero-shot, no numbering reads as the start
+    found = reader.numbering_from_start(image, locate_board(image))
+    assert found is not None and found[1] == start
+    numbering, _ = found
+    labels = "".join("." if (p := start.piece_at(s)) is None else p.value for s in range(1, 33))
+    learning.adapt(image, numbering.location.corners, numbering.played, labels)
+    for ply in (4, 8):  # the numbering is right: the game's later boards read as they are
+        later = renderer.render(pieces(positions[ply]), seed=2 + ply).image
+        crops = crop_squares(later, numbering.location.corners, numbering.played, learning.geometry)
+        read = side_probabilities(learning.classify(crops)).argmax(axis=1)
+        assert (read != side_classes(positions[ply])).sum() <= 2
+
+
+def test_a_board_some_plies_into_the_game_is_not_taken_for_a_start(kingplay) -> None:
+    renderer, positions = kingplay
+    reader = BoardReader(AdaptingReader(), starts=start_boards(RULES))
+    found = locate_board(renderer.render(pieces(positions[0]), seed=1).image)  # the camera stays
+    for ply in (3, 6, 8):
+        image = renderer.render(pieces(positions[ply]), seed=20 + ply).image
+        assert reader.numbering_from_start(image, found) is None
+
+
+def scores(best: tuple[int, int], fit: float = -2.0, rival: float = -30.0) -> np.ndarray:
+    """(8, 2) fits: ``best`` (numbering, start) and its half turn at ``fit``, all else at ``rival``."""
+    out = np.full((8, 2), rival)
+    out[best] = out[half_turn(best[0]), best[1]] = fit
+    return out
+
+
+def test_the_half_turn_is_told_by_the_zero_shot_reading() -> None:
+    """Adapted to a start's labels, either camp may be learnt as light: the held-out fit
+    ties a numbering and its half turn, and the zero-shot reading, which camp is lighter,
+    decides."""
+    allowed, misread = np.array([2, 2]), np.zeros((8, 2), int)
+    held = scores((1, 0))
+    zero = np.full((8, 2), -80.0)
+    zero[half_turn(1), 0] = -40.0
+    assert held_out_start(held, misread, zero, allowed) == (half_turn(1), 0)
+    zero[1, 0] = -40.0 - START_MARGIN / 2  # it cannot tell them apart: no start
+    assert held_out_start(held, misread, zero, allowed) is None
+
+
+def test_another_numbering_read_as_a_start_within_its_misreads_leaves_it_unsure() -> None:
+    allowed, zero = np.array([2, 2]), np.full((8, 2), -80.0)
+    zero[1] = -40.0
+    held, misread = scores((1, 0), rival=-6.0), np.full((8, 2), 3)
+    misread[1, 0] = misread[half_turn(1), 0] = 1
+    assert held_out_start(held, misread, zero, allowed) == (1, 0)  # rivals misread too much
+    misread[2, 1] = 2
+    assert held_out_start(held, misread, zero, allowed) is None  # a rival reads as a start
