@@ -313,19 +313,14 @@ class BoardReader:
     def _held_out_start(self, crops: list[SquareCrops], zero_shot: np.ndarray) -> tuple[int, int] | None:
         """The start checked on held-out squares (:func:`start_check.held_out_start`): each
         distinct layout of pieces and sides among the starts read, under each numbering, by
-        the reader adapted to it on the other half of the board."""
+        the reader adapted to it on the other half of the board; the zero-shot fits choose."""
         assert isinstance(self.classifier, StartChecking)
         layouts, of_start = np.unique(self._start_classes, axis=0, return_inverse=True)
         labels = ["".join(".ld"[c] for c in layout) for layout in layouts]
-        fits, misreads = [], []
-        for cut in crops:
-            read = self.classifier.held_out(cut, labels)
-            scored = [start_fits(side_probabilities(p), layout[None, :]) for p, layout in zip(read, layouts)]
-            fits.append([float(f[0]) for f, _ in scored])
-            misreads.append([int(m[0]) for _, m in scored])
+        misreads = [[int(start_fits(side_probabilities(p), layout[None, :])[1][0])
+                     for p, layout in zip(self.classifier.held_out(cut, labels), layouts)] for cut in crops]
         of_start = of_start.ravel()
-        return held_out_start(np.array(fits)[:, of_start], np.array(misreads)[:, of_start], zero_shot,
-                              self._start_misreads)
+        return held_out_start(np.array(misreads)[:, of_start], zero_shot, self._start_misreads, of_start)
 
     def _as_the_game_has_it(self, image: np.ndarray, found: Orientation, board: Board) -> Orientation:
         """Of the four numberings of the squares ``found`` puts in play (its quarter turns,

@@ -9,10 +9,10 @@ Zero-shot (:func:`clear_start`), a start is the board where one layout under one
 is misread on at most a few squares and no other numbering comes near. Pieces the colour of
 their squares defeat that: zero-shot they read as the squares they hide. Their start is then
 checked on held-out squares (:func:`held_out_start`): the reader adapted to each layout on
-half the board reads the other half, which tells the squares the layout's pieces stand on
-(the quarter turn and the colour in play) but not which camp is which, as a half turn
-swaps the camps of every set-up and the heads learn either labelling as well; the zero-shot
-reading, which is lighter, decides the half turn.
+half the board reads the other half, which tells the layouts whose pieces stand where the
+board's do (the quarter turn and the colour in play), and the zero-shot reading chooses
+among those (which camp is lighter: a half turn swaps the camps, and the heads learn
+either labelling as well).
 """
 
 from __future__ import annotations
@@ -61,40 +61,30 @@ def clear_start(fit: np.ndarray, misread: np.ndarray, allowed: np.ndarray) -> tu
     return None
 
 
-def half_turn(numbering: int) -> int:
-    """The numbering (index of :data:`NUMBERINGS`) a half turn from ``numbering``: the same
-    squares in play, each camp on the other's squares."""
-    played, turns = NUMBERINGS[numbering]
-    return NUMBERINGS.index((played, (turns + 2) % 4))
-
-
-def held_out_start(held: np.ndarray, misread: np.ndarray, zero_shot: np.ndarray,
-                   allowed: np.ndarray) -> tuple[int, int] | None:
+def held_out_start(misread: np.ndarray, zero_shot: np.ndarray, allowed: np.ndarray,
+                   layout: np.ndarray) -> tuple[int, int] | None:
     """The numbering and start (indices) that clearly are the board, checked on held-out
-    squares: ``held`` (8, S) and ``misread`` (8, S), the fit and misreads of each layout
-    read by heads adapted to it on the other half of the board; ``zero_shot`` (8, S) the
-    zero-shot fit, which decides the half turn. None unless the best layout read within its
-    misreads leads by :data:`START_MARGIN` every layout read within its misreads under
-    another numbering (the half turn aside), and the zero-shot reading tells the half turn
-    by as much. A layout read with more misreads than it allows is no start under that
-    numbering: adapted to the wrong squares, the heads still fit part of the board (a
-    quarter turn keeps some of a camp's squares), and its fit alone says little.
+    squares: ``misread`` (8, S), the squares each start's layout misreads when read by
+    heads adapted to it on the other half of the board; ``zero_shot`` (8, S), the zero-shot
+    fit; ``layout`` (S,), which starts share a layout of pieces and sides (set-ups that
+    differ only in their kings). None unless, of the starts read within their misreads,
+    one leads every other (under another numbering, or of another layout) by
+    :data:`START_MARGIN` zero-shot.
 
-    A board that is not a start (a game some plies on) is no start here either: no square
-    is read with its own label, so the squares where the board and the layout differ are
-    read as they are, and misread against the layout."""
+    The held-out reading says which layouts the board may be, and under which numberings:
+    no square is read with its own label, so where the board and a layout differ (a game
+    some plies on, the men on the other colour's squares) the squares are read as they are
+    and misread against it. It cannot choose among those it admits: adapted to a half
+    turn's labels, the heads learn either camp as light as well, and a layout a whole row
+    larger is learnt as that row's look. The zero-shot reading, which the labels never
+    touched, chooses: which camp is lighter, which rows hold men."""
     within = misread <= allowed[None, :]
     if not within.any():
         return None
-    best = np.unravel_index(np.argmax(np.where(within, held, -np.inf)), held.shape)
+    best = np.unravel_index(np.argmax(np.where(within, zero_shot, -np.inf)), zero_shot.shape)
     numbering, start = int(best[0]), int(best[1])
-    other = half_turn(numbering)
-    if zero_shot[other, start] > zero_shot[numbering, start]:
-        numbering, other = other, numbering
-    if zero_shot[numbering, start] - zero_shot[other, start] < START_MARGIN:
-        return None
-    rivals = np.array([k not in (numbering, other) for k in range(len(held))])
-    rival = held[rivals][within[rivals]]
-    if not within[numbering, start] or held[numbering, start] - rival.max(initial=-np.inf) < START_MARGIN:
+    same = (np.arange(len(zero_shot)) == numbering)[:, None] & (layout == layout[start])[None, :]
+    rival = zero_shot[within & ~same]
+    if zero_shot[numbering, start] - rival.max(initial=-np.inf) < START_MARGIN:
         return None
     return numbering, start

@@ -15,7 +15,7 @@ from makhos.vision.learning import AdaptingReader
 from makhos.vision.locate import locate_board
 from makhos.vision.pipeline import BoardReader, side_classes, side_probabilities
 from makhos.vision.rectify import crop_squares
-from makhos.vision.start_check import NUMBERINGS, START_MARGIN, clear_start, half_turn, held_out_start, start_fits
+from makhos.vision.start_check import NUMBERINGS, START_MARGIN, clear_start, held_out_start, start_fits
 
 from lab.render import Renderer
 from lab.videos.kings import king_play
@@ -73,31 +73,31 @@ def test_a_board_some_plies_into_the_game_is_not_taken_for_a_start(kingplay) -> 
         assert reader.numbering_from_start(image, found) is None
 
 
-def scores(best: tuple[int, int], fit: float = -2.0, rival: float = -30.0) -> np.ndarray:
-    """(8, 2) fits: ``best`` (numbering, start) and its half turn at ``fit``, all else at ``rival``."""
-    out = np.full((8, 2), rival)
-    out[best] = out[half_turn(best[0]), best[1]] = fit
-    return out
+def half_turn(numbering: int) -> int:
+    played, turns = NUMBERINGS[numbering]
+    return NUMBERINGS.index((played, (turns + 2) % 4))
 
 
-def test_the_half_turn_is_told_by_the_zero_shot_reading() -> None:
-    """Adapted to a start's labels, either camp may be learnt as light: the held-out fit
-    ties a numbering and its half turn, and the zero-shot reading, which camp is lighter,
-    decides."""
-    allowed, misread = np.array([2, 2]), np.zeros((8, 2), int)
-    held = scores((1, 0))
-    zero = np.full((8, 2), -80.0)
-    zero[half_turn(1), 0] = -40.0
-    assert held_out_start(held, misread, zero, allowed) == (half_turn(1), 0)
-    zero[1, 0] = -40.0 - START_MARGIN / 2  # it cannot tell them apart: no start
-    assert held_out_start(held, misread, zero, allowed) is None
+def test_the_zero_shot_reading_chooses_among_the_starts_the_held_out_squares_admit() -> None:
+    """Adapted to a start's labels, either camp may be learnt as light (a half turn), and a
+    layout a row larger may be learnt as that row's look: the held-out reading admits them
+    all, and the zero-shot reading, which camp is lighter and which rows hold men, chooses."""
+    allowed, layout = np.array([2, 2, 2]), np.array([0, 0, 1])  # set-ups 0 and 1 differ in kings only
+    misread = np.full((8, 3), 5)
+    misread[1, :] = misread[half_turn(1), :] = 2
+    zero = np.full((8, 3), -200.0)
+    zero[half_turn(1)] = [-40.0, -40.0, -90.0]
+    zero[1] = [-70.0, -70.0, -120.0]
+    assert held_out_start(misread, zero, allowed, layout) == (half_turn(1), 0)
+    zero[1, :2] = -40.0 - START_MARGIN / 2  # it cannot tell the half turn: no start
+    assert held_out_start(misread, zero, allowed, layout) is None
 
 
-def test_another_numbering_read_as_a_start_within_its_misreads_leaves_it_unsure() -> None:
-    allowed, zero = np.array([2, 2]), np.full((8, 2), -80.0)
-    zero[1] = -40.0
-    held, misread = scores((1, 0), rival=-6.0), np.full((8, 2), 3)
-    misread[1, 0] = misread[half_turn(1), 0] = 1
-    assert held_out_start(held, misread, zero, allowed) == (1, 0)  # rivals misread too much
-    misread[2, 1] = 2
-    assert held_out_start(held, misread, zero, allowed) is None  # a rival reads as a start
+def test_a_start_read_zero_shot_better_but_refused_on_held_out_squares_is_no_start() -> None:
+    allowed, layout = np.array([2]), np.array([0])
+    misread, zero = np.full((8, 1), 3), np.full((8, 1), -60.0)
+    misread[5, 0] = 2
+    zero[2, 0] = -10.0  # zero-shot's best, but its men are not where the layout has them
+    assert held_out_start(misread, zero, allowed, layout) == (5, 0)
+    misread[:] = 3
+    assert held_out_start(misread, zero, allowed, layout) is None
