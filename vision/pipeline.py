@@ -42,7 +42,7 @@ from .photo import numbered
 from .rectify import SquareCrops, crop_squares
 from .reading import CLASS_INDEX, Reading
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
-from .start_check import NUMBERINGS, allowed_misreads, clear_start, held_out_start, start_fits
+from .start_check import NUMBERINGS, allowed_misreads, checked_numbering, leading_start, start_fits
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
 #: before the glance may pass over frames that show nothing new: the gate first makes the
@@ -290,9 +290,11 @@ class BoardReader:
                              found: BoardLocation) -> tuple[Orientation, Position] | None:
         """The numbering under which the board reads as one of :attr:`starts`, and that start:
         any of the four quarter turns of the follower's location, with either colour of
-        squares in play; None unless one start under one numbering is clearly the board,
-        zero-shot (:func:`start_check.clear_start`) or, for a reader that can adapt to a
-        start's labels, on held-out squares (:func:`start_check.held_out_start`)."""
+        squares in play; None unless one start under one numbering clearly fits the board
+        best (:func:`start_check.leading_start`) and is read within its misreads
+        (``start_check.START_MISREADS``), or, for a reader that can adapt to a start's
+        labels, the configured set-up is checked on held-out squares (pieces the colour of
+        their squares: :func:`start_check.checked_numbering`)."""
         numberings, crops, fits, misreads = [], [], [], []
         for played, turns in NUMBERINGS:
             turned = found.rotated(turns)
@@ -302,25 +304,16 @@ class BoardReader:
                                       self._start_classes)
             fits.append(fit)
             misreads.append(misread)
-        zero_shot = np.array(fits)
-        chosen = clear_start(zero_shot, np.array(misreads), self._start_misreads)
-        if chosen is None and isinstance(self.classifier, StartChecking):
-            chosen = self._held_out_start(crops, zero_shot)
-        if chosen is None:
+        leading = leading_start(np.array(fits))
+        if leading is not None and misreads[leading[0]][leading[1]] <= self._start_misreads[leading[1]]:
+            return numberings[leading[0]], self._starts[leading[1]]
+        if not isinstance(self.classifier, StartChecking):
             return None
-        return numberings[chosen[0]], self._starts[chosen[1]]
-
-    def _held_out_start(self, crops: list[SquareCrops], zero_shot: np.ndarray) -> tuple[int, int] | None:
-        """The start checked on held-out squares (:func:`start_check.held_out_start`): each
-        distinct layout of pieces and sides among the starts read, under each numbering, by
-        the reader adapted to it on the other half of the board; the zero-shot fits choose."""
-        assert isinstance(self.classifier, StartChecking)
-        layouts, of_start = np.unique(self._start_classes, axis=0, return_inverse=True)
-        labels = ["".join(".ld"[c] for c in layout) for layout in layouts]
-        misreads = [[int(start_fits(side_probabilities(p), layout[None, :])[1][0])
-                     for p, layout in zip(self.classifier.held_out(cut, labels), layouts)] for cut in crops]
-        of_start = of_start.ravel()
-        return held_out_start(np.array(misreads)[:, of_start], zero_shot, self._start_misreads, of_start)
+        labels = "".join(".ld"[c] for c in self._start_classes[0])  # the configured set-up's
+        held_out = np.array([start_fits(side_probabilities(self.classifier.held_out(cut, [labels])[0]),
+                                        self._start_classes[:1])[1][0] for cut in crops])
+        numbering = checked_numbering(held_out, np.array(fits)[:, 0], int(self._start_misreads[0]))
+        return None if numbering is None else (numberings[numbering], self._starts[0])
 
     def _as_the_game_has_it(self, image: np.ndarray, found: Orientation, board: Board) -> Orientation:
         """Of the four numberings of the squares ``found`` puts in play (its quarter turns,

@@ -5,14 +5,11 @@ squares in play) and each start layout is scored against the reading: the sum ov
 squares of the log probability of what the layout puts there (empty, a light piece, a dark
 piece: a man read as a king is still a man's place and side), and the squares it misreads.
 
-Zero-shot (:func:`clear_start`), a start is the board where one layout under one numbering
-is misread on at most a few squares and no other numbering comes near. Pieces the colour of
-their squares defeat that: zero-shot they read as the squares they hide. Their start is then
-checked on held-out squares (:func:`held_out_start`): the reader adapted to each layout on
-half the board reads the other half, which tells the layouts whose pieces stand where the
-board's do (the quarter turn and the colour in play), and the zero-shot reading chooses
-among those (which camp is lighter: a half turn swaps the camps, and the heads learn
-either labelling as well).
+A start is the board where one layout under one numbering leads every other numbering
+(:func:`leading_start`) and is read within a few misreads. Pieces the colour of their
+squares defeat that: zero-shot they read as the squares they hide. The configured set-up
+is then checked on held-out squares (:func:`checked_numbering`): the reader adapted to its
+labels on half the board reads the other half (``vision.reader.read_held_out``).
 """
 
 from __future__ import annotations
@@ -48,43 +45,40 @@ def start_fits(sides: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.n
     return fit, misread
 
 
-def clear_start(fit: np.ndarray, misread: np.ndarray, allowed: np.ndarray) -> tuple[int, int] | None:
-    """The numbering and start (indices) that clearly are the board, zero-shot: the best
-    fit (8, S) of all, read within its misreads, ahead of every other numbering's best by
-    :data:`START_MARGIN`; None where none is."""
+def leading_start(fit: np.ndarray) -> tuple[int, int] | None:
+    """The numbering and start (indices) whose fit, of (8, S), leads every other
+    numbering's best by :data:`START_MARGIN`; None where no numbering does."""
     best = fit.argmax(axis=1)
     scores = fit[np.arange(len(fit)), best]
     first, runner_up = np.argsort(-scores, kind="stable")[:2]
-    start = int(best[first])
-    if misread[first, start] <= allowed[start] and scores[first] - scores[runner_up] >= START_MARGIN:
-        return int(first), start
-    return None
-
-
-def held_out_start(misread: np.ndarray, zero_shot: np.ndarray, allowed: np.ndarray,
-                   layout: np.ndarray) -> tuple[int, int] | None:
-    """The numbering and start (indices) that clearly are the board, checked on held-out
-    squares: ``misread`` (8, S), the squares each start's layout misreads when read by
-    heads adapted to it on the other half of the board; ``zero_shot`` (8, S), the zero-shot
-    fit; ``layout`` (S,), which starts share a layout of pieces and sides (set-ups that
-    differ only in their kings). None unless, of the starts read within their misreads,
-    one leads every other (under another numbering, or of another layout) by
-    :data:`START_MARGIN` zero-shot.
-
-    The held-out reading says which layouts the board may be, and under which numberings:
-    no square is read with its own label, so where the board and a layout differ (a game
-    some plies on, the men on the other colour's squares) the squares are read as they are
-    and misread against it. It cannot choose among those it admits: adapted to a half
-    turn's labels, the heads learn either camp as light as well, and a layout a whole row
-    larger is learnt as that row's look. The zero-shot reading, which the labels never
-    touched, chooses: which camp is lighter, which rows hold men."""
-    within = misread <= allowed[None, :]
-    if not within.any():
+    if scores[first] - scores[runner_up] < START_MARGIN:
         return None
-    best = np.unravel_index(np.argmax(np.where(within, zero_shot, -np.inf)), zero_shot.shape)
-    numbering, start = int(best[0]), int(best[1])
-    same = (np.arange(len(zero_shot)) == numbering)[:, None] & (layout == layout[start])[None, :]
-    rival = zero_shot[within & ~same]
-    if zero_shot[numbering, start] - rival.max(initial=-np.inf) < START_MARGIN:
+    return int(first), int(best[first])
+
+
+def checked_numbering(held_out: np.ndarray, zero_shot: np.ndarray, allowed: int) -> int | None:
+    """The numbering under which the board is the configured set-up, checked on held-out
+    squares: ``held_out`` (8,), the squares misread under each numbering by the reader
+    adapted to the set-up's labels on the other half of the board; ``zero_shot`` (8,), the
+    set-up's zero-shot fit. None unless, of the numberings read within ``allowed`` misreads,
+    one leads the others by :data:`START_MARGIN` zero-shot.
+
+    The held-out reading says under which numberings the board may be the set-up: no
+    square is read with its own label, so where the board and the set-up differ (a game
+    some plies on, men on the other colour's squares) its squares are read as they are and
+    misread against it. It cannot choose between a numbering and its half turn: adapted to
+    either labelling, the heads learn either camp as light, so it admits both or neither.
+    The zero-shot reading, which the labels never touched, tells which camp is lighter.
+
+    Only the configured set-up is checked so: a set-up a whole row larger or smaller than
+    the board (twelve men, a golden board's kings) is learnt, held out within each row, as
+    that row's look; telling set-ups apart is left to the pieces being seen."""
+    half_turns = [NUMBERINGS.index((played, (turns + 2) % 4)) for played, turns in NUMBERINGS]
+    admitted = np.minimum(held_out, held_out[half_turns]) <= allowed  # both, or neither
+    if not admitted.any():
         return None
-    return numbering, start
+    best = int(np.argmax(np.where(admitted, zero_shot, -np.inf)))
+    rivals = zero_shot[admitted & (np.arange(len(zero_shot)) != best)]
+    if zero_shot[best] - rivals.max(initial=-np.inf) < START_MARGIN:
+        return None
+    return best

@@ -15,7 +15,7 @@ from makhos.vision.learning import AdaptingReader
 from makhos.vision.locate import locate_board
 from makhos.vision.pipeline import BoardReader, side_classes, side_probabilities
 from makhos.vision.rectify import crop_squares
-from makhos.vision.start_check import NUMBERINGS, START_MARGIN, clear_start, held_out_start, start_fits
+from makhos.vision.start_check import NUMBERINGS, START_MARGIN, checked_numbering, leading_start, start_fits
 
 from lab.render import Renderer
 from lab.videos.kings import king_play
@@ -36,13 +36,15 @@ def kingplay(request: pytest.FixtureRequest) -> tuple[Renderer, list[Position]]:
     return Renderer(scene), script.game.positions()
 
 
-def zero_shot(reader: BoardReader, image: np.ndarray) -> tuple[int, int] | None:
+def zero_shot(reader: BoardReader, image: np.ndarray) -> bool:
+    """Whether the start is read zero-shot: the leading numbering's start within its misreads."""
     found = locate_board(image)
     assert found is not None
     fits, misreads = zip(*(start_fits(side_probabilities(reader.classifier.classify(
         crop_squares(image, found.rotated(turns).corners, played, reader.classifier.geometry))),
         reader._start_classes) for played, turns in NUMBERINGS))
-    return clear_start(np.array(fits), np.array(misreads), reader._start_misreads)
+    leading = leading_start(np.array(fits))
+    return leading is not None and misreads[leading[0]][leading[1]] <= reader._start_misreads[leading[1]]
 
 
 def test_a_start_whose_pieces_look_like_their_squares_is_found_and_teaches_the_reader(kingplay) -> None:
@@ -51,7 +53,7 @@ def test_a_start_whose_pieces_look_like_their_squares_is_found_and_teaches_the_r
     image = renderer.render(pieces(start), seed=1).image
     learning = AdaptingReader()
     reader = BoardReader(learning, starts=start_boards(RULES))
-    assert zero_shot(reader, image) is None  # zero-shot, no numbering reads as the start
+    assert not zero_shot(reader, image)  # zero-shot, its men read as the squares they hide
     found = reader.numbering_from_start(image, locate_board(image))
     assert found is not None and found[1] == start
     numbering, _ = found
@@ -73,31 +75,25 @@ def test_a_board_some_plies_into_the_game_is_not_taken_for_a_start(kingplay) -> 
         assert reader.numbering_from_start(image, found) is None
 
 
-def half_turn(numbering: int) -> int:
-    played, turns = NUMBERINGS[numbering]
-    return NUMBERINGS.index((played, (turns + 2) % 4))
+def test_a_numbering_that_does_not_lead_by_the_margin_is_no_start() -> None:
+    fit = np.full((8, 2), -60.0)
+    fit[5, 1] = -30.0
+    assert leading_start(fit) == (5, 1)
+    fit[2, 0] = -30.0 - START_MARGIN / 2  # another numbering nearly as good
+    assert leading_start(fit) is None
 
 
-def test_the_zero_shot_reading_chooses_among_the_starts_the_held_out_squares_admit() -> None:
-    """Adapted to a start's labels, either camp may be learnt as light (a half turn), and a
-    layout a row larger may be learnt as that row's look: the held-out reading admits them
-    all, and the zero-shot reading, which camp is lighter and which rows hold men, chooses."""
-    allowed, layout = np.array([2, 2, 2]), np.array([0, 0, 1])  # set-ups 0 and 1 differ in kings only
-    misread = np.full((8, 3), 5)
-    misread[1, :] = misread[half_turn(1), :] = 2
-    zero = np.full((8, 3), -200.0)
-    zero[half_turn(1)] = [-40.0, -40.0, -90.0]
-    zero[1] = [-70.0, -70.0, -120.0]
-    assert held_out_start(misread, zero, allowed, layout) == (half_turn(1), 0)
-    zero[1, :2] = -40.0 - START_MARGIN / 2  # it cannot tell the half turn: no start
-    assert held_out_start(misread, zero, allowed, layout) is None
-
-
-def test_a_start_read_zero_shot_better_but_refused_on_held_out_squares_is_no_start() -> None:
-    allowed, layout = np.array([2]), np.array([0])
-    misread, zero = np.full((8, 1), 3), np.full((8, 1), -60.0)
-    misread[5, 0] = 2
-    zero[2, 0] = -10.0  # zero-shot's best, but its men are not where the layout has them
-    assert held_out_start(misread, zero, allowed, layout) == (5, 0)
-    misread[:] = 3
-    assert held_out_start(misread, zero, allowed, layout) is None
+def test_the_zero_shot_reading_tells_the_half_turn_among_the_numberings_held_out_squares_admit() -> None:
+    """Adapted to either labelling, the heads learn either camp as light: the held-out
+    reading admits a numbering and its half turn alike, and the zero-shot reading, which
+    camp is lighter, chooses; where it cannot tell them apart, no start."""
+    held_out = np.array([5, 2, 6, 1, 9, 7, 4, 8])
+    zero = np.full(8, -80.0)
+    zero[3], zero[1] = -30.0, -60.0
+    assert checked_numbering(held_out, zero, 2) == 3
+    zero[1] = -30.0 - START_MARGIN / 2
+    assert checked_numbering(held_out, zero, 2) is None
+    zero[1] = -60.0
+    held_out[3] = 3  # its half turn admitted: held out, the two cannot be told apart
+    assert checked_numbering(held_out, zero, 2) == 3
+    assert checked_numbering(held_out + 3, zero, 2) is None  # no numbering admitted
