@@ -52,6 +52,8 @@ SETTLED_S = 0.5
 MOVED = 0.25
 #: Least orientation confidence to fix the numbering (a start position gives much more).
 MIN_ORIENTATION = 0.2
+
+
 @dataclass(frozen=True)
 class FrameResult:
     """What vision made of one frame. ``reading`` is None unless the board is settled."""

@@ -7,9 +7,10 @@ piece: a man read as a king is still a man's place and side), and the squares it
 
 A start is the board where one layout under one numbering leads every other numbering
 (:func:`leading_start`) and is read within a few misreads. Pieces the colour of their
-squares defeat that: zero-shot they read as the squares they hide. The configured set-up
-is then checked on held-out squares (:func:`checked_numbering`): the reader adapted to its
-labels on half the board reads the other half (``vision.reader.read_held_out``).
+squares defeat the misread count: zero-shot they read as the squares they hide, while the
+right numbering may still fit best. The configured set-up's misreads are then counted on
+held-out squares (:func:`checked_numbering`): the reader adapted to its labels on half the
+board reads the other half (``vision.reader.read_held_out``).
 """
 
 from __future__ import annotations
@@ -57,28 +58,26 @@ def leading_start(fit: np.ndarray) -> tuple[int, int] | None:
 
 
 def checked_numbering(held_out: np.ndarray, zero_shot: np.ndarray, allowed: int) -> int | None:
-    """The numbering under which the board is the configured set-up, checked on held-out
-    squares: ``held_out`` (8,), the squares misread under each numbering by the reader
-    adapted to the set-up's labels on the other half of the board; ``zero_shot`` (8,), the
-    set-up's zero-shot fit. None unless, of the numberings read within ``allowed`` misreads,
-    one leads the others by :data:`START_MARGIN` zero-shot.
+    """The numbering under which the board is the configured set-up, its misreads counted
+    on held-out squares: ``zero_shot`` (8,), the set-up's zero-shot fit under each
+    numbering, must lead every other numbering by :data:`START_MARGIN`, and ``held_out``
+    (8,), the squares misread by the reader adapted to the set-up's labels on the other
+    half of the board, must be within ``allowed`` for it or its half turn; None otherwise.
 
-    The held-out reading says under which numberings the board may be the set-up: no
+    The zero-shot reading, which the labels never touched, chooses: which squares the men
+    stand on, which camp is lighter. The held-out reading only counts the misreads: no
     square is read with its own label, so where the board and the set-up differ (a game
-    some plies on, men on the other colour's squares) its squares are read as they are and
-    misread against it. It cannot choose between a numbering and its half turn: adapted to
-    either labelling, the heads learn either camp as light, so it admits both or neither.
-    The zero-shot reading, which the labels never touched, tells which camp is lighter.
-
-    Only the configured set-up is checked so: a set-up a whole row larger or smaller than
-    the board (twelve men, a golden board's kings) is learnt, held out within each row, as
-    that row's look; telling set-ups apart is left to the pieces being seen."""
-    half_turns = [NUMBERINGS.index((played, (turns + 2) % 4)) for played, turns in NUMBERINGS]
-    admitted = np.minimum(held_out, held_out[half_turns]) <= allowed  # both, or neither
-    if not admitted.any():
+    some plies on) its squares are read as they are and misread against it. It cannot tell
+    a numbering from its half turn (adapted to either labelling, the heads learn either
+    camp as light), so either counts; nor choose among numberings (adapted to the wrong
+    squares' labels, held out within each row, the heads learn a row's look as its label).
+    Only the configured set-up is checked so: telling set-ups apart is left to the pieces
+    being seen."""
+    best = int(np.argmax(zero_shot))
+    rivals = np.delete(zero_shot, best)
+    if zero_shot[best] - rivals.max() < START_MARGIN:
         return None
-    best = int(np.argmax(np.where(admitted, zero_shot, -np.inf)))
-    rivals = zero_shot[admitted & (np.arange(len(zero_shot)) != best)]
-    if zero_shot[best] - rivals.max(initial=-np.inf) < START_MARGIN:
+    played, turns = NUMBERINGS[best]
+    if min(held_out[best], held_out[NUMBERINGS.index((played, (turns + 2) % 4))]) > allowed:
         return None
     return best
