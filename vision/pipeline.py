@@ -42,7 +42,7 @@ from .photo import numbered
 from .rectify import SquareCrops, crop_squares
 from .reading import CLASS_INDEX, Reading
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
-from .start_check import NUMBERINGS, allowed_misreads, checked_numbering, leading_start, start_fits
+from .start_check import NUMBERINGS, allowed_misreads, chosen_numbering, half_turn, leading_start, start_fits
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
 #: before the glance may pass over frames that show nothing new: the gate first makes the
@@ -295,8 +295,9 @@ class BoardReader:
         squares in play; None unless one start under one numbering clearly fits the board
         best (:func:`start_check.leading_start`) and is read within its misreads
         (``start_check.START_MISREADS``), or, for a reader that can adapt to a start's
-        labels, the configured set-up is checked on held-out squares (pieces the colour of
-        their squares: :func:`start_check.checked_numbering`)."""
+        labels, the configured set-up under the numbering the zero-shot reading chooses is
+        read within its misreads on held-out squares (pieces the colour of their squares:
+        :func:`start_check.chosen_numbering`)."""
         numberings, crops, fits, misreads = [], [], [], []
         for played, turns in NUMBERINGS:
             turned = found.rotated(turns)
@@ -311,11 +312,19 @@ class BoardReader:
             return numberings[leading[0]], self._starts[leading[1]]
         if not isinstance(self.classifier, StartChecking):
             return None
-        labels = "".join(".ld"[c] for c in self._start_classes[0])  # the configured set-up's
-        held_out = np.array([start_fits(side_probabilities(self.classifier.held_out(cut, [labels])[0]),
-                                        self._start_classes[:1])[1][0] for cut in crops])
-        numbering = checked_numbering(held_out, np.array(fits)[:, 0], int(self._start_misreads[0]))
-        return None if numbering is None else (numberings[numbering], self._starts[0])
+        numbering = chosen_numbering(np.array(fits)[:, 0])  # the configured set-up's
+        if numbering is None or min(self._held_out_misreads(crops[n]) for n in (
+                numbering, half_turn(numbering))) > self._start_misreads[0]:
+            return None
+        return numberings[numbering], self._starts[0]
+
+    def _held_out_misreads(self, crops: SquareCrops) -> int:
+        """The squares the reader, adapted to the configured set-up's labels on the other
+        half of the board, reads otherwise than the set-up (``read_held_out``)."""
+        assert isinstance(self.classifier, StartChecking)
+        layout = self._start_classes[:1]
+        (read,) = self.classifier.held_out(crops, ["".join(".ld"[c] for c in layout[0])])
+        return int(start_fits(side_probabilities(read), layout)[1][0])
 
     def _as_the_game_has_it(self, image: np.ndarray, found: Orientation, board: Board) -> Orientation:
         """Of the four numberings of the squares ``found`` puts in play (its quarter turns,

@@ -9,7 +9,7 @@ A start is the board where one layout under one numbering leads every other numb
 (:func:`leading_start`) and is read within a few misreads. Pieces the colour of their
 squares defeat the misread count: zero-shot they read as the squares they hide, while the
 right numbering may still fit best. The configured set-up's misreads are then counted on
-held-out squares (:func:`checked_numbering`): the reader adapted to its labels on half the
+held-out squares (:func:`chosen_numbering`): the reader adapted to its labels on half the
 board reads the other half (``vision.reader.read_held_out``).
 """
 
@@ -57,27 +57,28 @@ def leading_start(fit: np.ndarray) -> tuple[int, int] | None:
     return int(first), int(best[first])
 
 
-def checked_numbering(held_out: np.ndarray, zero_shot: np.ndarray, allowed: int) -> int | None:
-    """The numbering under which the board is the configured set-up, its misreads counted
-    on held-out squares: ``zero_shot`` (8,), the set-up's zero-shot fit under each
-    numbering, must lead every other numbering by :data:`START_MARGIN`, and ``held_out``
-    (8,), the squares misread by the reader adapted to the set-up's labels on the other
-    half of the board, must be within ``allowed`` for it or its half turn; None otherwise.
+def half_turn(numbering: int) -> int:
+    """The numbering (index of :data:`NUMBERINGS`) a half turn from ``numbering``."""
+    played, turns = NUMBERINGS[numbering]
+    return NUMBERINGS.index((played, (turns + 2) % 4))
 
-    The zero-shot reading, which the labels never touched, chooses: which squares the men
-    stand on, which camp is lighter. The held-out reading only counts the misreads: no
-    square is read with its own label, so where the board and the set-up differ (a game
-    some plies on) its squares are read as they are and misread against it. It cannot tell
-    a numbering from its half turn (adapted to either labelling, the heads learn either
-    camp as light), so either counts; nor choose among numberings (adapted to the wrong
-    squares' labels, held out within each row, the heads learn a row's look as its label).
-    Only the configured set-up is checked so: telling set-ups apart is left to the pieces
-    being seen."""
+
+def chosen_numbering(zero_shot: np.ndarray) -> int | None:
+    """The numbering under which the configured set-up's zero-shot fit, of (8,), leads every
+    other numbering by :data:`START_MARGIN`; None where none does.
+
+    Where the set-up is read with too many misreads zero-shot (pieces the colour of their
+    squares), the zero-shot reading, which no label touched, still chooses: which squares
+    the men stand on, which camp is lighter. The misreads of its choice are then counted on
+    held-out squares (``vision.reader.read_held_out``): no square is read with its own
+    label, so where the board and the set-up differ (a game some plies on) its squares are
+    read as they are and misread against it. That reading cannot tell a numbering from its
+    half turn (adapted to either labelling, the heads learn either camp as light), so the
+    fewer misreads of the two count; nor may it choose among numberings or set-ups (held
+    out within each row, the heads learn a row's look as the label the set-up gives the row,
+    a set-up a whole row larger or smaller included). Only the configured set-up is
+    checked so: telling set-ups apart is left to the pieces being seen."""
     best = int(np.argmax(zero_shot))
-    rivals = np.delete(zero_shot, best)
-    if zero_shot[best] - rivals.max() < START_MARGIN:
-        return None
-    played, turns = NUMBERINGS[best]
-    if min(held_out[best], held_out[NUMBERINGS.index((played, (turns + 2) % 4))]) > allowed:
+    if zero_shot[best] - np.delete(zero_shot, best).max() < START_MARGIN:
         return None
     return best
