@@ -152,15 +152,17 @@ class BoardSession:
     def _teach(self, events: list[GameEvent]) -> str | None:
         """A position the game accepted is a labelled picture of this board: hand the reader
         what its squares show (after the events are stored: never on the way to a move).
+        A start the tracker confirmed adapts a reader that never saw it (``BoardReader.started``).
         Returns the reader's lesson, to keep with the game."""
-        if (self.reader is None or self.tracker.alert is not None
-                or not any(e.kind in ACCEPTED for e in events)):
-            return None
         game = self.tracker.game
-        if game is None:
+        started = any(e.kind is EventKind.GAME_STARTED for e in events)
+        accepted = any(e.kind in ACCEPTED for e in events)
+        if self.reader is None or self.tracker.alert is not None or game is None or not (started or accepted):
             return None
-        return self.reader.learn(shown(game.position, self.tracker.overlay, crowned_at(game),
-                                       len(game.plies)))
+        board = shown(game.position, self.tracker.overlay, crowned_at(game), len(game.plies))
+        if started:
+            self.reader.started(board)
+        return self.reader.learn(board) if accepted else None
 
     def _keep(self, time: float, kept: str) -> GameEvent:
         """Keep what the reader learnt (its refit on the start or on positions the game

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Iterable
 
+import numpy as np
+
 from makhos.engine import Move, Piece, Position, Rules
 from makhos.engine.position import Board
 from makhos.engine.game import Game
@@ -24,6 +26,7 @@ from makhos.vision.reading import CLASS_INDEX, Reading
 
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
+from .scoring import SIDE_OF_CLASS, board_classes
 from .config import TrackerConfig
 from .gaps import GapLines, gap_lines_seen, most_plies, sight
 from makhos.engine.starts import start_rules
@@ -47,6 +50,24 @@ _SETTLED = 0.8
 #: The verdicts of a story that raises an irregularity about a board the game waits on.
 _IRREGULAR = frozenset({Verdict.MISSED_CAPTURE, Verdict.WRONG_SIDE, Verdict.STOPPED_AND_REPLIED,
                         Verdict.MISSED_AND_REPLIED})
+
+
+def washed_out(read: Board, candidates: Candidates, most: int) -> bool:
+    """Whether the board as read is the board of a story of the rules with a piece or two
+    (at most ``most``) missing, and otherwise the same sides on the same squares.
+
+    Such a board, taken as one piece moved against the rules, is a ply that "took" men it
+    never jumped (a capture of a man nobody jumped): a referee rarely sees one, while a man
+    washed out of a reading (the light on the near corner, a shadow, a piece the colour of
+    its square) is common. So it is not believed at once, as a hand's irregular step is: it
+    is the board only once it has lasted ``misread_patience`` over the settled readings, as
+    any misread must. A man gone beside a step that is itself irregular (a man moved too
+    far) is no story's board with men missing, and stays a hand's move, alerted at once."""
+    told = SIDE_OF_CLASS[candidates.classes]
+    seen = SIDE_OF_CLASS[board_classes([read])[0]]
+    missing = (told != 0) & (seen == 0)
+    count = missing.sum(axis=1)
+    return bool(((count >= 1) & (count <= most) & np.all((told == seen) | missing, axis=1)).any())
 
 
 @dataclass
@@ -352,14 +373,17 @@ class GameTracker:
 
     def _moved_against_rules(self, story: Story) -> bool:
         """Whether a board no story explains is the game's, or the open irregular alert's,
-        with one piece moved illegally."""
+        with one piece moved illegally, and not a story's board with a man washed out
+        (:func:`washed_out`)."""
         game = self.game
         if game is None:
             return False
         if self.alert is not None:
-            return self.acts.moved_on(story.board) is not None
-        seen = Position(*settled(story.board, game.position, self.overlay), turn=game.position.turn)
-        return describe_change(game.position, seen, game.start).side is not None
+            moved = self.acts.moved_on(story.board) is not None
+        else:
+            seen = Position(*settled(story.board, game.position, self.overlay), turn=game.position.turn)
+            moved = describe_change(game.position, seen, game.start).side is not None
+        return moved and not washed_out(story.board, self._candidates(), self.config.misread_squares)
 
     def _patience(self, time: float) -> list[GameEvent]:
         """A chain that rests unfinished past its patience is a chain stopped early."""

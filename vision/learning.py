@@ -44,7 +44,8 @@ import numpy as np
 from .background import Latest
 from .lens import Lens
 from .logistic import ridge_logistic
-from .reader import GEOMETRY, PRIOR, ROW_OF_SQUARE, AdaptedState, Heads, PieceReader, stacked_kings
+from .reader import (GEOMETRY, PRIOR, ROW_OF_SQUARE, AdaptedState, Heads, PieceReader, read_held_out,
+                     stacked_kings)
 from .reading import LABELS
 from .rectify import SquareCrops
 
@@ -268,6 +269,12 @@ class AdaptingReader:
         self.memory.add(embeddings, labels)
         self.memory.stacks = None if stacks is None else _unpacked_stacks(start)
         return kept
+
+    def held_out(self, crops: SquareCrops, layouts: Sequence[str]) -> np.ndarray:
+        """(K, 32, 5): each of ``layouts`` checked on held-out squares (``read_held_out``),
+        from the generic heads, as the start's own refit is."""
+        embeddings = self.reader.embed(crops)
+        return np.stack([read_held_out(self.reader.generic, embeddings, layout) for layout in layouts])
 
     def restore(self, adaptation: str) -> None:
         """Read with an adaptation kept with the game. Later refits are pulled toward it and

@@ -41,7 +41,8 @@ from .orientation import Orientation
 from .photo import numbered
 from .rectify import SquareCrops, crop_squares
 from .reading import CLASS_INDEX, Reading
-from .squares import GameLearning, SquareReader, StartAdapting
+from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
+from .start_check import NUMBERINGS, allowed_misreads, chosen_numbering, half_turn, leading_start, start_fits
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
 #: before the glance may pass over frames that show nothing new: the gate first makes the
@@ -60,15 +61,6 @@ LOOK_AGAIN_S = 0.5
 LOOKS_AGAIN = 3
 #: Least orientation confidence to fix the numbering (a start position gives much more).
 MIN_ORIENTATION = 0.2
-#: A start position fixes the numbering when the board, read under it, differs from the
-#: start on at most this many squares in occupancy or side (a man read as a king is still
-#: a man's place and side), and on none more than one in eight of the start's pieces (a
-#: set-up of two kings is told from an empty board only by both) ...
-START_MISREADS = 2
-#: ... and no other numbering explains the board within this many nats (the next best is a
-#: quarter turn, which puts the men on the other colour's squares, or a half turn, which
-#: swaps the two camps: both far apart when the start is really there).
-START_MARGIN = 6.0
 
 
 @dataclass(frozen=True)
@@ -157,6 +149,7 @@ class BoardReader:
         self._last: FrameResult | None = None  # of the last analysed frame
         self._probabilities: np.ndarray | None = None  # of the last read
         self._read_crops: SquareCrops | None = None  # the crops of the last read, as read
+        self._read_frame: tuple[np.ndarray, np.ndarray] | None = None  # its frame and corners
         self._reads = 0
         self._read_picture: np.ndarray | None = None  # the glance's picture of the frame last read
         self._read_corners: np.ndarray | None = None  # where the board was when read
@@ -192,11 +185,33 @@ class BoardReader:
             return None
         return self._learning.learn(self._read_crops, shown)
 
+    def started(self, shown: str) -> None:
+        """The game started from the board of the last read, the tracker confirmed it:
+        its squares show ``shown`` (as :meth:`learn`). A reader still zero-shot (its own
+        start check never passed: phantom men on more squares than it allows under every
+        numbering) adapts on that frame as on a start it found itself: the start is the one
+        moment every square is known for sure, and a reader never adapted learns nothing all
+        game (``AdaptingReader.learn`` pulls every refit toward the start's).
+
+        Only where the last read reads that board within a start's misreads
+        (``start_check.START_MISREADS``, in occupancy and side): a board the tracker took through
+        more (a start first seen with plies already made, read through phantom men and a
+        hand's shadow) would teach the reader its misreads as this board's look. A reader
+        already adapted (on this start, or a game taken up) keeps its heads."""
+        if (self._adaptation is not None or self._read_frame is None or self._probabilities is None
+                or self.played is None or not isinstance(self.classifier, StartAdapting)):
+            return
+        told = np.array([".ld".index(label.lower()) if label != "?" else -1 for label in shown])
+        read = side_probabilities(self._probabilities).argmax(axis=1)
+        if ((read != told) & (told >= 0)).sum() > allowed_misreads(told[None, :])[0]:
+            return
+        image, corners = self._read_frame
+        self._adaptation = self.classifier.adapt(image, corners, self.played, shown, self.lens)
+
     def _seek(self, positions: list[Position]) -> None:
         self._starts = positions
         self._start_classes = np.array([side_classes(p) for p in positions])
-        pieces = (self._start_classes > 0).sum(axis=1)
-        self._start_misreads = np.minimum(START_MISREADS, pieces // 8)
+        self._start_misreads = allowed_misreads(self._start_classes)
 
     @property
     def seeking_start(self) -> bool:
@@ -269,7 +284,7 @@ class BoardReader:
             crops = view(crop_squares(image, location.corners, self.played, self.classifier.geometry,
                                       self.lens), self._reads)
             self._probabilities = self.classifier.classify(crops).astype(np.float32)
-            self._read_crops = crops
+            self._read_crops, self._read_frame = crops, (image, location.corners)
             self._reads += 1
             self._read_key, self._read_picture, self._read_corners = key, self.glance.picture, location.corners
             self._disturbed = False
@@ -315,24 +330,39 @@ class BoardReader:
                              found: BoardLocation) -> tuple[Orientation, Position] | None:
         """The numbering under which the board reads as one of :attr:`starts`, and that start:
         any of the four quarter turns of the follower's location, with either colour of
-        squares in play; None unless one start under one numbering is clearly the board
-        (:data:`START_MISREADS`, :data:`START_MARGIN`)."""
-        scored: list[tuple[float, bool, Orientation, Position]] = []
-        for played in ("dark", "light"):
-            for turns in range(4):
-                turned = found.rotated(turns)
-                crops = crop_squares(image, turned.corners, played, self.classifier.geometry, self.lens)
-                sides = side_probabilities(self.classifier.classify(crops))
-                fit = np.log(np.clip(sides, 1e-6, None))[np.arange(32), self._start_classes].sum(axis=1)
-                misread = (sides.argmax(axis=1) != self._start_classes).sum(axis=1)
-                best = int(np.argmax(fit))
-                scored.append((float(fit[best]), bool(misread[best] <= self._start_misreads[best]),
-                               Orientation(turned, played, 1.0, turns), self._starts[best]))
-        scored.sort(key=lambda item: item[0], reverse=True)
-        (fit, close, orientation, start), runner_up = scored[0], scored[1]
-        if close and fit - runner_up[0] >= START_MARGIN:
-            return orientation, start
-        return None
+        squares in play; None unless one start under one numbering clearly fits the board
+        best (:func:`start_check.leading_start`) and is read within its misreads
+        (``start_check.START_MISREADS``), or, for a reader that can adapt to a start's
+        labels, the configured set-up under the numbering the zero-shot reading chooses is
+        read within its misreads on held-out squares (pieces the colour of their squares:
+        :func:`start_check.chosen_numbering`)."""
+        numberings, crops, fits, misreads = [], [], [], []
+        for played, turns in NUMBERINGS:
+            turned = found.rotated(turns)
+            numberings.append(Orientation(turned, played, 1.0, turns))
+            crops.append(crop_squares(image, turned.corners, played, self.classifier.geometry, self.lens))
+            fit, misread = start_fits(side_probabilities(self.classifier.classify(crops[-1])),
+                                      self._start_classes)
+            fits.append(fit)
+            misreads.append(misread)
+        leading = leading_start(np.array(fits))
+        if leading is not None and misreads[leading[0]][leading[1]] <= self._start_misreads[leading[1]]:
+            return numberings[leading[0]], self._starts[leading[1]]
+        if not isinstance(self.classifier, StartChecking):
+            return None
+        numbering = chosen_numbering(np.array(fits)[:, 0])  # the configured set-up's
+        if numbering is None or min(self._held_out_misreads(crops[n]) for n in (
+                numbering, half_turn(numbering))) > self._start_misreads[0]:
+            return None
+        return numberings[numbering], self._starts[0]
+
+    def _held_out_misreads(self, crops: SquareCrops) -> int:
+        """The squares the reader, adapted to the configured set-up's labels on the other
+        half of the board, reads otherwise than the set-up (``read_held_out``)."""
+        assert isinstance(self.classifier, StartChecking)
+        layout = self._start_classes[:1]
+        (read,) = self.classifier.held_out(crops, ["".join(".ld"[c] for c in layout[0])])
+        return int(start_fits(side_probabilities(read), layout)[1][0])
 
     def _as_the_game_has_it(self, image: np.ndarray, found: Orientation, board: Board) -> Orientation:
         """Of the four numberings of the squares ``found`` puts in play (its quarter turns,

@@ -50,6 +50,17 @@ class StartAdapting(SquareReader, Protocol):
 
 
 @runtime_checkable
+class StartChecking(SquareReader, Protocol):
+    """A reader that checks a start it misreads zero-shot (pieces the colour of their
+    squares) against the start's own labels, never reading a square with its own label."""
+
+    def held_out(self, crops: SquareCrops, layouts: Sequence[str]) -> np.ndarray:
+        """(K, 32, 5): the squares of one board's ``crops`` read, for each of ``layouts``
+        (32 of '.', 'l', 'd'), by heads adapted to it on the other half of the board."""
+        ...
+
+
+@runtime_checkable
 class GameLearning(StartAdapting, Protocol):
     """A reader that goes on learning the board from every position the game accepts. Its
     refits run off the camera's thread: the heads a read uses never change during it."""

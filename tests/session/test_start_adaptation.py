@@ -147,3 +147,25 @@ def test_a_crowning_is_dated_by_the_ply_that_made_it_and_forgotten_when_taken_ba
     assert crowned_at(game) == {2: 1, 31: 2}
     game.take_back(2)
     assert crowned_at(game) == {}
+
+
+def test_a_start_only_the_tracker_confirmed_adapts_the_reader(monkeypatch) -> None:
+    """Kingplay 70001: the tracker accepted the start, but the reader's own start check never
+    passed (phantom men on more squares than it allows), so the reader read the whole game
+    zero-shot and learnt nothing. The start the tracker confirmed is the board every square
+    of which is known: the reader adapts on the frame it was read from, and the refit is kept
+    with the game."""
+    monkeypatch.setattr(BoardReader, "numbering_from_start", lambda self, image, found: None)
+    scene = sample_scene(np.random.default_rng(7), held_out=True, elevation=(60, 85), size=(640, 480))
+    start = Renderer(scene).render(START, seed=1).image
+    log = SQLiteLog()
+    reader = GameLearningReader()
+    session = BoardSession(BoardReader(reader), GameTracker("1"), log)
+    for k in range(60):
+        session.feed(start, k / 30)
+    events = log.read("1")
+    assert any(e.kind is EventKind.GAME_STARTED for e in events)
+    assert reader.taught == ["l" * 8 + "." * 16 + "d" * 8]
+    kept = [e.detail.adaptation for e in events if isinstance(e.detail, ReaderAdapted)]
+    assert kept == ['{"labels": "' + reader.taught[0] + '"}']
+    assert reader.shown == []  # the start is adapted on, not learnt again

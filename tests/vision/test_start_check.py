@@ -1,0 +1,93 @@
+"""A start whose pieces are the colour of their squares is read (issue #42, kingplay 70003 and
+70005): zero-shot its men read as the squares they hide, so no numbering reads as a start
+within two misreads. Checked on held-out squares (``vision.start_check``), the reader adapted
+to the start's labels on half the board reads the other half, and the numbering is found;
+a board that is not the start is still refused."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from makhos.engine import Position, Rules, Setup
+from makhos.engine.starts import start_boards
+from makhos.vision.learning import AdaptingReader
+from makhos.vision.locate import locate_board
+from makhos.vision.pipeline import BoardReader, side_classes, side_probabilities
+from makhos.vision.rectify import crop_squares
+from makhos.vision.start_check import NUMBERINGS, START_MARGIN, chosen_numbering, half_turn, leading_start, start_fits
+
+from lab.render import Renderer
+from lab.videos.kings import king_play
+
+RULES = Rules(setup=Setup.THREE_KINGS)
+
+
+def pieces(position: Position) -> dict[int, str]:
+    return {s: p.value for s in range(1, 33) if (p := position.piece_at(s)) is not None}
+
+
+@pytest.fixture(scope="module", params=[70003, 70005])
+def kingplay(request: pytest.FixtureRequest) -> tuple[Renderer, list[Position]]:
+    """The scene of a kingplay render (pieces the colour of their squares, 480x270, seen
+    side-on at 35 degrees), without the camera's noise, and the positions of its game."""
+    script, scene, _ = king_play(request.param, 8)
+    assert script.game is not None
+    return Renderer(scene), script.game.positions()
+
+
+def zero_shot(reader: BoardReader, image: np.ndarray) -> bool:
+    """Whether the start is read zero-shot: the leading numbering's start within its misreads."""
+    found = locate_board(image)
+    assert found is not None
+    fits, misreads = zip(*(start_fits(side_probabilities(reader.classifier.classify(
+        crop_squares(image, found.rotated(turns).corners, played, reader.classifier.geometry))),
+        reader._start_classes) for played, turns in NUMBERINGS))
+    leading = leading_start(np.array(fits))
+    return leading is not None and misreads[leading[0]][leading[1]] <= reader._start_misreads[leading[1]]
+
+
+def test_a_start_whose_pieces_look_like_their_squares_is_found_and_teaches_the_reader(kingplay) -> None:
+    renderer, positions = kingplay
+    start = Position.start(RULES)
+    image = renderer.render(pieces(start), seed=1).image
+    learning = AdaptingReader()
+    reader = BoardReader(learning, starts=start_boards(RULES))
+    assert not zero_shot(reader, image)  # zero-shot, its men read as the squares they hide
+    found = reader.numbering_from_start(image, locate_board(image))
+    assert found is not None and found[1] == start
+    numbering, _ = found
+    labels = "".join("." if (p := start.piece_at(s)) is None else p.value for s in range(1, 33))
+    learning.adapt(image, numbering.location.corners, numbering.played, labels)
+    for ply in (4, 8):  # the numbering is right: the game's later boards read as they are
+        later = renderer.render(pieces(positions[ply]), seed=2 + ply).image
+        crops = crop_squares(later, numbering.location.corners, numbering.played, learning.geometry)
+        read = side_probabilities(learning.classify(crops)).argmax(axis=1)
+        assert (read != side_classes(positions[ply])).sum() <= 2
+
+
+def test_a_board_some_plies_into_the_game_is_not_taken_for_a_start(kingplay) -> None:
+    renderer, positions = kingplay
+    reader = BoardReader(AdaptingReader(), starts=start_boards(RULES))
+    found = locate_board(renderer.render(pieces(positions[0]), seed=1).image)  # the camera stays
+    for ply in (3, 6, 8):
+        image = renderer.render(pieces(positions[ply]), seed=20 + ply).image
+        assert reader.numbering_from_start(image, found) is None
+
+
+def test_a_numbering_that_does_not_lead_by_the_margin_is_no_start() -> None:
+    fit = np.full((8, 2), -60.0)
+    fit[5, 1] = -30.0
+    assert leading_start(fit) == (5, 1)
+    fit[2, 0] = -30.0 - START_MARGIN / 2  # another numbering nearly as good
+    assert leading_start(fit) is None
+
+
+def test_the_zero_shot_reading_chooses_the_numbering_whose_misreads_held_out_squares_count() -> None:
+    """The configured set-up's numbering is the zero-shot reading's, where it leads every
+    other numbering (its half turn included: which camp is lighter) by the margin."""
+    zero = np.full(8, -80.0)
+    zero[1], zero[3] = -30.0, -60.0
+    assert chosen_numbering(zero) == 1 and half_turn(1) == 3
+    zero[3] = -30.0 - START_MARGIN / 2
+    assert chosen_numbering(zero) is None
