@@ -5,7 +5,9 @@ says so: a quiet board looks the same as a board no one can read. The health say
 vision sees frame by frame (found, still, covered, moving, how much the camera shakes,
 how long since the last read), for the referee's console and the board's API; and while a
 game is on, a board that no frame has read for ``unreadable_after`` seconds is raised as a
-camera notice, closed by the next read.
+camera notice, closed by the next read. A board read on every frame but not as the game
+stands (squares no story explains, a king read as a man the tracker cannot follow) stops
+the recording as surely, so it counts as unread here, with the squares it contradicts.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class VisionHealth:
     found: float  # share of the last FOUND_WINDOW_S seconds' frames with the board found
     shake_px: float  # how far the board moves in the image between frames (median)
     since_read: float | None  # seconds of source time since the board was last read
+    unexplained: tuple[int, ...] = ()  # squares the last read contradicts the game on
 
     def to_json(self) -> dict[str, object]:
         return {"state": self.state.value, "found": round(self.found, 3),
@@ -48,6 +51,10 @@ class VisionHealth:
             cause = "the board never stays still long enough to read"
         else:
             cause = "the squares cannot be read with confidence (light, glare, focus?)"
+        if self.unexplained:
+            squares = ", ".join(map(str, self.unexplained))
+            return (f"board read, but not as the game stands: squares {squares} do not match it "
+                    "(a piece out of place, or misread?); no move is recorded until they do")
         waited = "never read" if self.since_read is None else f"not read for {self.since_read:.0f} s"
         return f"board {waited}: {cause}"
 
@@ -59,29 +66,36 @@ class HealthWatch:
         self.unreadable_after = unreadable_after
         self._found: deque[tuple[float, bool]] = deque()
         self._last_read: float | None = None
+        self._last_followed: float | None = None  # the last read the game explained
+        self._unexplained: tuple[int, ...] = ()
         self._watch_from: float | None = None  # when the game was last seen on, unread
         self._raised = False
         self.health: VisionHealth | None = None
 
-    def update(self, result: FrameResult, game_on: bool) -> CameraStatus | None:
-        """Take one frame's result; returns UNREADABLE or READABLE when that changes."""
+    def update(self, result: FrameResult, game_on: bool,
+               unexplained: tuple[int, ...] = ()) -> CameraStatus | None:
+        """Take one frame's result, with the squares its reading contradicts the game on
+        beyond a misread (``unexplained``); returns UNREADABLE or READABLE when that changes."""
         now = result.time
         self._found.append((now, result.location is not None))
         while self._found and self._found[0][0] < now - FOUND_WINDOW_S:
             self._found.popleft()
         found = sum(seen for _, seen in self._found) / len(self._found)
+        followed = result.reading is not None and not unexplained
         if result.reading is not None:
-            self._last_read = now
+            self._last_read, self._unexplained = now, unexplained
+        if followed:
+            self._last_followed = now
         since = None if self._last_read is None else now - self._last_read
-        self.health = VisionHealth(result.gate.state, found, result.gate.shake, since)
-        if result.reading is not None or not game_on:
+        self.health = VisionHealth(result.gate.state, found, result.gate.shake, since, self._unexplained)
+        if followed or not game_on:
             self._watch_from = None
-            if self._raised and result.reading is not None:
+            if self._raised and followed:
                 self._raised = False
                 return CameraStatus.READABLE
             return None
         if self._watch_from is None:
-            self._watch_from = now if self._last_read is None else self._last_read
+            self._watch_from = now if self._last_followed is None else self._last_followed
         if not self._raised and now - self._watch_from >= self.unreadable_after:
             self._raised = True
             return CameraStatus.UNREADABLE

@@ -28,7 +28,7 @@ from makhos.events.outbox import Outbox
 from makhos.tracker import GameTracker
 from makhos.tracker.tracker import NoGame, Playing
 from makhos.vision.pipeline import BoardReader, FrameResult, GameKnowledge
-from makhos.vision.reading import Reading
+from makhos.vision.reading import LABELS, Reading
 
 from .health import HealthWatch
 
@@ -55,6 +55,13 @@ def shown(position: Position, overlay: dict[int, Piece], crowned_at: dict[int, i
         else:
             out.append("." if piece is None else piece.value)
     return "".join(out)
+
+
+def _sides_differ(read: str, board: str) -> tuple[int, ...]:
+    """The squares whose side (light, dark or empty; a man and a king alike) differs
+    between two boards of labels; a square the board leaves open ('?') differs from none."""
+    return tuple(square for square, (seen, known) in enumerate(zip(read, board), start=1)
+                 if known != "?" and seen.lower() != known.lower())
 
 
 def crowned_at(game: Game) -> dict[int, int]:
@@ -143,11 +150,28 @@ class BoardSession:
                     events.append(self._keep(time, self._in_force))
         if not self._in_play and not isinstance(self.tracker.phase, NoGame):
             self._tell_reader((), in_play=True)
-        status = self.health.update(self.last, isinstance(self.tracker.phase, Playing))
+        status = self.health.update(self.last, isinstance(self.tracker.phase, Playing),
+                                    self._unexplained(self.last.reading))
         if status is not None:
             assert self.health.health is not None  # update() has just set it
             events.append(self.camera_notice(time, status, self.health.health.describe()))
         return events
+
+    def _unexplained(self, reading: Reading | None) -> tuple[int, ...]:
+        """The squares on which a settled reading puts another side (or none) than the board
+        the game shows, or an open alert's board, where they are more than a misread's few:
+        a board read but followed by no story. The health raises it when it lasts, so a
+        recording that has stopped following the game says so instead of waiting unheard."""
+        game = self.tracker.game
+        if reading is None or game is None:
+            return ()
+        read = "".join(LABELS[k] for k in reading.labels())
+        boards = [shown(game.position, self.tracker.overlay, crowned_at(game), len(game.plies))]
+        alert = self.tracker.alert
+        if alert is not None and alert.fen is not None:
+            boards.append(shown(Position.from_fen(alert.fen), {}, {}, 0))
+        fewest = min((_sides_differ(read, board) for board in boards), key=len)
+        return fewest if len(fewest) > self.tracker.config.misread_squares else ()
 
     def _teach(self, events: list[GameEvent]) -> str | None:
         """A position the game accepted is a labelled picture of this board: hand the reader

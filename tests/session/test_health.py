@@ -119,3 +119,46 @@ def test_the_camera_view_writes_the_health_beside_the_frame_and_the_server_reads
     Path(tmp_path / "3.json").write_text("{not json")
     assert frames.health("3") is None
     assert json.loads((tmp_path / "1.json").read_text())["state"] == "moving"
+
+
+def test_a_board_read_but_not_as_the_game_stands_is_said_with_its_squares_and_closed_when_it_matches(tmp_path):
+    # Three men gone with no story for them, read a little differently each time with a
+    # covered frame between (as a king read as a man and back, under a hand, reads): no
+    # board lasts long enough for the tracker to call it a mismatch, yet the game has stopped.
+    gone = [Position.from_fen("B:W1,2,3,4,8:B25,26,27,28,29,30,31,32"),
+            Position.from_fen("B:W1,2,3,4,7:B25,26,27,28,29,30,31,32")]
+    frames = [result(0.1 * k, GateState.STILL, read=True) for k in range(10)]
+    for k in range(1, 49):
+        t = 1.0 + 0.25 * k
+        frames.append(result(t, GateState.OCCLUDED) if k % 2 else
+                      FrameResult(t, FOUND, GateStatus(GateState.STILL, t, True),
+                                  Reading.certain(gone[k // 2 % 2], t), "dark"))
+    frames += [result(13.1 + 0.1 * k, GateState.STILL, read=True) for k in range(10)]
+    log = SQLiteLog(tmp_path / "events.db")
+    tracker = GameTracker("1")
+    session = BoardSession(ScriptedReader(frames), tracker, log)
+    for event in tracker.start_from(START, 0.0):
+        log.append(event)
+    events = []
+    for frame in frames:
+        events += session.feed(np.zeros((4, 4, 3), np.uint8), frame.time)
+    assert not [e for e in events if e.kind in (EventKind.MOVE, EventKind.BOARD_MISMATCH)]
+    camera = [e for e in events if e.kind is EventKind.CAMERA]
+    assert [e.detail for e in camera] == [CameraNotice(CameraStatus.UNREADABLE),
+                                          CameraNotice(CameraStatus.READABLE)]
+    assert camera[0].time >= 10.9  # ten seconds after the last board the game explained
+    assert "do not match it" in camera[0].reason
+    assert "squares 5, 6, 7 " in camera[0].reason or "squares 5, 6, 8 " in camera[0].reason
+    assert all(e.seq > 0 for e in camera)
+    log.close()
+
+
+def test_a_misread_of_two_squares_is_no_notice():
+    watch = HealthWatch(unreadable_after=10.0)
+    said = [watch.update(result(t, GateState.STILL, read=True), game_on=True, unexplained=())
+            for t in np.arange(0.0, 20.0, 0.5)]
+    assert not any(said)
+    said = [watch.update(result(t, GateState.STILL, read=True), game_on=True, unexplained=(3, 7, 9))
+            for t in np.arange(20.0, 32.0, 0.5)]
+    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
+    assert watch.health is not None and "squares 3, 7, 9 do not match" in watch.health.describe()
