@@ -77,12 +77,8 @@ class ScriptedReader:
         return next(self.results)
 
 
-def test_the_session_logs_the_notice_before_showing_it_and_the_record_raises_a_camera_alert(tmp_path):
-    frames = [result(0.1 * k, GateState.STILL, read=True) for k in range(10)]
-    frames += [result(1.0 + 0.1 * k, GateState.OCCLUDED) for k in range(1, 121)]
-    frames += [result(13.1 + 0.1 * k, GateState.STILL, read=True) for k in range(10)]
-    log = SQLiteLog(tmp_path / "events.db")
-    tracker = GameTracker("1")
+def fed(frames: list[FrameResult], log: SQLiteLog, tracker: GameTracker) -> list:
+    """The events a session makes of ``frames``, a game started from START in ``log``."""
     session = BoardSession(ScriptedReader(frames), tracker, log)
     for event in tracker.start_from(START, 0.0):
         log.append(event)
@@ -90,6 +86,16 @@ def test_the_session_logs_the_notice_before_showing_it_and_the_record_raises_a_c
     for frame in frames:
         events += session.feed(np.zeros((4, 4, 3), np.uint8), frame.time)
         session._polled = -np.inf  # read the log back every frame, as a slow machine would
+    return events
+
+
+def test_the_session_logs_the_notice_before_showing_it_and_the_record_raises_a_camera_alert(tmp_path):
+    frames = [result(0.1 * k, GateState.STILL, read=True) for k in range(10)]
+    frames += [result(1.0 + 0.1 * k, GateState.OCCLUDED) for k in range(1, 121)]
+    frames += [result(13.1 + 0.1 * k, GateState.STILL, read=True) for k in range(10)]
+    log = SQLiteLog(tmp_path / "events.db")
+    tracker = GameTracker("1")
+    events = fed(frames, log, tracker)
     camera = [e for e in events if e.kind is EventKind.CAMERA]
     assert [e.detail for e in camera] == [CameraNotice(CameraStatus.UNREADABLE),
                                           CameraNotice(CameraStatus.READABLE)]
@@ -136,12 +142,7 @@ def test_a_board_read_but_not_as_the_game_stands_is_said_with_its_squares_and_cl
     frames += [result(13.1 + 0.1 * k, GateState.STILL, read=True) for k in range(10)]
     log = SQLiteLog(tmp_path / "events.db")
     tracker = GameTracker("1")
-    session = BoardSession(ScriptedReader(frames), tracker, log)
-    for event in tracker.start_from(START, 0.0):
-        log.append(event)
-    events = []
-    for frame in frames:
-        events += session.feed(np.zeros((4, 4, 3), np.uint8), frame.time)
+    events = fed(frames, log, tracker)
     assert not [e for e in events if e.kind in (EventKind.MOVE, EventKind.BOARD_MISMATCH)]
     camera = [e for e in events if e.kind is EventKind.CAMERA]
     assert [e.detail for e in camera] == [CameraNotice(CameraStatus.UNREADABLE),
