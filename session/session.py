@@ -27,8 +27,8 @@ from makhos.events.game import replay
 from makhos.events.outbox import Outbox
 from makhos.tracker import GameTracker
 from makhos.tracker.tracker import NoGame, Playing
-from makhos.vision.pipeline import BoardReader, FrameResult, GameKnowledge
-from makhos.vision.reading import LABELS, Reading
+from makhos.vision.pipeline import BoardReader, FrameResult, GameKnowledge, sides_misread
+from makhos.vision.reading import Reading
 
 from .health import HealthWatch
 
@@ -55,13 +55,6 @@ def shown(position: Position, overlay: dict[int, Piece], crowned_at: dict[int, i
         else:
             out.append("." if piece is None else piece.value)
     return "".join(out)
-
-
-def _sides_differ(read: str, board: str) -> tuple[int, ...]:
-    """The squares whose side (light, dark or empty; a man and a king alike) differs
-    between two boards of labels; a square the board leaves open ('?') differs from none."""
-    return tuple(square for square, (seen, known) in enumerate(zip(read, board), start=1)
-                 if known != "?" and seen.lower() != known.lower())
 
 
 def crowned_at(game: Game) -> dict[int, int]:
@@ -165,12 +158,11 @@ class BoardSession:
         game = self.tracker.game
         if reading is None or game is None:
             return ()
-        read = "".join(LABELS[k] for k in reading.labels())
         boards = [shown(game.position, self.tracker.overlay, crowned_at(game), len(game.plies))]
         alert = self.tracker.alert
         if alert is not None and alert.fen is not None:
             boards.append(shown(Position.from_fen(alert.fen), {}, {}, 0))
-        fewest = min((_sides_differ(read, board) for board in boards), key=len)
+        fewest = min((sides_misread(reading.probabilities, board) for board in boards), key=len)
         return fewest if len(fewest) > self.tracker.config.misread_squares else ()
 
     def _teach(self, events: list[GameEvent]) -> str | None:

@@ -118,6 +118,15 @@ def side_classes(position: Position) -> np.ndarray:
                      for s in range(1, 33)])
 
 
+def sides_misread(probabilities: np.ndarray, shown: str) -> tuple[int, ...]:
+    """The squares (1-32) a read's sides (:func:`side_probabilities`) put another side, or
+    none, than ``shown`` does (labels as :meth:`BoardReader.learn` takes them; a man and a
+    king alike; '?', a square the game leaves open, is misread by nothing)."""
+    told = np.array([".ld".index(label.lower()) if label != "?" else -1 for label in shown])
+    read = side_probabilities(probabilities).argmax(axis=1)
+    return tuple(int(square) + 1 for square in np.flatnonzero((read != told) & (told >= 0)))
+
+
 class BoardReader:
     """Vision for one board. Not thread-safe: one reader per camera."""
 
@@ -201,9 +210,8 @@ class BoardReader:
         if (self._adaptation is not None or self._read_frame is None or self._probabilities is None
                 or self.played is None or not isinstance(self.classifier, StartAdapting)):
             return
-        told = np.array([".ld".index(label.lower()) if label != "?" else -1 for label in shown])
-        read = side_probabilities(self._probabilities).argmax(axis=1)
-        if ((read != told) & (told >= 0)).sum() > allowed_misreads(told[None, :])[0]:
+        pieces = np.array([label not in ".?" for label in shown])
+        if len(sides_misread(self._probabilities, shown)) > allowed_misreads(pieces[None, :])[0]:
             return
         image, corners = self._read_frame
         self._adaptation = self.classifier.adapt(image, corners, self.played, shown, self.lens)
