@@ -195,17 +195,56 @@ def referee_start(game: RealGame, log: Path) -> Path:
     return log
 
 
-def record(game: RealGame, folder: Path) -> tuple[int, Score]:
-    """The game's video through ``makhos record`` from the referee's start (its output kept
-    quiet), scored against the labels: the command's exit status and the score."""
-    video = game_video(game, folder / f"{game.name}.mp4")
+def record(game: RealGame, folder: Path, videos: tuple[Path, ...] = ()) -> tuple[int, Score]:
+    """The game's video (or ``videos``, the camera's files one after the other) through
+    ``makhos record`` from the referee's start (its output kept quiet), scored against the
+    labels: the command's exit status (the first that is not 0) and the score."""
+    videos = videos or (game_video(game, folder / f"{game.name}.mp4"),)
     log = referee_start(game, folder / f"{game.name}.jsonl")
     pdn = folder / f"{game.name}.pdn"
+    code = 0
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        code = makhos(["record", "--source", str(video), "--men", str(game.men), "--events", str(log),
-                       "--resume", "-o", str(pdn)])
-    positions = read_game(pdn.read_text(encoding="utf-8")).game.positions() if code == 0 else []
-    return code, score(game, positions or [game.start()], JSONLinesLog(log).read_board(BOARD))
+        for video in videos:
+            code = code or makhos(record_arguments(game, video, log, pdn))
+    return code, scored(game, log, pdn if code == 0 else None)
+
+
+def cut_video(video: Path, fraction: float, turns: int = 0) -> tuple[Path, Path]:
+    """``video`` as two files (the camera's next file: re-encoded, its clock at 0 again), the
+    second from its frame at ``fraction`` of its length and turned ``turns`` quarter turns
+    (the camera set up again on another side of the table)."""
+    capture = cv2.VideoCapture(str(video))
+    frames, rate = int(capture.get(cv2.CAP_PROP_FRAME_COUNT)), capture.get(cv2.CAP_PROP_FPS)
+    parts = video.with_name(f"{video.stem}-a.mp4"), video.with_name(f"{video.stem}-b.mp4")
+    writers: list[cv2.VideoWriter] = []
+    try:
+        while (got := capture.read())[0]:
+            second = len(writers) > 0 and int(capture.get(cv2.CAP_PROP_POS_FRAMES)) > round(frames * fraction)
+            frame = np.ascontiguousarray(np.rot90(got[1], turns)) if second else got[1]
+            if len(writers) == int(second):  # this part's first frame
+                height, width = frame.shape[:2]
+                writers.append(cv2.VideoWriter(str(parts[len(writers)]),
+                                               cv2.VideoWriter.fourcc(*"mp4v"), rate, (width, height)))
+            writers[-1].write(frame)
+    finally:
+        capture.release()
+        for writer in writers:
+            writer.release()
+    return parts
+
+
+def record_arguments(game: RealGame, video: Path, log: Path, pdn: Path) -> list[str]:
+    """``makhos record``'s arguments that take the game of ``log`` up from its end, the
+    recorded game to ``pdn``."""
+    return ["record", "--source", str(video), "--men", str(game.men), "--events", str(log),
+            "--resume", "-o", str(pdn)]
+
+
+def scored(game: RealGame, log: Path, pdn: Path | None) -> Score:
+    """The game ``pdn`` recorded (none where it is None), with the alerts of ``log``, against
+    the true game."""
+    positions = read_game(pdn.read_text(encoding="utf-8")).game.positions() if pdn is not None else []
+    return score(game, positions or [game.start()], JSONLinesLog(log).read_board(BOARD))
 
 
 @dataclass(frozen=True)

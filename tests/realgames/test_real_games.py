@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from lab.realgames import games, record
+from lab.realgames import cut_video, game_video, games, record
 
 GAMES = {game.name: game for game in games()}
 #: Where the product loses each game today, as seen on the frames (issue #42, items 1-4).
@@ -47,3 +47,19 @@ def test_record_follows_a_real_game_every_ply_with_its_alerts(tmp_path, name):
     assert result.invented == 0 and result.shifted == 0, result.line()
     assert result.right == result.recorded == result.true, result.line()
     assert result.alerted == result.irregular, result.line()
+
+
+@pytest.mark.skipif(not GAMES["julie-log2"].present, reason="../shared/realdata is not here")
+@pytest.mark.parametrize("turns", [0, 1])
+def test_a_real_game_filmed_in_two_files_is_recorded_whole(tmp_path, turns):
+    """The camera's next file (its clock at 0 again; turned a quarter where the camera was
+    set up again on another side of the table) is taken up with ``--resume`` after the
+    first: the two make the one game, no ply twice, none lost, no alert more."""
+    game = GAMES["julie-log2"]
+    (tmp_path / "whole").mkdir()
+    _, whole = record(game, tmp_path / "whole")
+    parts = cut_video(game_video(game, tmp_path / "game.mp4"), 0.55, turns)
+    code, result = record(game, tmp_path, parts)
+    assert code == 0
+    assert result == whole, f"{result.line()} against the one file's {whole.line()}"
+    assert result.right == result.true and result.invented == 0, result.line()
