@@ -169,7 +169,12 @@ class BoardSession:
         """A position the game accepted is a labelled picture of this board: hand the reader
         what its squares show (after the events are stored: never on the way to a move).
         A start the tracker confirmed adapts a reader that never saw it (``BoardReader.started``).
-        Returns the reader's lesson, to keep with the game."""
+        Only a read of the accepted board is taught it: one that puts other sides on more
+        squares than a misread's few shows another board (a crowning confirmed on a frame
+        where the next move was already made under the same hand: taught the board before
+        that move, the reader read every later frame as it, and julie-log4 taken up on the
+        camera's next file took the move back). Returns the reader's lesson, to keep with
+        the game."""
         game = self.tracker.game
         started = any(e.kind is EventKind.GAME_STARTED for e in events)
         accepted = any(e.kind in ACCEPTED for e in events)
@@ -178,7 +183,11 @@ class BoardSession:
         board = shown(game.position, self.tracker.overlay, crowned_at(game), len(game.plies))
         if started:
             self.reader.started(board)
-        return self.reader.learn(board) if accepted else None
+        reading = None if self.last is None else self.last.reading
+        if not accepted or reading is None \
+                or len(sides_misread(reading.probabilities, board)) > self.tracker.config.misread_squares:
+            return None  # the read shows more than a misread's few off the board: no label of it
+        return self.reader.learn(board)
 
     def _keep(self, time: float, kept: str) -> GameEvent:
         """Keep what the reader learnt (its refit on the start or on positions the game

@@ -10,8 +10,8 @@ import numpy as np
 
 from makhos.engine import Colour, Piece, Position, Rules
 from makhos.engine.game import Game
-from makhos.events import EventKind, SQLiteLog
-from makhos.events.details import ReaderAdapted
+from makhos.events import EventKind, GameEvent, SQLiteLog
+from makhos.events.details import BoardMatched, ReaderAdapted
 from makhos.session import BoardSession
 from makhos.session.session import crowned_at, shown
 from makhos.tracker import GameTracker
@@ -169,3 +169,27 @@ def test_a_start_only_the_tracker_confirmed_adapts_the_reader(monkeypatch) -> No
     kept = [e.detail.adaptation for e in events if isinstance(e.detail, ReaderAdapted)]
     assert kept == ['{"labels": "' + reader.taught[0] + '"}']
     assert reader.shown == []  # the start is adapted on, not learnt again
+
+
+def test_a_read_of_more_than_the_board_accepted_teaches_nothing(monkeypatch) -> None:
+    """julie-log4 taken up on the camera's next file: a crowning was confirmed on the frame
+    where the next move was already made under the same hand. Taught the board before that
+    move on it, the reader read every later frame as that board, and the move was taken back.
+    A position is taught only on a read of it (a misread or two apart)."""
+    scene = sample_scene(np.random.default_rng(7), held_out=True, elevation=(60, 85), size=(640, 480))
+    renderer = Renderer(scene)
+    log = SQLiteLog()
+    reader = GameLearningReader()
+    session = BoardSession(BoardReader(reader), GameTracker("1"), log)
+    for k in range(60):
+        session.feed(renderer.render(START, seed=1).image, k / 30)
+    assert any(e.kind is EventKind.GAME_STARTED for e in log.read("1"))
+    # Three light men gone at once, and the tracker confirms only something of the board
+    # before it (as a crowning is).
+    monkeypatch.setattr(session.tracker, "observe", lambda time, reading: [
+        GameEvent("1", EventKind.BOARD_MATCHED, time, game=1, ply=0, detail=BoardMatched())]
+        if reading is not None else [])
+    moved = renderer.render({s: p for s, p in START.items() if s not in (6, 7, 8)}, seed=2).image
+    for k in range(60, 150):
+        session.feed(moved, k / 30)
+    assert reader.shown == []
