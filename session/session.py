@@ -31,6 +31,7 @@ from makhos.vision.pipeline import BoardReader, FrameResult, GameKnowledge, side
 from makhos.vision.reading import Reading
 
 from .health import HealthWatch
+from .unstarted import StartWatch
 
 #: Seconds (wall clock) between two looks at the log.
 DECISION_POLL = 0.25
@@ -76,6 +77,7 @@ class BoardSession:
         self.last: FrameResult | None = None
         self.image: np.ndarray | None = None  # the frame ``last`` was made of (a review's picture)
         self.health = HealthWatch()
+        self.unstarted = StartWatch()
         history = self._history()
         self._seen = (history[-1].seq if history else 0) if seen is None else seen
         # What the reader kept in the log with the current game (refits and lessons, in
@@ -148,6 +150,10 @@ class BoardSession:
         if status is not None:
             assert self.health.health is not None  # update() has just set it
             events.append(self.camera_notice(time, status, self.health.health.describe()))
+        status = self.unstarted.update(self.last, isinstance(self.tracker.phase, NoGame),
+                                       self.reader.start_verdict)
+        if status is not None:
+            events.append(self.camera_notice(time, status, self.unstarted.reason))
         return events
 
     def _unexplained(self, reading: Reading | None) -> tuple[int, ...]:
