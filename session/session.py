@@ -202,11 +202,15 @@ class BoardSession:
                       reason: str | None = None) -> GameEvent:
         """Say what became of the camera (lost, back, ended, the board unreadable, a source
         taken up), stored. A recording that ended first stores what the tracker makes of
-        the board left on it (:meth:`GameTracker.ended`)."""
+        the board left on it (:meth:`GameTracker.ended`), and, where no game started, why
+        not (:meth:`StartWatch.ended`), so that the log of such a recording says it."""
         detail = status if isinstance(status, CameraNotice) else CameraNotice(status)
         if detail.status is CameraStatus.ENDED:
             for made in self.tracker.ended(time):
                 self._store(made)
+            verdict = None if self.reader is None else self.reader.start_verdict
+            if isinstance(self.tracker.phase, NoGame) and self.unstarted.ended(time, verdict):
+                self.camera_notice(time, CameraStatus.UNREADABLE, self.unstarted.reason)
         game = self.tracker.game
         event = self._store(GameEvent(self.tracker.board_id, EventKind.CAMERA, time,
                                       game=self.tracker.logged_game.current.number, ply=None if game is None else len(game.plies),

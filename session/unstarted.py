@@ -5,7 +5,8 @@ ended with nothing in its log but "opened" and "ended": the board was found and 
 nobody was told that the start could not be read, nor why (pieces the colour of their
 squares, a set-up shown for less time than a board takes to settle). :class:`StartWatch`
 raises a camera notice once a board with pieces on it has been read for a while with no
-game started, naming what the reader made of it, and closes it when the game starts.
+game started (or when a recording ends so), naming what the reader made of it, and closes
+it when the game starts.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from makhos.events.details import CameraStatus
 from makhos.vision.pipeline import FrameResult
 from makhos.vision.start_check import StartVerdict
 
-#: Seconds a board with pieces on it is read, with no game started, before it is said.
-UNSTARTED_AFTER = 10.0
+#: Seconds a board with pieces on it is read, with no game started, before it is said: more
+#: than players take to set a board up between games, hands coming and going (a recording
+#: that ends first says it at its end, :meth:`StartWatch.ended`).
+UNSTARTED_AFTER = 30.0
 #: Pieces a read must show to count as a board being set up or played on: an empty board,
 #: or a man or two left on it between games, is no set-up missed.
 MIN_PIECES = 4
@@ -56,6 +59,15 @@ class StartWatch:
         self._raised = True
         self.reason = self.describe(result.time - self._read_from, verdict)
         return CameraStatus.UNREADABLE
+
+    def ended(self, time: float, verdict: StartVerdict | None) -> bool:
+        """The recording ended with no game started: whether that needs saying now (a board
+        with pieces was read, and it was not said yet); :attr:`reason` says it."""
+        if self._raised or self._read_from is None:
+            return False
+        self._raised = True
+        self.reason = self.describe(time - self._read_from, verdict)
+        return True
 
     def describe(self, seconds: float, verdict: StartVerdict | None) -> str:
         """In a referee's words: what was read, what the reader made of it, what to look at."""

@@ -13,6 +13,7 @@ from makhos.events.game import AlertKind
 from makhos.session.session import BoardSession
 from makhos.session.unstarted import StartWatch
 from makhos.tracker import GameTracker
+from makhos.tracker.tracker import NoGame
 from makhos.vision.geometry import BoardLocation
 from makhos.vision.occlusion import GateState, GateStatus
 from makhos.vision.pipeline import FrameResult
@@ -58,26 +59,45 @@ def test_a_set_up_never_seen_is_said_with_why_stored_and_closed_when_the_game_st
     # the board still moves, and every board read after it is some plies into the game.
     frames = [frame(0.1 * k, GateState.MOVING) for k in range(10)]
     frames += [frame(1.0 + 0.1 * k, GateState.OCCLUDED) for k in range(10)]
-    frames += [frame(2.0 + 0.5 * k, GateState.STILL, LATER) for k in range(30)]
-    frames += [frame(17.0 + 0.5 * k, GateState.STILL, START) for k in range(6)]  # set up again
+    frames += [frame(2.0 + 0.5 * k, GateState.STILL, LATER) for k in range(70)]
+    frames += [frame(37.0 + 0.5 * k, GateState.STILL, START) for k in range(6)]  # set up again
     log = SQLiteLog(tmp_path / "events.db")
     tracker = GameTracker("1")
-    session = BoardSession(UnstartedReader(frames), tracker, log)
-    events = []
-    for result in frames:
-        events += session.feed(np.zeros((4, 4, 3), np.uint8), result.time)
-        session._polled = -np.inf  # read the log back every frame
+    events = fed(frames, log, tracker)
     camera = [e for e in events if e.kind is EventKind.CAMERA]
     assert [e.detail for e in camera] == [CameraNotice(CameraStatus.UNREADABLE),
                                           CameraNotice(CameraStatus.READABLE)]
     said = camera[0]
-    assert said.seq > 0 and said.time == 12.0  # stored, ten seconds after the first read
-    assert said.reason.startswith("board read for 10 s, but not as the set-up, so no game is started")
+    assert said.seq > 0 and said.time == 32.0  # stored, thirty seconds after the first read
+    assert said.reason.startswith("board read for 30 s, but not as the set-up, so no game is started")
     assert "4 squares read otherwise (7, 10, 21, 28), where 2 may" in said.reason
     assert "first still enough to read at 2.0 s: was the set-up on it then" in said.reason
     started = next(e for e in events if e.kind is EventKind.GAME_STARTED)
     assert started.seq < camera[1].seq  # closed when the game starts
     assert not any(a.kind is AlertKind.CAMERA for a in tracker.logged_game.alerts.values())
+    log.close()
+
+
+def fed(frames: list[FrameResult], log: SQLiteLog, tracker: GameTracker) -> list:
+    """The events a session makes of ``frames``, the log read back every frame."""
+    session = BoardSession(UnstartedReader(frames), tracker, log)
+    events = []
+    for result in frames:
+        events += session.feed(np.zeros((4, 4, 3), np.uint8), result.time)
+        session._polled = -np.inf
+    return events + ([session.camera_notice(frames[-1].time, CameraStatus.ENDED)]
+                     if isinstance(tracker.phase, NoGame) else [])
+
+
+def test_a_recording_that_ends_before_its_set_up_is_seen_says_why_in_its_log(tmp_path):
+    frames = [frame(0.1 * k, GateState.MOVING) for k in range(10)]
+    frames += [frame(1.0 + 0.5 * k, GateState.STILL, LATER) for k in range(12)]  # 6.5 s of reads
+    log = SQLiteLog(tmp_path / "events.db")
+    fed(frames, log, GameTracker("1"))
+    stored = [e for e in log.read("1", after=0) if e.kind is EventKind.CAMERA]
+    assert [e.detail.status for e in stored] == [CameraStatus.UNREADABLE, CameraStatus.ENDED]
+    assert stored[0].reason.startswith("board read for 6 s, but not as the set-up")
+    assert "first still enough to read at 1.0 s" in stored[0].reason
     log.close()
 
 
