@@ -122,7 +122,9 @@ def run(args: argparse.Namespace) -> int:
     plies = len(game.plies) if game is not None else 0
     why = diagnosis.explain(game is not None, plies, total if total > 0 else None)
     if pdn is None:
-        print(f"makhos record: no game found in {video}: " + "; ".join(why), file=sys.stderr)
+        unstarted = session.unstarted.reason  # what the log was told: why the set-up was not read
+        print(f"makhos record: no game found in {video}: " + "; ".join(why + ([unstarted] if unstarted else [])),
+              file=sys.stderr)
         return 1
     stopped = held_up(session.tracker.logged_game)
     for line in why + ([stopped] if stopped else []):

@@ -31,6 +31,7 @@ from makhos.vision.pipeline import BoardReader, FrameResult, GameKnowledge, side
 from makhos.vision.reading import Reading
 
 from .health import HealthWatch
+from .unstarted import StartWatch
 
 #: Seconds (wall clock) between two looks at the log.
 DECISION_POLL = 0.25
@@ -76,6 +77,7 @@ class BoardSession:
         self.last: FrameResult | None = None
         self.image: np.ndarray | None = None  # the frame ``last`` was made of (a review's picture)
         self.health = HealthWatch()
+        self.unstarted = StartWatch()
         history = self._history()
         self._seen = (history[-1].seq if history else 0) if seen is None else seen
         # What the reader kept in the log with the current game (refits and lessons, in
@@ -148,6 +150,10 @@ class BoardSession:
         if status is not None:
             assert self.health.health is not None  # update() has just set it
             events.append(self.camera_notice(time, status, self.health.health.describe()))
+        status = self.unstarted.update(self.last, isinstance(self.tracker.phase, NoGame),
+                                       self.reader.start_verdict)
+        if status is not None:
+            events.append(self.camera_notice(time, status, self.unstarted.reason))
         return events
 
     def _unexplained(self, reading: Reading | None) -> tuple[int, ...]:
@@ -205,11 +211,15 @@ class BoardSession:
                       reason: str | None = None) -> GameEvent:
         """Say what became of the camera (lost, back, ended, the board unreadable, a source
         taken up), stored. A recording that ended first stores what the tracker makes of
-        the board left on it (:meth:`GameTracker.ended`)."""
+        the board left on it (:meth:`GameTracker.ended`), and, where no game started, why
+        not (:meth:`StartWatch.ended`), so that the log of such a recording says it."""
         detail = status if isinstance(status, CameraNotice) else CameraNotice(status)
         if detail.status is CameraStatus.ENDED:
             for made in self.tracker.ended(time):
                 self._store(made)
+            verdict = None if self.reader is None else self.reader.start_verdict
+            if isinstance(self.tracker.phase, NoGame) and self.unstarted.ended(time, verdict):
+                self.camera_notice(time, CameraStatus.UNREADABLE, self.unstarted.reason)
         game = self.tracker.game
         event = self._store(GameEvent(self.tracker.board_id, EventKind.CAMERA, time,
                                       game=self.tracker.logged_game.current.number, ply=None if game is None else len(game.plies),

@@ -42,7 +42,8 @@ from .photo import numbered
 from .rectify import SquareCrops, crop_squares
 from .reading import CLASS_INDEX, Reading
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
-from .start_check import NUMBERINGS, allowed_misreads, chosen_numbering, half_turn, leading_start, start_fits
+from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartVerdict, allowed_misreads, chosen_numbering, half_turn,
+                          held_out_start, hides_pieces, leading_start, start_fits)
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
 #: before the glance may pass over frames that show nothing new: the gate first makes the
@@ -167,6 +168,7 @@ class BoardReader:
         self._look_again: float | None = None  # when to read a board read in sight once more
         self._looks = 0  # how many more times, while the reads disagree
         self._start_looked: float | None = None  # the settled period last searched for a start
+        self._start_verdict: StartVerdict | None = None  # why that search found none
 
     def follow(self, game: GameKnowledge) -> None:
         """Read the board as the game knows it: the one way the session tells the reader
@@ -225,6 +227,12 @@ class BoardReader:
     def seeking_start(self) -> bool:
         """Whether a start position, when it appears, may still fix the numbering."""
         return self._seeking_start
+
+    @property
+    def start_verdict(self) -> StartVerdict | None:
+        """Why the last settled board searched for a start was not the configured set-up
+        (None: none searched yet, or a start was found)."""
+        return self._start_verdict
 
     @property
     def adaptation(self) -> str | None:
@@ -350,35 +358,57 @@ class BoardReader:
         best (:func:`start_check.leading_start`) and is read within its misreads
         (``start_check.START_MISREADS``), or, for a reader that can adapt to a start's
         labels, the configured set-up under the numbering the zero-shot reading chooses is
-        read within its misreads on held-out squares (pieces the colour of their squares:
-        :func:`start_check.chosen_numbering`)."""
-        numberings, crops, fits, misreads = [], [], [], []
+        read within its misreads on held-out squares, or, where the zero-shot reading hides
+        its pieces, confirmed there by its doubt (pieces the colour of their squares:
+        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`). Where none is,
+        :attr:`start_verdict` says why."""
+        numberings, crops, sides, fits, misreads = [], [], [], [], []
         for played, turns in NUMBERINGS:
             turned = found.rotated(turns)
             numberings.append(Orientation(turned, played, 1.0, turns))
             crops.append(crop_squares(image, turned.corners, played, self.classifier.geometry, self.lens))
-            fit, misread = start_fits(side_probabilities(self.classifier.classify(crops[-1])),
-                                      self._start_classes)
+            sides.append(side_probabilities(self.classifier.classify(crops[-1])))
+            fit, misread = start_fits(sides[-1], self._start_classes)
             fits.append(fit)
             misreads.append(misread)
         leading = leading_start(np.array(fits))
         if leading is not None and misreads[leading[0]][leading[1]] <= self._start_misreads[leading[1]]:
+            self._start_verdict = None
             return numberings[leading[0]], self._starts[leading[1]]
-        if not isinstance(self.classifier, StartChecking):
-            return None
-        numbering = chosen_numbering(np.array(fits)[:, 0])  # the configured set-up's
-        if numbering is None or min(self._held_out_misreads(crops[n]) for n in (
-                numbering, half_turn(numbering))) > self._start_misreads[0]:
-            return None
-        return numberings[numbering], self._starts[0]
+        zero_shot = np.array(fits)[:, 0]  # the configured set-up's
+        best = int(np.argmax(zero_shot))
+        held_out = None
+        numbering = chosen_numbering(zero_shot) if isinstance(self.classifier, StartChecking) else None
+        if numbering is not None:
+            doubts, counts = np.full(len(NUMBERINGS), np.inf), []
+            for n in (numbering, half_turn(numbering)):
+                doubts[n], count = self._held_out_fit(crops[n])
+                counts.append(count)
+            held_out = float(doubts.min())
+            if min(counts) <= self._start_misreads[0]:
+                self._start_verdict = None
+                return numberings[numbering], self._starts[0]
+            if hides_pieces(sides[numbering], self._start_classes[0]) and held_out <= HELD_OUT_NATS:
+                for other in np.flatnonzero(np.isinf(doubts)):  # weighed against every other numbering
+                    doubts[other] = self._held_out_fit(crops[other])[0]
+                if held_out_start(doubts, numbering):
+                    self._start_verdict = None
+                    return numberings[numbering], self._starts[0]
+        misread = np.flatnonzero(sides[best].argmax(axis=1) != self._start_classes[0]) + 1
+        self._start_verdict = StartVerdict(float(zero_shot[best] - np.delete(zero_shot, best).max()),
+                                           tuple(int(square) for square in misread),
+                                           int(self._start_misreads[0]), held_out)
+        return None
 
-    def _held_out_misreads(self, crops: SquareCrops) -> int:
-        """The squares the reader, adapted to the configured set-up's labels on the other
-        half of the board, reads otherwise than the set-up (``read_held_out``)."""
+    def _held_out_fit(self, crops: SquareCrops) -> tuple[float, int]:
+        """The nats the reader, adapted to the configured set-up's labels on the other half
+        of the board, puts against the set-up (``read_held_out``, ``HELD_OUT_NATS``), and the
+        squares it reads otherwise."""
         assert isinstance(self.classifier, StartChecking)
         layout = self._start_classes[:1]
         (read,) = self.classifier.held_out(crops, ["".join(".ld"[c] for c in layout[0])])
-        return int(start_fits(side_probabilities(read), layout)[1][0])
+        fit, misread = start_fits(side_probabilities(read), layout)
+        return -float(fit[0]), int(misread[0])
 
     def _as_the_game_has_it(self, image: np.ndarray, found: BoardLocation, board: Board) -> Orientation:
         """Of the eight numberings of the follower's location (its quarter turns, either

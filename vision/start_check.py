@@ -8,12 +8,14 @@ piece: a man read as a king is still a man's place and side), and the squares it
 A start is the board where one layout under one numbering leads every other numbering
 (:func:`leading_start`) and is read within a few misreads. Pieces the colour of their
 squares defeat the misread count: zero-shot they read as the squares they hide, while the
-right numbering may still fit best. The configured set-up's misreads are then counted on
-held-out squares (:func:`chosen_numbering`): the reader adapted to its labels on half the
-board reads the other half (``vision.reader.read_held_out``).
+right numbering may still fit best. The configured set-up's doubt is then weighed on
+held-out squares (:func:`chosen_numbering`, :data:`HELD_OUT_NATS`): the reader adapted to its
+labels on half the board reads the other half (``vision.reader.read_held_out``).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -26,6 +28,20 @@ START_MISREADS = 2
 #: quarter turn, which puts the men on the other colour's squares, or a half turn, which
 #: swaps the two camps: both far apart when the start is really there).
 START_MARGIN = 6.0
+#: A set-up checked on held-out squares (:func:`held_out_start`) is read when the held-out
+#: reading puts at most this many nats against its labels (the sum over the 32 squares of
+#: minus the log probability of what the set-up puts there): about two squares read otherwise
+#: at 1 in 400. A count of the squares read otherwise took a doubt for a misread (70003 at
+#: 10 plies: 3 squares at 0.57-0.75 where a man leans into the square behind, 4.4 nats, no
+#: start) and a sure misread for a doubt's worth. Measured on the kingplay renders and videos
+#: (corners moved as the follower's are): starts 0-10.5 nats, one ply into a game 16 or more,
+#: two plies or more 23 or more ...
+HELD_OUT_NATS = 12.0
+#: ... and every other numbering, itself or its half turn, is doubted this many nats more.
+#: Held out, the heads learn any labelling that follows the rows, so a quarter turn with the
+#: other colour in play is often doubted little (5-15 nats); where the zero-shot reading had
+#: chosen such a numbering (corners a few pixels off), the right one was doubted less.
+HELD_OUT_MARGIN = 4.0
 #: The numberings in the order they are scored: the colour in play, then the quarter turns
 #: of the follower's location.
 NUMBERINGS = tuple((played, turns) for played in ("dark", "light") for turns in range(4))
@@ -40,7 +56,8 @@ def allowed_misreads(classes: np.ndarray) -> np.ndarray:
 
 def start_fits(sides: np.ndarray, classes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The fit (S,) and the squares misread (S,) of each start layout (S, 32) of side
-    classes, under one numbering's (32, 3) probabilities of empty, light, dark."""
+    classes, under one numbering's (32, 3) probabilities of empty, light, dark (the fit in
+    nats: minus the doubt :data:`HELD_OUT_NATS` bounds)."""
     fit = np.log(np.clip(sides, 1e-6, None))[np.arange(32), classes].sum(axis=1)
     misread = (sides.argmax(axis=1) != classes).sum(axis=1)
     return fit, misread
@@ -69,16 +86,78 @@ def chosen_numbering(zero_shot: np.ndarray) -> int | None:
 
     Where the set-up is read with too many misreads zero-shot (pieces the colour of their
     squares), the zero-shot reading, which no label touched, still chooses: which squares
-    the men stand on, which camp is lighter. The misreads of its choice are then counted on
-    held-out squares (``vision.reader.read_held_out``): no square is read with its own
+    the men stand on, which camp is lighter. The doubt of its choice is then weighed on
+    held-out squares (:func:`held_out_start`) (``vision.reader.read_held_out``): no square is read with its own
     label, so where the board and the set-up differ (a game some plies on) its squares are
     read as they are and misread against it. That reading cannot tell a numbering from its
     half turn (adapted to either labelling, the heads learn either camp as light), so the
-    fewer misreads of the two count; nor may it choose among numberings or set-ups (held
+    smaller doubt of the two counts; nor may it choose among numberings or set-ups (held
     out within each row, the heads learn a row's look as the label the set-up gives the row,
-    a set-up a whole row larger or smaller included). Only the configured set-up is
-    checked so: telling set-ups apart is left to the pieces being seen."""
+    a set-up a whole row larger or smaller included): it may only confirm the zero-shot
+    choice. Only the configured set-up is checked so: telling set-ups apart is left to the
+    pieces being seen."""
     best = int(np.argmax(zero_shot))
     if zero_shot[best] - np.delete(zero_shot, best).max() < START_MARGIN:
         return None
     return best
+
+
+def hides_pieces(sides: np.ndarray, classes: np.ndarray) -> bool:
+    """Whether a zero-shot reading, (32, 3) probabilities of empty, light, dark, reads at
+    least a quarter of the set-up's pieces (classes (32,)) as empty squares: pieces the colour
+    of their squares, the one case a start's doubt is weighed on held-out squares
+    (:func:`held_out_start`). Where the pieces show and a few men leaning into the squares
+    behind are misread (70000 at 8 plies: 2 of 16 pieces hidden, 6 squares misread), the held-out
+    count of misreads stands as before: adapted on such a start, taken by its doubt, the
+    reader read a man moved before the first move and the game invented 7 plies."""
+    pieces = classes > 0
+    return bool(4 * (sides[pieces].argmax(axis=1) == 0).sum() >= pieces.sum())
+
+
+def pair_doubts(doubts: np.ndarray) -> np.ndarray:
+    """(8,) each numbering's held-out doubt of the set-up (nats), of (8,), or its half
+    turn's where smaller: held out, a numbering and its half turn are one labelling."""
+    paired: np.ndarray = np.minimum(doubts, doubts[[half_turn(n) for n in range(len(NUMBERINGS))]])
+    return paired
+
+
+def held_out_start(doubts: np.ndarray, numbering: int) -> bool:
+    """Whether the held-out readings, doubting the configured set-up by ``doubts`` (8,) nats
+    under each numbering, confirm the zero-shot choice ``numbering``: it (or its half turn)
+    is doubted at most :data:`HELD_OUT_NATS`, and every other numbering
+    :data:`HELD_OUT_MARGIN` more."""
+    paired = pair_doubts(doubts)
+    others = np.delete(paired, [numbering, half_turn(numbering)])
+    return bool(paired[numbering] <= HELD_OUT_NATS and paired[numbering] + HELD_OUT_MARGIN <= others.min())
+
+
+@dataclass(frozen=True)
+class StartVerdict:
+    """Why the last settled board searched for a start was not taken for the configured
+    set-up: said to the referee (``session.unstarted``) so that a board whose set-up is
+    never seen is not a recording that ends in silence.
+
+    ``lead``: nats by which the set-up's best numbering fits the board better than the next;
+    ``misread``: the squares (1-32) the zero-shot reading puts otherwise than the set-up
+    under that numbering; ``allowed``: the misreads a start may be read with; ``held_out``:
+    the nats the held-out reading puts against the set-up, where it was weighed
+    (:func:`held_out_start`)."""
+
+    lead: float
+    misread: tuple[int, ...]
+    allowed: int
+    held_out: float | None = None
+
+    def describe(self) -> str:
+        """In a referee's words, with the figures."""
+        if self.lead < START_MARGIN:
+            return (f"no numbering of the squares reads as the set-up clearly (the best fits it by "
+                    f"{self.lead:.1f} nats more than the next, {START_MARGIN:.0f} needed), and "
+                    f"under it {len(self.misread)} squares read otherwise")
+        squares = ", ".join(map(str, self.misread))
+        text = (f"under the numbering that fits the set-up best, {len(self.misread)} squares read "
+                f"otherwise ({squares}), where {self.allowed} may")
+        if self.held_out is not None:
+            text += (f"; a reader fitted on the other squares doubts it by {self.held_out:.0f} nats, "
+                     f"where {HELD_OUT_NATS:.0f} may, the other numberings {HELD_OUT_MARGIN:.0f} more")
+        return text

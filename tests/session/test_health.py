@@ -66,6 +66,7 @@ class ScriptedReader:
     """A BoardReader stand-in that replays frame results."""
 
     adaptation = None  # it learns nothing
+    start_verdict = None  # nor searches for a start
 
     def __init__(self, results: list[FrameResult]) -> None:
         self.results = iter(results)

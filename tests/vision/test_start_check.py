@@ -15,7 +15,8 @@ from makhos.vision.learning import AdaptingReader
 from makhos.vision.locate import locate_board
 from makhos.vision.pipeline import BoardReader, side_classes, side_probabilities
 from makhos.vision.rectify import crop_squares
-from makhos.vision.start_check import NUMBERINGS, START_MARGIN, chosen_numbering, half_turn, leading_start, start_fits
+from makhos.vision.start_check import (HELD_OUT_MARGIN, HELD_OUT_NATS, NUMBERINGS, START_MARGIN, chosen_numbering,
+                                       half_turn, held_out_start, hides_pieces, leading_start, start_fits)
 
 from lab.render import Renderer
 from lab.videos.kings import king_play
@@ -70,9 +71,11 @@ def test_a_board_some_plies_into_the_game_is_not_taken_for_a_start(kingplay) -> 
     renderer, positions = kingplay
     reader = BoardReader(AdaptingReader(), starts=start_boards(RULES))
     found = locate_board(renderer.render(pieces(positions[0]), seed=1).image)  # the camera stays
-    for ply in (3, 6, 8):
+    for ply in (1, 3, 6, 8):
         image = renderer.render(pieces(positions[ply]), seed=20 + ply).image
         assert reader.numbering_from_start(image, found) is None
+        verdict = reader.start_verdict  # why, for the referee
+        assert verdict is not None and (verdict.lead < START_MARGIN or len(verdict.misread) > verdict.allowed)
 
 
 def test_a_numbering_that_does_not_lead_by_the_margin_is_no_start() -> None:
@@ -91,3 +94,34 @@ def test_the_zero_shot_reading_chooses_the_numbering_whose_misreads_held_out_squ
     assert chosen_numbering(zero) == 1 and half_turn(1) == 3
     zero[3] = -30.0 - START_MARGIN / 2
     assert chosen_numbering(zero) is None
+
+
+def test_held_out_squares_confirm_a_numbering_only_where_every_other_is_doubted_more() -> None:
+    """Held out, the heads learn any labelling that follows the rows: a quarter turn with the
+    other colour in play may be doubted little too. The zero-shot choice stands only where
+    it (or its half turn: one labelling, held out) is doubted at most HELD_OUT_NATS and every
+    other numbering HELD_OUT_MARGIN more; a doubt is no misread (70003 at 10 plies: 3 squares
+    read otherwise at 0.57-0.75, 4.4 nats)."""
+    doubts = np.full(8, 60.0)
+    doubts[7], doubts[5], doubts[1], doubts[3] = 4.4, 6.3, 14.5, 16.0  # 70003 at 10 plies
+    assert held_out_start(doubts, 7) and held_out_start(doubts, 5)  # the camp is the zero-shot's
+    assert not held_out_start(doubts, 1)  # a numbering the held-out reading doubts more
+    doubts[3] = 4.4 + HELD_OUT_MARGIN / 2  # another labelling nearly as little doubted
+    assert not held_out_start(doubts, 7)
+    doubts[3], doubts[7], doubts[5] = 60.0, HELD_OUT_NATS + 1, HELD_OUT_NATS + 2  # one ply into a game
+    assert not held_out_start(doubts, 7)
+
+
+def test_a_start_is_weighed_by_its_doubt_only_where_the_zero_shot_reading_hides_its_pieces() -> None:
+    """Pieces the colour of their squares read as empty squares; a few men leaning into the
+    squares behind do not make a start's pieces hidden (70000 at 8 plies: taken by its
+    doubt, the reader adapted on it invented 7 plies)."""
+    classes = np.array([1] * 8 + [0] * 16 + [2] * 8)
+    sides = np.eye(3)[classes]
+    leaning = sides.copy()
+    leaning[[0, 1]] = np.eye(3)[0]  # two light men read as empty
+    leaning[[9, 10, 14]] = np.eye(3)[1]  # three empty squares read as light men
+    assert not hides_pieces(leaning, classes)
+    hidden = sides.copy()
+    hidden[[24, 26, 28, 31]] = np.eye(3)[0]  # four dark men read as the squares they hide
+    assert hides_pieces(hidden, classes)

@@ -1,0 +1,123 @@
+"""A board read but never seen in its set-up is said, stored, and closed when the game starts
+(issue #42: kingplay 70003 and 70005 ended with "opened" and "ended" in their logs and nothing
+else, their set-ups never read)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from makhos.engine import Position
+from makhos.events import EventKind, SQLiteLog
+from makhos.events.details import CameraStatus
+from makhos.events.game import AlertKind
+from makhos.session.session import BoardSession
+from makhos.session.unstarted import StartWatch
+from makhos.tracker import GameTracker
+from makhos.tracker.tracker import NoGame
+from makhos.vision.geometry import BoardLocation
+from makhos.vision.occlusion import GateState, GateStatus
+from makhos.vision.pipeline import FrameResult
+from makhos.vision.reading import Reading
+from makhos.vision.start_check import StartVerdict
+
+START = Position.from_fen("B:W1,2,3,4,5,6,7,8:B25,26,27,28,29,30,31,32")
+FOUND = BoardLocation(np.array([[0, 0], [8, 0], [8, 8], [0, 8]], np.float64) * 40, np.eye(3), 1.0, "test")
+#: Three plies into the game: what the camera reads once the first hand has gone.
+LATER = Position.from_fen("B:W1,2,3,4,5,6,8,10:B21,25,26,27,29,30,31,32")
+VERDICT = StartVerdict(lead=14.0, misread=(7, 10, 21, 28), allowed=2, held_out=35.2)
+
+
+def frame(t: float, state: GateState, board: Position | None = None) -> FrameResult:
+    reading = None if board is None else Reading.certain(board, t)
+    return FrameResult(t, FOUND, GateStatus(state, t, board is not None), reading, "dark")
+
+
+class UnstartedReader:
+    """A BoardReader stand-in that replays frame results and says why no start was found."""
+
+    adaptation = None
+
+    def __init__(self, results: list[FrameResult]) -> None:
+        self.results = iter(results)
+        self.start_verdict: StartVerdict | None = VERDICT
+
+    def follow(self, game) -> None:
+        pass
+
+    def started(self, shown: str) -> None:
+        self.start_verdict = None  # the set-up seen: nothing to say any more
+
+    def learn(self, shown: str) -> None:
+        return None
+
+    def process(self, image, time: float) -> FrameResult:
+        return next(self.results)
+
+
+def test_a_set_up_never_seen_is_said_with_why_stored_and_closed_when_the_game_starts(tmp_path):
+    # The set-up stands less time than a board takes to settle: the first hand comes while
+    # the board still moves, and every board read after it is some plies into the game.
+    frames = [frame(0.1 * k, GateState.MOVING) for k in range(10)]
+    frames += [frame(1.0 + 0.1 * k, GateState.OCCLUDED) for k in range(10)]
+    frames += [frame(2.0 + 0.5 * k, GateState.STILL, LATER) for k in range(70)]
+    frames += [frame(37.0 + 0.5 * k, GateState.STILL, START) for k in range(6)]  # set up again
+    tracker, log = GameTracker("1"), SQLiteLog(tmp_path / "events.db")
+    fed(frames, log, tracker)
+    events = log.read("1", after=0)  # as stored
+    log.close()
+    said, closed = [e for e in events if e.kind is EventKind.CAMERA]
+    assert (said.detail.status, closed.detail.status) == (CameraStatus.UNREADABLE, CameraStatus.READABLE)
+    assert said.time == 32.0  # thirty seconds after the first read
+    assert said.reason.startswith("board read for 30 s, but not as the set-up, so no game is started")
+    assert "4 squares read otherwise (7, 10, 21, 28), where 2 may" in said.reason
+    assert "first still enough to read at 2.0 s: was the set-up on it then" in said.reason
+    started = next(e for e in events if e.kind is EventKind.GAME_STARTED)
+    assert started.seq < closed.seq  # closed when the game starts
+    assert not any(a.kind is AlertKind.CAMERA for a in tracker.logged_game.alerts.values())
+
+
+def fed(frames: list[FrameResult], log: SQLiteLog, tracker: GameTracker) -> list:
+    """The events a session makes of ``frames``, the log read back every frame."""
+    session = BoardSession(UnstartedReader(frames), tracker, log)
+    events = []
+    for result in frames:
+        events += session.feed(np.zeros((4, 4, 3), np.uint8), result.time)
+        session._polled = -np.inf
+    return events + ([session.camera_notice(frames[-1].time, CameraStatus.ENDED)]
+                     if isinstance(tracker.phase, NoGame) else [])
+
+
+def test_a_recording_that_ends_before_its_set_up_is_seen_says_why_in_its_log(tmp_path):
+    frames = [frame(0.1 * k, GateState.MOVING) for k in range(10)]
+    frames += [frame(1.0 + 0.5 * k, GateState.STILL, LATER) for k in range(12)]  # 6.5 s of reads
+    log = SQLiteLog(tmp_path / "events.db")
+    fed(frames, log, GameTracker("1"))
+    stored = [e for e in log.read("1", after=0) if e.kind is EventKind.CAMERA]
+    assert [e.detail.status for e in stored] == [CameraStatus.UNREADABLE, CameraStatus.ENDED]
+    assert stored[0].reason.startswith("board read for 6 s, but not as the set-up")
+    assert "first still enough to read at 1.0 s" in stored[0].reason
+    log.close()
+
+
+def test_no_notice_for_an_empty_board_nor_once_a_game_is_on():
+    watch = StartWatch(after=10.0)
+    empty = Position.from_fen("B:W1:B32")  # a man or two left between games
+    said = [watch.update(frame(t, GateState.STILL, empty), no_game=True, verdict=VERDICT)
+            for t in np.arange(0.0, 30.0, 0.5)]
+    assert not any(said)
+    said = [watch.update(frame(t, GateState.STILL, LATER), no_game=False, verdict=None)
+            for t in np.arange(30.0, 60.0, 0.5)]
+    assert not any(said)
+
+
+def test_a_numbering_unclear_is_said_as_such():
+    watch = StartWatch(after=10.0)
+    unclear = StartVerdict(lead=2.5, misread=(1, 2, 3, 4, 5, 6, 7, 8), allowed=2)
+    said = [watch.update(frame(0.0, GateState.STILL, START), no_game=True, verdict=unclear)]
+    said += [watch.update(frame(0.5, GateState.OCCLUDED), no_game=True, verdict=unclear)]
+    said += [watch.update(frame(t, GateState.STILL, LATER), no_game=True, verdict=unclear)
+             for t in np.arange(1.0, 12.0, 0.5)]
+    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
+    assert watch.reason is not None
+    assert "no numbering of the squares reads as the set-up clearly (the best fits it by 2.5 nats" in watch.reason
+    assert "first still enough to read at 0.0 s" in watch.reason
