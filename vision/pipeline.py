@@ -278,16 +278,19 @@ class BoardReader:
                     self._adaptation = self.classifier.adapt(image, location.corners, numbering.played,
                                                              labels, self.lens)
         if self.played is None or self.quarter_turns is None:  # not oriented yet
-            orientation = numbered(self.classifier, image, location, self.lens)
             if self._expected is not None:
-                orientation = self._as_the_game_has_it(image, orientation, self._expected)
-            elif orientation.confidence < MIN_ORIENTATION:
-                return FrameResult(time, location, status, None, None)
+                orientation = self._as_the_game_has_it(image, location, self._expected)
+            else:
+                orientation = numbered(self.classifier, image, location, self.lens)
+                if orientation.confidence < MIN_ORIENTATION:
+                    return FrameResult(time, location, status, None, None)
             self.played, self.quarter_turns = orientation.played, orientation.quarter_turns
             location = orientation.location
         key = (self.played, self.quarter_turns, self._adaptation)
         if self._probabilities is None or self._stale(location, key, time):
             in_sight = not self._disturbed and key == self._read_key
+            pictured = in_sight and self._read_corners is not None and self.glance.changed_since(
+                self._read_picture, location.corners)
             before = self._probabilities
             crops = view(crop_squares(image, location.corners, self.played, self.classifier.geometry,
                                       self.lens), self._reads)
@@ -296,7 +299,7 @@ class BoardReader:
             self._reads += 1
             self._read_key, self._read_picture, self._read_corners = key, self.glance.picture, location.corners
             self._disturbed = False
-            self._look_again = self._next_look(in_sight, before, time)
+            self._look_again = self._next_look(in_sight, pictured, before, time)
         return FrameResult(time, location, status, Reading(time, self._probabilities, location.confidence),
                            self.played)
 
@@ -315,23 +318,28 @@ class BoardReader:
         shift = float(np.abs(location.corners - self._read_corners).max())
         return shift > MOVED * location.square_px or self.glance.changed_since(self._read_picture, location.corners)
 
-    def _next_look(self, in_sight: bool, before: np.ndarray | None, time: float) -> float | None:
+    def _next_look(self, in_sight: bool, pictured: bool, before: np.ndarray | None,
+                   time: float) -> float | None:
         """When to read the board just read once more (None: not before it changes again).
-        A read made as the picture changed in sight that reads the board otherwise than the
-        read ``before`` it saw a change that may still be under way: the board is looked at
-        again :data:`LOOK_AGAIN_S` later, and again while the reads keep changing, until the
-        looks run out. A board read alike twice has stopped changing; a change a hand made
-        was read after the hand left; a picture that changed while the reading did not (a
-        shadow leaving) costs no further read."""
+        A read made as the board changed in sight (no hand came; the glance saw its picture
+        change since the last read, ``pictured``, or the read differs from the one
+        ``before``) saw a change that may still be under way: the board is looked at again
+        every :data:`LOOK_AGAIN_S` until :data:`LOOKS_AGAIN` looks are spent. Each look is
+        spent whatever it reads: a cross-fade read part-way may read as before (the man that
+        is going still shows) and its rest stay under what the glance sees between two
+        reads (a dark room), so neither a read alike nor a still picture ends the change.
+        A change a hand made was read after the hand left: no look."""
         new = self._probabilities
         changed = (in_sight and before is not None and new is not None
                    and bool((before.argmax(1) != new.argmax(1)).any()))
-        if not changed:
+        if not in_sight:
             self._looks = 0
-        elif self._look_again is None:  # the change was first seen now
-            self._looks = LOOKS_AGAIN
+        elif self._look_again is not None:
+            self._looks -= 1  # one of the looks the change called for
+        elif changed or pictured:
+            self._looks = LOOKS_AGAIN  # the change was first seen now
         else:
-            self._looks -= 1  # still changing
+            self._looks = 0
         return time + LOOK_AGAIN_S if self._looks > 0 else None
 
     def numbering_from_start(self, image: np.ndarray,
@@ -372,27 +380,24 @@ class BoardReader:
         (read,) = self.classifier.held_out(crops, ["".join(".ld"[c] for c in layout[0])])
         return int(start_fits(side_probabilities(read), layout)[1][0])
 
-    def _as_the_game_has_it(self, image: np.ndarray, found: Orientation, board: Board) -> Orientation:
-        """Of the four numberings of the squares ``found`` puts in play (its quarter turns,
-        each with the colour label that keeps those squares in play), the one under which
-        they read most like ``board``: a game some plies on still has nearly every piece where
-        the log says, while a half turn swaps the two sides' camps and a quarter turn moves
-        each man to a square of the other diagonal. The start may have fixed the numbering in
-        any of the four (a board the camera sees a quarter turned, its men on the squares the
-        cheap cue calls the other colour), so none is left out."""
+    def _as_the_game_has_it(self, image: np.ndarray, found: BoardLocation, board: Board) -> Orientation:
+        """Of the eight numberings of the follower's location (its quarter turns, either
+        colour of squares in play), the one under which the board reads most like
+        ``board``: a game some plies on still has nearly every piece where the log says,
+        while a half turn swaps the two sides' camps and a quarter turn moves each man to a
+        square of the other diagonal. None is left out: the start may have fixed any of
+        them (a board the camera sees a quarter turned, its men on the squares the cheap cue
+        calls the other colour), and the cue's colour of squares is a guess on a board with
+        few men left in a dark room (a worker taken up there read the empty squares)."""
         position = Position(*board, turn=Colour.DARK)
         expected = np.array([CLASS_INDEX[position.piece_at(s)] for s in range(1, 33)])
-        other = "light" if found.played == "dark" else "dark"
         best: tuple[float, Orientation] | None = None
-        for turns in range(4):
-            # A quarter turn moves the squares in play to the other parity of the turned
-            # frame: the other label keeps the same squares in play (rectify.played_cells).
-            played = found.played if turns % 2 == 0 else other
-            location = found.location.rotated(turns)
+        for played, turns in NUMBERINGS:
+            location = found.rotated(turns)
             crops = crop_squares(image, location.corners, played, self.classifier.geometry, self.lens)
             p = self.classifier.classify(crops)
             score = float(np.log(np.clip(p[np.arange(32), expected], 1e-6, None)).sum())
             if best is None or score > best[0]:
-                best = (score, Orientation(location, played, 1.0, (found.quarter_turns + turns) % 4))
+                best = (score, Orientation(location, played, 1.0, turns))
         assert best is not None
         return best[1]

@@ -149,14 +149,25 @@ def test_a_board_read_while_it_changes_in_sight_is_read_again_once_the_change_is
                for n in range(4)) < 2
 
 
-def test_a_picture_that_changed_while_the_reading_did_not_costs_no_further_read(monkeypatch):
-    """The same cross-fade read alike every time (as a shadow leaving or light changing is):
-    no read beyond those the glance asks for, as with no looking again at all."""
-    import makhos.vision.pipeline as pipeline
+def test_a_board_read_alike_part_way_through_a_change_is_read_again_once_it_is_over():
+    """A read made part-way through a cross-fade may read the board as before (the man
+    still shows), and the rest of the fade may stay under what the glance sees (a dark
+    room): the board is looked at once more all the same, so the reading kept is the
+    board's after the change (julie-log8 taken up at ply 17 lost its last capture so)."""
+    from makhos.vision.pipeline import view
 
-    looking = ConstantClassifier()
-    cross_fade(looking)
-    monkeypatch.setattr(pipeline, "LOOKS_AGAIN", 0)
-    not_looking = ConstantClassifier()
-    cross_fade(not_looking)
-    assert len(looking.crops) == len(not_looking.crops)
+    network = ConstantClassifier()  # every read alike: nothing but the picture says it changed
+    results, after, reads, _ = cross_fade(network)
+    straight = crop_squares(after, results[-1].location.corners, results[-1].played)
+    changed = [7 - 1, 11 - 1]
+    assert min(np.abs(network.crops[-1][changed].astype(int) - view(straight, n).images[changed]).mean()
+               for n in range(4)) < 2
+
+
+def test_a_board_that_stopped_changing_is_not_read_again():
+    """The looks end with the change: the board after the fade, held still, is not read
+    again and again (a read costs a good part of a core's frame budget)."""
+    network = ConstantClassifier()
+    results, _, _, faded = cross_fade(network)
+    looked = len(network.crops) - faded  # the reads after the fade's last frame
+    assert looked <= 2, f"{looked} reads of a board held still for 3 s after the change"
