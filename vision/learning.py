@@ -15,7 +15,10 @@ each pulled toward the heads the start gave (``vision.reader.adapt_heads``):
   per square and label, so kings of many squares and both sides weigh as they come, and no
   square's hundred men outweigh a king seen on three. The start's own men stacked into
   kings (``vision.reader.stacked_kings``, both sides) stay in the fit at a lower weight:
-  the king prior of a side not crowned yet.
+  the king prior of a side not crowned yet. The fit starts from, and is pulled toward, how
+  a king stands apart from a man there as learnt once on rendered games for this network
+  (``vision.reader.read_king_apart``): a game's first few kings move it only as far as
+  they show.
 
 Bounded: the memory holds at most ``PER_SQUARE`` embeddings per square and label (3 x 32 x
 5, float16, about 130 kB); a refit is a few Newton steps on a few hundred samples (tens of
@@ -25,7 +28,7 @@ runs on a thread of its own (``vision.background``), never on the path that deci
 its heads are swapped in before a later read.
 
 Kept with the game, so a worker restarted mid-game reads and learns as the first one did:
-the start's refit carries the start's embeddings and stacked men, each accepted board a
+the start's refit carries the start's embeddings, stacked men and king direction, each accepted board a
 lesson (its 32 embeddings as float16, about 11 kB of JSON), each refit the number of
 lessons it was fit on (``AdaptingReader.resume`` rebuilds the memory from them).
 """
