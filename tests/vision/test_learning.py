@@ -187,7 +187,8 @@ def test_a_king_direction_learnt_for_another_network_is_not_read(tmp_path):
         read_king_apart(path, data["model"])
 
 
-def test_the_learnt_king_direction_reads_more_kings_on_new_squares_and_men_stay_men(network, without_direction):
+def test_the_learnt_king_direction_reads_more_kings_on_new_squares_and_men_stay_men(
+        network, without_direction):
     truth = labels(LATER)
     kings, men = {}, {}
     for name, reader_network in (("learnt", network), ("generic", without_direction)):
