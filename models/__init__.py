@@ -15,6 +15,9 @@ SQUARE_CLASSIFIER = "square_classifier.onnx"
 #: generic heads on them that the start position refits.
 PIECE_READER = "board_reader.onnx"
 PIECE_READER_HEADS = "board_reader_heads.json"
+#: How a king stands apart from a man on its own square, for that network: where a game's
+#: own king refit starts (``vision.learning``; recipe ``lab/reader/king_apart.py``).
+KING_APART = "board_reader_king_apart.json"
 #: The demo's sample game: a rendered video with its true PDN and events beside it.
 SAMPLE_VIDEO = "sample/sample.mp4"
 

@@ -15,7 +15,10 @@ each pulled toward the heads the start gave (``vision.reader.adapt_heads``):
   per square and label, so kings of many squares and both sides weigh as they come, and no
   square's hundred men outweigh a king seen on three. The start's own men stacked into
   kings (``vision.reader.stacked_kings``, both sides) stay in the fit at a lower weight:
-  the king prior of a side not crowned yet.
+  the king prior of a side not crowned yet. The fit starts from, and is pulled toward, how
+  a king stands apart from a man there as learnt once on rendered games for this network
+  (``vision.reader.read_king_apart``): a game's first few kings move it only as far as
+  they show.
 
 Bounded: the memory holds at most ``PER_SQUARE`` embeddings per square and label (3 x 32 x
 5, float16, about 130 kB); a refit is a few Newton steps on a few hundred samples (tens of
@@ -25,9 +28,9 @@ runs on a thread of its own (``vision.background``), never on the path that deci
 its heads are swapped in before a later read.
 
 Kept with the game, so a worker restarted mid-game reads and learns as the first one did:
-the start's refit carries the start's embeddings and stacked men, each accepted board a
-lesson (its 32 embeddings as float16, about 11 kB of JSON), each refit the number of
-lessons it was fit on (``AdaptingReader.resume`` rebuilds the memory from them).
+the start's refit carries the start's embeddings, stacked men and king direction, each
+accepted board a lesson (its 32 embeddings as float16, about 11 kB of JSON), each refit the
+number of lessons it was fit on (``AdaptingReader.resume`` rebuilds the memory from them).
 """
 
 from __future__ import annotations
@@ -58,8 +61,10 @@ PER_SQUARE = 3
 DOUBT = 0.8
 #: Prior log-odds of a king added to the refit king head (fit with kings and men weighing
 #: alike): a game has far fewer kings than men, and a man read as a king costs more than
-#: the reverse (the rules know when a man is crowned).
-LEARNT_KING_PRIOR = -1.5
+#: the reverse (the rules know when a man is crowned). -1.5 while the refit started from the
+#: generic king head; from the learnt direction (``vision.reader.read_king_apart``) -1.75 gave more kings and
+#: fewer men read as kings than either -1.5 or -2.0 (``bench/RESULTS.md``).
+LEARNT_KING_PRIOR = -1.75
 #: Men on a square whose mean departure from their row counts half (``side_squares``).
 SQUARE_SHRINK = 1.0
 #: Turns of the side-and-row fit (``side_squares``): it settles in a few.
@@ -122,9 +127,12 @@ def balanced(y: np.ndarray) -> np.ndarray:
     return np.where(y > 0.5, n / (2 * max(positives, 1.0)), n / (2 * max(n - positives, 1.0)))
 
 
-def refit(start: Heads, samples: Samples, prior: float = PRIOR) -> Heads:
+def refit(start: Heads, samples: Samples, prior: float = PRIOR, towards: np.ndarray | None = None) -> Heads:
     """The heads refit on what the game has shown, pulled toward ``start`` (the heads the
-    start position gave: its reference, its rows of men)."""
+    start position gave: its reference, its rows of men). The king head is pulled toward
+    ``towards`` (how a king stands apart from a man on its square, learnt on rendered games
+    for this network: ``vision.reader.read_king_apart``), or where there is none toward the
+    generic king head's direction."""
     x, labels, squares = samples.x, samples.labels, samples.squares
     occupied = np.isin(labels, PIECES)
     occ = start.occupied
@@ -154,7 +162,8 @@ def refit(start: Heads, samples: Samples, prior: float = PRIOR) -> Heads:
                 weights = np.r_[weights, np.full(len(stacks), STACK_WEIGHT * weights[y > 0.5].max())]
                 y = np.r_[y, np.ones(len(stacks))]
             d = x.shape[1]
-            towards = np.r_[start.king[:d] + start.king[d:-1], start.king[-1]]
+            if towards is None:
+                towards = np.r_[start.king[:d] + start.king[d:-1], start.king[-1]]
             fit = ridge_logistic(apart, y, towards, prior, weights=weights)
             king = np.r_[np.zeros(d), fit[:-1], fit[-1] + LEARNT_KING_PRIOR]
             offsets = men @ fit[:-1]
@@ -240,6 +249,7 @@ class AdaptingReader:
         self.state: AdaptedState | None = None
         self.memory = GameMemory()
         self._start: Heads | None = None  # what refits are pulled toward
+        self._towards: np.ndarray | None = None  # where a king refit starts (kept with the start)
         self._last: tuple[SquareCrops, np.ndarray] | None = None  # the last crops read, embedded
         self._lessons = 0  # boards learnt since the start
         self._refits: Latest[tuple[int, str, AdaptedState]] = Latest("refit")
@@ -260,12 +270,14 @@ class AdaptingReader:
         crops = self.reader.crops(image, corners, played, lens)
         embeddings = self.reader.embed(crops).astype(KEPT)
         stacks = start_stacks(self.reader, crops, labels)
-        start = {"shown": labels, "embeddings": _packed(embeddings)}
+        start: dict[str, Any] = {"shown": labels, "embeddings": _packed(embeddings)}
+        if self.reader.king_apart is not None:
+            start["king_apart"] = self.reader.king_apart.tolist()
         if stacks is not None:
             start |= {"stacks": _packed(stacks[0].astype(KEPT)),
                       "stack_labels": "".join(stacks[1]), "stack_squares": stacks[2].tolist()}
         kept = _with(state.to_json(), start=start)
-        self._begin(AdaptedState.from_json(kept))  # read exactly as a resumed worker will
+        self._begin(AdaptedState.from_json(kept), json.loads(kept)["start"])  # as a resumed worker will
         self.memory.add(embeddings, labels)
         self.memory.stacks = None if stacks is None else _unpacked_stacks(start)
         return kept
@@ -281,7 +293,7 @@ class AdaptingReader:
         learn from the positions accepted from now on (``resume`` takes up the game's memory)."""
         state = AdaptedState.from_json(adaptation)
         self.reader.heads(state)  # refuses a state fitted for another network
-        self._begin(state)
+        self._begin(state, json.loads(adaptation).get("start"))
 
     def resume(self, kept: Sequence[str]) -> str | None:
         """Take up a game from what ``adapt`` and ``learn`` kept with it (in the order kept):
@@ -306,7 +318,7 @@ class AdaptingReader:
             state, in_force = AdaptedState.from_json(text), text
             self.reader.heads(state)  # refuses a state fitted for another network
             if "start" in data:
-                self._begin(state)
+                self._begin(state, data["start"])
                 self.memory.add(_unpacked(data["start"]["embeddings"]), data["start"]["shown"])
                 self.memory.stacks = _unpacked_stacks(data["start"])
                 asked, fitted_on = None, 0
@@ -319,7 +331,7 @@ class AdaptingReader:
         if self._start is None:
             self._start = state.heads  # an older log without its start: pulled toward the last
         if asked is not None:
-            in_force, self.state = fitted(self._start, state.model, *asked)
+            in_force, self.state = fitted(self._start, self._towards, state.model, *asked)
         return in_force
 
     def learn(self, crops: SquareCrops, shown: str) -> str | None:
@@ -338,9 +350,9 @@ class AdaptingReader:
         self._lessons += 1
         asked = wants_refit(self.state.heads.probabilities(embeddings), shown)
         if asked:
-            start, model, samples = self._start, self.state.model, self.memory.snapshot()
-            lessons, generation = self._lessons, self._generation
-            self._refits.ask(lambda: (generation, *fitted(start, model, lessons, samples)))
+            start, towards, model = self._start, self._towards, self.state.model
+            samples, lessons, generation = self.memory.snapshot(), self._lessons, self._generation
+            self._refits.ask(lambda: (generation, *fitted(start, towards, model, lessons, samples)))
         return json.dumps({"kind": LESSON, "shown": shown, "refit": asked, "embeddings": _packed(kept)})
 
     def refitted(self) -> str | None:
@@ -356,17 +368,21 @@ class AdaptingReader:
         if landed is not None and landed[0] == self._generation:
             _, self._landed, self.state = landed
 
-    def _begin(self, state: AdaptedState | None) -> None:
-        """A new start (or a take-up): refits still running belong to what went before."""
+    def _begin(self, state: AdaptedState | None, start: dict[str, Any] | None = None) -> None:
+        """A new start (or a take-up), with what was kept of it (``start``, where kept):
+        refits still running belong to what went before."""
         self._generation += 1
         self.state, self.memory, self._lessons, self._landed = state, GameMemory(), 0, None
         self._start = None if state is None else state.heads
+        towards = None if start is None else start.get("king_apart")
+        self._towards = None if towards is None else np.asarray(towards, np.float64)
 
 
-def fitted(start: Heads, model: str, lessons: int, samples: Samples) -> tuple[str, AdaptedState]:
+def fitted(start: Heads, towards: np.ndarray | None, model: str, lessons: int,
+           samples: Samples) -> tuple[str, AdaptedState]:
     """The heads refit on ``samples`` (the memory after ``lessons`` boards), as kept with the
     game and as read: the JSON read back, so the heads read are those a resumed worker reads."""
-    kept = _with(AdaptedState(refit(start, samples), model).to_json(), lessons=lessons)
+    kept = _with(AdaptedState(refit(start, samples, towards=towards), model).to_json(), lessons=lessons)
     return kept, AdaptedState.from_json(kept)
 
 

@@ -49,6 +49,9 @@ from .rectify import CropGeometry, SquareCrops, crop_transforms, sightlines
 GEOMETRY = CropGeometry(pps=32, width=64, height=80, centre_y=52.0)
 DEFAULT_MODEL = models.path(models.PIECE_READER)
 DEFAULT_HEADS = models.path(models.PIECE_READER_HEADS)
+DEFAULT_KING_APART = models.path(models.KING_APART)
+#: The ``kind`` of the file that holds how a king stands apart from a man on its square.
+KING_APART_KIND = "board-reader-king-apart"
 #: Strength of the pull toward the generic heads when refitting on a start frame (an L2
 #: penalty on the difference of the weights, in units of the summed log-loss of the frame).
 PRIOR = 1.0
@@ -361,7 +364,7 @@ class PieceReader:
     """
 
     def __init__(self, model: Path | str = DEFAULT_MODEL, heads: Path | str = DEFAULT_HEADS,
-                 threads: int = 1) -> None:
+                 threads: int = 1, king_apart: Path | str = DEFAULT_KING_APART) -> None:
         import onnxruntime as ort
 
         options = ort.SessionOptions()
@@ -375,6 +378,7 @@ class PieceReader:
                                             providers=["CPUExecutionProvider"])
         self.model = fingerprint(model)
         self.generic = Heads.from_dict(json.loads(Path(heads).read_text()))
+        self.king_apart = read_king_apart(king_apart, self.model)
 
     def crops(self, frame: np.ndarray, corners: np.ndarray, played: str = "dark",
               lens: Lens | None = None) -> SquareCrops:
@@ -426,6 +430,22 @@ class PieceReader:
         kings = self.embed(stacks) if len(stacks.images) else None
         heads = adapt_heads(self.generic, np.concatenate(shots), start_position, prior, kings)
         return AdaptedState(heads, self.model)
+
+
+def read_king_apart(path: Path | str, model: str) -> np.ndarray | None:
+    """(D + 1,) how a king stands apart from a man of its side on its square (weights on
+    ``e - man``, bias last; ``lab/reader/king_apart.py``), where the file is there and was
+    fit for ``model``: fit for another network it means nothing, and a game's king refit
+    then starts from the generic king head as before (None)."""
+    path = Path(path)
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text())
+    if data.get("kind") != KING_APART_KIND:
+        raise ValueError(f"{path} does not say how a king stands apart from a man")
+    if data.get("model") != model:
+        return None
+    return np.asarray(data["weights"], np.float64)
 
 
 def fast_crops(image: np.ndarray, corners: np.ndarray, played: str = "dark",

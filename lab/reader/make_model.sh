@@ -31,5 +31,6 @@ done
 if [ "${READER_INSTALL:-1}" = 1 ]; then
     cp "$DATA/runs/all.onnx" models/board_reader.onnx
     cp "$DATA/runs/all.heads.json" models/board_reader_heads.json
+    $PY -m lab.reader.king_apart  # how a king stands apart from a man, for this network
 fi
 echo "bench: python -m bench.reader_realdata --runs $DATA/runs"
