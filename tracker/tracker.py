@@ -28,7 +28,7 @@ from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
 from .scoring import SIDE_OF_CLASS, board_classes
 from .config import TrackerConfig
-from .gaps import GapLines, gap_lines_seen, most_plies, sight
+from .gaps import Lines, first_seen, gap_lines_seen, likeliest, most_plies, sight
 from makhos.engine.starts import start_rules
 from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
 
@@ -46,6 +46,10 @@ TRACKER_KINDS = frozenset({
 #: Probability at which a square shows what the game says, so a pending step is done.
 _SETTLED = 0.8
 
+
+#: The most glimpses kept (about 17 s of readings at 15 a second): a gap holds ``gap_plies``
+#: plies at most, and the glimpses that tell their order come a few per ply.
+_GLIMPSES = 256
 
 #: The verdicts of a story that raises an irregularity about a board the game waits on.
 _IRREGULAR = frozenset({Verdict.MISSED_CAPTURE, Verdict.WRONG_SIDE, Verdict.STOPPED_AND_REPLIED,
@@ -93,7 +97,9 @@ class GameTracker:
         self._gap_from: float | None = None  # when the board was last seen before a gap
         self._gap_to = 0.0  # ... and first seen after it (how many plies fit is fixed then)
         self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
-        self._gap_cache: tuple[tuple[object, ...], GapLines | None] | None = None
+        self._gap_cache: tuple[tuple[object, ...], Lines] | None = None
+        self._followed: float | None = None  # when the last reading whose story was confirmed came
+        self._glimpses: list[Reading] = []  # settled readings since, none followed (tracker.gaps)
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
         self._contradicted: tuple[Board, float] | None = None  # a board read against the best
         # story on a few squares, and since when (tracker._misread)
@@ -141,7 +147,9 @@ class GameTracker:
             self._blind = True
         self._frame = time
         if reading is None:
-            self._streak, self._arrived = None, None
+            self._arrived = None
+            if self._streak is not None and self._streak.story.kind is not StoryKind.MISMATCH:
+                self._streak = None  # a board no story explains is the same board after a hand
             return events
         if self._seen is not None and time - self._seen >= self.config.gap_after and self._gap_from is None:
             self._gap_from, self._gap_to = self._seen, time
@@ -152,13 +160,14 @@ class GameTracker:
         if story is not None and story.kind is not StoryKind.MISMATCH:
             story = self._misread(story, reading, time)
         if story is not None and story.kind is StoryKind.MISMATCH:
-            story = self._gap_story(reading) or story
+            story = self._gap_story(reading, time) or story
         elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None and self._blind:
             # One or two plies the camera was not there for (a hand that stayed long is no
             # gap of the camera's: the move's time is still its own).
             story = replace(story, gap=round(time - self._gap_from, 1))
         if story is None:
             self._streak = None
+            self._glimpse(reading)
             return events
         if self._streak and self._streak.story.decision == story.decision:
             self._streak.count += 1
@@ -172,6 +181,10 @@ class GameTracker:
             events += self.acts.act(story, time)
             if story.kind in (StoryKind.GAME, StoryKind.STOOD, StoryKind.GAP, StoryKind.START):
                 self._gap_from, self._blind = None, False  # the board is explained: the gap is over
+        if streak.acted:
+            self._followed, self._glimpses = time, []
+        else:
+            self._glimpse(reading)
         events += self._patience(time)
         events += self._settle_overlay(reading, time)
         return events
@@ -207,7 +220,7 @@ class GameTracker:
             last = event.seq or last
             self.acts.apply(event)
             if event.kind in TRACKER_KINDS:
-                self._seen = self._frame = event.time  # the board was last seen then
+                self._seen = self._frame = self._followed = event.time  # the board was last seen then
         self.acts.captured_may_stand()
         return last
 
@@ -296,22 +309,43 @@ class GameTracker:
             return None
         return self._stop[1], self._stop[2]
 
-    def _gap_story(self, reading: Reading) -> Story | None:
-        """After a gap, the plies that lead from the game to a board no story fits."""
-        if self._gap_from is None or not isinstance(self.phase, Playing):
+    def _gap_story(self, reading: Reading, time: float) -> Story | None:
+        """After a gap, the plies that lead from the game to a board no story fits.
+
+        A stretch of ``gap_after`` seconds in which no reading was followed is a gap too:
+        the readings came one at a time between hands, each broken off before it was
+        confirmed (kingplay 70002: every ply under a hand for most of its time, the kings
+        read as men and back). Those readings, the glimpses, tell which of the lines to the
+        board was played (:func:`likeliest`), and its plies must fit the time before the
+        board was first glimpsed as it stands (:func:`first_seen`)."""
+        if not isinstance(self.phase, Playing):
             return None
-        seconds = self._gap_to - self._gap_from
+        if self._gap_from is not None:
+            since, seconds = self._gap_from, self._gap_to - self._gap_from
+        elif self._followed is not None and time - self._followed >= self.config.gap_after:
+            since, seconds = self._followed, time - self._followed
+        else:
+            return None
         record, config = self.logged_game.current, self.config
         seen, most = sight(reading, config.square_tolerance), most_plies(seconds, config)
         key = (id(record), len(record.game.plies), record.game.position, seen, most)
         if self._gap_cache is None or self._gap_cache[0] != key:
-            self._gap_cache = (key, gap_lines_seen(record, reading, seen, most,
-                                                   config.first_mover is not None, config.margin))
-        found = self._gap_cache[1]
+            self._gap_cache = (key, gap_lines_seen(record, seen, most, config.first_mover is not None))
+        glimpses = tuple(g for g in self._glimpses if g.time > since)
+        found = likeliest(record, self._gap_cache[1], reading, config.margin, glimpses)
         if found is None:
             return None
+        if self._gap_from is None:
+            seconds = first_seen(glimpses, found.board, config.square_tolerance, time) - since
+            if most_plies(seconds, config) < len(found.lines[0]):
+                return None  # more plies than the time before the board was seen allows
         return Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
                      gap=round(seconds, 1))
+
+    def _glimpse(self, reading: Reading) -> None:
+        """Keep a settled reading not followed (the latest ``_GLIMPSES``): a glimpse of a
+        board on the way, should the board later be some plies on (:meth:`_gap_story`)."""
+        self._glimpses = self._glimpses[1 - _GLIMPSES:] + [reading]
 
     def _confirmed(self, streak: _Streak, time: float) -> bool:
         """Whether the streak's story has been read long enough to act on.
