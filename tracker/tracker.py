@@ -101,8 +101,8 @@ class GameTracker:
         self._followed: float | None = None  # when the last reading whose story was confirmed came
         self._glimpses: list[Reading] = []  # settled readings since, none followed (tracker.gaps)
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
-        self._contradicted: tuple[Board, float] | None = None  # a board read against the best
-        # story on a few squares, and since when (tracker._misread)
+        self._contradicted: tuple[tuple[int, int], float] | None = None  # the pieces (kings
+        # aside) of a board read against the best story on a few squares, and since when (_misread)
         self._arrived: tuple[tuple[int, int], float, bool] | None = None  # the pieces read
         # (kings aside), since when, and whether they came in sight (no hand between)
 
@@ -367,7 +367,7 @@ class GameTracker:
         if story.kind is not StoryKind.MISMATCH or self._moved_against_rules(story):
             return True
         since = streak.since
-        if self._contradicted is not None and self._contradicted[0] == story.board:
+        if self._contradicted is not None and self._contradicted[0] == story.board[:2]:
             since = min(since, self._contradicted[1])  # read so since, taken for a misread
         return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
 
@@ -398,8 +398,8 @@ class GameTracker:
             self._contradicted = None
             return story
         seen = as_read(reading, story.board, story.against)
-        if self._contradicted is None or self._contradicted[0] != seen.board:
-            self._contradicted = (seen.board, time)
+        if self._contradicted is None or self._contradicted[0] != seen.board[:2]:
+            self._contradicted = (seen.board[:2], time)  # a king read as a man and back is no change
         if (self._gap_from is not None or self._moved_against_rules(seen)
                 or time - self._contradicted[1] >= self.config.misread_patience):
             return seen
