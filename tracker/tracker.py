@@ -100,6 +100,8 @@ class GameTracker:
         self._gap_cache: tuple[tuple[object, ...], Lines] | None = None
         self._followed: float | None = None  # when the last reading whose story was confirmed came
         self._glimpses: list[Reading] = []  # settled readings since, none followed (tracker.gaps)
+        self._held: tuple[tuple[object, ...], float] | None = None  # the decision of the last
+        # reading's story, and since when every reading told it, covered frames aside
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
         self._contradicted: tuple[tuple[int, int], float] | None = None  # the pieces (kings
         # aside) of a board read against the best story on a few squares, and since when (_misread)
@@ -166,9 +168,11 @@ class GameTracker:
             # gap of the camera's: the move's time is still its own).
             story = replace(story, gap=round(time - self._gap_from, 1))
         if story is None:
-            self._streak = None
+            self._streak, self._held = None, None
             self._glimpse(reading)
             return events
+        if self._held is None or self._held[0] != story.decision:
+            self._held = (story.decision, time)
         if self._streak and self._streak.story.decision == story.decision:
             self._streak.count += 1
             self._streak.story = story  # the latest variant: what the board shows now
@@ -420,13 +424,15 @@ class GameTracker:
         return moved and not washed_out(story.board, self._candidates(), self.config.misread_squares)
 
     def _patience(self, time: float) -> list[GameEvent]:
-        """A chain that rests unfinished past its patience is a chain stopped early."""
-        streak, phase = self._streak, self.phase
+        """A chain that rests unfinished past its patience is a chain stopped early; it
+        rests from when it was first read so, a hand that covered it and left it as it was
+        included (kingplay 70002's 17x26 rested 3 s in readings broken by covered frames)."""
+        streak, phase, held = self._streak, self.phase, self._held
         if (streak is None or not streak.acted or self.alert is not None
                 or not isinstance(phase, Playing) or streak.story.kind is not StoryKind.GAME
                 or streak.story.hypothesis is None
                 or streak.story.hypothesis.verdict is not Verdict.PARTIAL_CHAIN
-                or time - streak.since < self.config.chain_patience):
+                or held is None or time - held[1] < self.config.chain_patience):
             return []
         return self.acts.irregular(phase.game, streak.story.hypothesis, time)
 

@@ -15,7 +15,7 @@ import pytest
 from makhos.engine import Position
 from makhos.engine.game import Game
 from makhos.events import EventKind
-from makhos.events.details import MovePlayed
+from makhos.events.details import IrregularityKind, MovePlayed
 from makhos.tracker import GameTracker, TrackerConfig
 
 from feed import Feed, flickering, started
@@ -92,3 +92,19 @@ def test_a_board_three_plies_on_soon_after_the_last_one_followed_is_no_gap() -> 
     glimpsed_then_seen(feed, boards_of(Position.start(), "25-21 5-9 28-24"), hand=10)
     assert moves_of(feed) == []
     assert [e.kind for e in feed.events if e.kind is not EventKind.CLOCK] == [EventKind.BOARD_MISMATCH]
+
+
+def test_a_chain_that_rests_between_hands_is_a_chain_stopped_once_its_patience_passed() -> None:
+    """Kingplay 70002's 17x26 rested 3 s on its first landing, read in short runs between
+    covered frames: it rests from when it was first read so, not from the last hand."""
+    fen = "B:W2,3,7,14,22,12:BK29,23,27,31,32"  # dark's king must take 29x18x9
+    position = Position.from_fen(fen)
+    chain = next(m for m in position.legal_moves() if str(m).startswith("29x18"))
+    pieces = position.pieces()
+    pieces[chain.path[1]] = pieces.pop(chain.start)
+    pieces.pop(chain.captured[0])
+    feed = started(fen)
+    feed.hand()
+    events = flickering(feed, Position.from_pieces(pieces, position.turn.opponent), [4] * 8, hand=10)
+    (alert,) = [e for e in events if e.kind is EventKind.IRREGULARITY]
+    assert alert.detail.rule is IrregularityKind.PARTIAL_CHAIN and alert.move == "29x18"
