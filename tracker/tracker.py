@@ -11,6 +11,7 @@ have been played meanwhile (:mod:`tracker.gaps`).
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, replace
 from typing import Iterable
 
@@ -48,7 +49,8 @@ _SETTLED = 0.8
 
 
 #: The most glimpses kept (about 17 s of readings at 15 a second): a gap holds ``gap_plies``
-#: plies at most, and the glimpses that tell their order come a few per ply.
+#: plies at most, and the glimpses that tell their order (each a settled reading not
+#: followed: a board on the way, should the board later be some plies on) come a few per ply.
 _GLIMPSES = 256
 
 #: The verdicts of a story that raises an irregularity about a board the game waits on.
@@ -99,7 +101,8 @@ class GameTracker:
         self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
         self._gap_cache: tuple[tuple[object, ...], Lines] | None = None
         self._followed: float | None = None  # when the last reading whose story was confirmed came
-        self._glimpses: list[Reading] = []  # settled readings since, none followed (tracker.gaps)
+        self._glimpses: deque[Reading] = deque(maxlen=_GLIMPSES)  # settled readings since, none
+        # followed, the latest kept (tracker.gaps)
         self._held: tuple[tuple[object, ...], float] | None = None  # the decision of the last
         # reading's story, and since when every reading told it, covered frames aside
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
@@ -169,7 +172,7 @@ class GameTracker:
             story = replace(story, gap=round(time - self._gap_from, 1))
         if story is None:
             self._streak, self._held = None, None
-            self._glimpse(reading)
+            self._glimpses.append(reading)
             return events
         if self._held is None or self._held[0] != story.decision:
             self._held = (story.decision, time)
@@ -186,9 +189,10 @@ class GameTracker:
             if story.kind in (StoryKind.GAME, StoryKind.STOOD, StoryKind.GAP, StoryKind.START):
                 self._gap_from, self._blind = None, False  # the board is explained: the gap is over
         if streak.acted:
-            self._followed, self._glimpses = time, []
+            self._followed = time
+            self._glimpses.clear()
         else:
-            self._glimpse(reading)
+            self._glimpses.append(reading)
         events += self._patience(time)
         events += self._settle_overlay(reading, time)
         return events
@@ -345,11 +349,6 @@ class GameTracker:
                 return None  # more plies than the time before the board was seen allows
         return Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
                      gap=round(seconds, 1))
-
-    def _glimpse(self, reading: Reading) -> None:
-        """Keep a settled reading not followed (the latest ``_GLIMPSES``): a glimpse of a
-        board on the way, should the board later be some plies on (:meth:`_gap_story`)."""
-        self._glimpses = self._glimpses[1 - _GLIMPSES:] + [reading]
 
     def _confirmed(self, streak: _Streak, time: float) -> bool:
         """Whether the streak's story has been read long enough to act on.
