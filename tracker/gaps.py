@@ -9,6 +9,13 @@ and the lines whose boards the reading supports as well as the best are kept. A 
 takes ``shortest_ply`` seconds at least (a hand in, a piece moved, the hand out), which
 bounds how many plies fit the gap.
 
+A stretch with readings the tracker never followed is a gap too: readings that came one at
+a time between hands, each broken off before it was confirmed (a hand over the board for
+most of every ply, a king read as a man and back). They are no record, but they are seen:
+each is a glimpse of some board on the way, so among lines that end on the same board (the
+same plies in another order) the one whose boards, in order, explain the glimpses best is
+the one played (:func:`glimpsed`).
+
 What the tracker then does (:meth:`tracker.acting.Acts.gap`): one line, its plies are
 recorded as seen after the gap; several, a notice for the referee lists them (offline,
 the likeliest is recorded and marked unconfirmed); none, the board stays a board no move
@@ -29,7 +36,7 @@ from makhos.events.game import MatchGame
 from makhos.vision.reading import CLASS_INDEX, Reading
 
 from .config import TrackerConfig
-from .scoring import board_classes, log_probabilities, score_boards
+from .scoring import board_classes, contradicted, log_probabilities, score_boards
 
 #: The sight's planes, in the order of :class:`engine.gaps.Sight`'s fields.
 _PLANES = (None, Piece.DARK_MAN, Piece.DARK_KING, Piece.LIGHT_MAN, Piece.LIGHT_KING)
@@ -62,29 +69,66 @@ def most_plies(seconds: float, config: TrackerConfig) -> int:
     return min(config.gap_plies, int(seconds / config.shortest_ply))
 
 
-def gap_lines_seen(record: MatchGame, reading: Reading, seen: Sight, most: int,
-                   fixed_first_mover: bool, margin: float) -> GapLines | None:
+#: Lines through a gap, each with the side that made its first ply.
+Lines = list[tuple[Colour, tuple[Move, ...]]]
+
+
+def gap_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_mover: bool) -> Lines:
     """The shortest legal lines of at most ``most`` plies from the game's position to the
-    board read (``seen``: what the reading allows), that the reading supports within
-    ``margin`` of the best of them; None when no line fits."""
-    found: list[tuple[Colour, tuple[Move, ...]]] = []
+    board read (``seen``: what the reading allows); none when no line fits."""
+    found: Lines = []
     for side in record.movers(fixed_first_mover):
         start = record.position_for(side)
         found += [(side, line) for line in gap_lines(start, seen, record.rules, most)]
+    shortest = min((len(line) for _, line in found), default=0)
+    return [(side, line) for side, line in found if len(line) == shortest]
+
+
+def likeliest(record: MatchGame, found: Lines, reading: Reading, margin: float,
+              glimpses: tuple[Reading, ...] = ()) -> GapLines | None:
+    """Of the lines ``found``, those that the reading and the ``glimpses`` met on the way
+    (:func:`glimpsed`) support within ``margin`` of the best of them; None when none."""
     if not found:
         return None
-    shortest = min(len(line) for _, line in found)
-    found = [(side, line) for side, line in found if len(line) == shortest]
-    ends = [_after(record.position_for(side), line) for side, line in found]
-    scores = score_boards(log_probabilities(reading), board_classes([end.board for end in ends]))
+    positions = [_after(record.position_for(side), line) for side, line in found]
+    scores = score_boards(log_probabilities(reading), board_classes([p[-1].board for p in positions]))
+    if glimpses and len(found) > 1:
+        scores += [glimpsed(glimpses, p) for p in positions]
     order = np.argsort(-scores, kind="stable")
     kept = [k for k in order if scores[k] >= scores[order[0]] - margin]
     best = int(order[0])
     mover = found[best][0]
-    return GapLines(mover, tuple(found[k][1] for k in kept if found[k][0] is mover), ends[best].board)
+    return GapLines(mover, tuple(found[k][1] for k in kept if found[k][0] is mover), positions[best][-1].board)
 
 
-def _after(position: Position, line: tuple[Move, ...]) -> Position:
+def glimpsed(glimpses: tuple[Reading, ...], positions: list[Position]) -> float:
+    """How well a line's ``positions`` (its start, then the board after each ply) explain
+    the ``glimpses``, readings met in time order on the way: the log-likelihood of each
+    glimpse under a board of the line, boards taken in the line's order (a glimpse never
+    goes back to a board before the one an earlier glimpse saw), the best such matching.
+
+    A glimpse of a board between hands may be a misread or a board in transit; it counts
+    as a reading does, square by square, so a square read with confidence weighs most."""
+    classes = board_classes([p.board for p in positions])
+    best = np.zeros(len(positions))
+    for glimpse in glimpses:
+        # best[i]: the best matching of the glimpses so far, the last one on board i or before
+        best = np.maximum.accumulate(best + score_boards(log_probabilities(glimpse), classes))
+    return float(best[-1])
+
+
+def first_seen(glimpses: tuple[Reading, ...], board: Board, tolerance: float, now: float) -> float:
+    """When ``board`` was first glimpsed: the time of the first of the ``glimpses`` that no
+    square contradicts by more than ``tolerance`` (:func:`tracker.scoring.contradicted`),
+    else ``now``."""
+    classes = board_classes([board])[0]
+    return next((g.time for g in glimpses
+                 if not contradicted(log_probabilities(g), classes, tolerance)), now)
+
+
+def _after(position: Position, line: tuple[Move, ...]) -> list[Position]:
+    """The positions of ``line`` from ``position``: the start, then one after each ply."""
+    positions = [position]
     for move in line:
-        position = position.play(move)
-    return position
+        positions.append(positions[-1].play(move))
+    return positions

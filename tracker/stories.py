@@ -56,7 +56,11 @@ class Story:
         """What acting on the story would do; variants differing only in what is still
         pending (men not lifted, a king not stacked) lead to the same decision."""
         h = self.hypothesis
-        board = self.board if self.kind in (StoryKind.START, StoryKind.MISMATCH) else None
+        # A board no story explains is one board whichever kind its pieces are read as: the
+        # reader's man/king call wavers (#42), and acting on it gives each piece the kind
+        # the game gave it (:func:`carried`).
+        board = (self.board if self.kind is StoryKind.START
+                 else self.board[:2] if self.kind is StoryKind.MISMATCH else None)
         return (self.kind, board, h.verdict if h else None, h.moves if h else (),
                 h.plies_back if h else 0, h.landed_on if h else None, self.moves,
                 self.lines, self.then.moves if self.then else ())

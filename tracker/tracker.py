@@ -11,6 +11,7 @@ have been played meanwhile (:mod:`tracker.gaps`).
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, replace
 from typing import Iterable
 
@@ -28,7 +29,7 @@ from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
 from .scoring import SIDE_OF_CLASS, board_classes
 from .config import TrackerConfig
-from .gaps import GapLines, gap_lines_seen, most_plies, sight
+from .gaps import Lines, first_seen, gap_lines_seen, likeliest, most_plies, sight
 from makhos.engine.starts import start_rules
 from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
 
@@ -46,6 +47,11 @@ TRACKER_KINDS = frozenset({
 #: Probability at which a square shows what the game says, so a pending step is done.
 _SETTLED = 0.8
 
+
+#: The most glimpses kept (about 17 s of readings at 15 a second): a gap holds ``gap_plies``
+#: plies at most, and the glimpses that tell their order (each a settled reading not
+#: followed: a board on the way, should the board later be some plies on) come a few per ply.
+_GLIMPSES = 256
 
 #: The verdicts of a story that raises an irregularity about a board the game waits on.
 _IRREGULAR = frozenset({Verdict.MISSED_CAPTURE, Verdict.WRONG_SIDE, Verdict.STOPPED_AND_REPLIED,
@@ -93,10 +99,15 @@ class GameTracker:
         self._gap_from: float | None = None  # when the board was last seen before a gap
         self._gap_to = 0.0  # ... and first seen after it (how many plies fit is fixed then)
         self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
-        self._gap_cache: tuple[tuple[object, ...], GapLines | None] | None = None
+        self._gap_cache: tuple[tuple[object, ...], Lines] | None = None
+        self._followed: float | None = None  # when the last reading whose story was confirmed came
+        self._glimpses: deque[Reading] = deque(maxlen=_GLIMPSES)  # settled readings since, none
+        # followed, the latest kept (tracker.gaps)
+        self._held: tuple[tuple[object, ...], float] | None = None  # the decision of the last
+        # reading's story, and since when every reading told it, covered frames aside
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
-        self._contradicted: tuple[Board, float] | None = None  # a board read against the best
-        # story on a few squares, and since when (tracker._misread)
+        self._contradicted: tuple[tuple[int, int], float] | None = None  # the pieces (kings
+        # aside) of a board read against the best story on a few squares, and since when (_misread)
         self._arrived: tuple[tuple[int, int], float, bool] | None = None  # the pieces read
         # (kings aside), since when, and whether they came in sight (no hand between)
 
@@ -141,7 +152,9 @@ class GameTracker:
             self._blind = True
         self._frame = time
         if reading is None:
-            self._streak, self._arrived = None, None
+            self._arrived = None
+            if self._streak is not None and self._streak.story.kind is not StoryKind.MISMATCH:
+                self._streak = None  # a board no story explains is the same board after a hand
             return events
         if self._seen is not None and time - self._seen >= self.config.gap_after and self._gap_from is None:
             self._gap_from, self._gap_to = self._seen, time
@@ -152,14 +165,17 @@ class GameTracker:
         if story is not None and story.kind is not StoryKind.MISMATCH:
             story = self._misread(story, reading, time)
         if story is not None and story.kind is StoryKind.MISMATCH:
-            story = self._gap_story(reading) or story
+            story = self._gap_story(reading, time) or story
         elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None and self._blind:
             # One or two plies the camera was not there for (a hand that stayed long is no
             # gap of the camera's: the move's time is still its own).
             story = replace(story, gap=round(time - self._gap_from, 1))
         if story is None:
-            self._streak = None
+            self._streak, self._held = None, None
+            self._glimpses.append(reading)
             return events
+        if self._held is None or self._held[0] != story.decision:
+            self._held = (story.decision, time)
         if self._streak and self._streak.story.decision == story.decision:
             self._streak.count += 1
             self._streak.story = story  # the latest variant: what the board shows now
@@ -172,6 +188,11 @@ class GameTracker:
             events += self.acts.act(story, time)
             if story.kind in (StoryKind.GAME, StoryKind.STOOD, StoryKind.GAP, StoryKind.START):
                 self._gap_from, self._blind = None, False  # the board is explained: the gap is over
+        if streak.acted:
+            self._followed = time
+            self._glimpses.clear()
+        else:
+            self._glimpses.append(reading)
         events += self._patience(time)
         events += self._settle_overlay(reading, time)
         return events
@@ -207,7 +228,7 @@ class GameTracker:
             last = event.seq or last
             self.acts.apply(event)
             if event.kind in TRACKER_KINDS:
-                self._seen = self._frame = event.time  # the board was last seen then
+                self._seen = self._frame = self._followed = event.time  # the board was last seen then
         self.acts.captured_may_stand()
         return last
 
@@ -296,20 +317,36 @@ class GameTracker:
             return None
         return self._stop[1], self._stop[2]
 
-    def _gap_story(self, reading: Reading) -> Story | None:
-        """After a gap, the plies that lead from the game to a board no story fits."""
-        if self._gap_from is None or not isinstance(self.phase, Playing):
+    def _gap_story(self, reading: Reading, time: float) -> Story | None:
+        """After a gap, the plies that lead from the game to a board no story fits.
+
+        A stretch of ``gap_after`` seconds in which no reading was followed is a gap too:
+        the readings came one at a time between hands, each broken off before it was
+        confirmed (kingplay 70002: every ply under a hand for most of its time, the kings
+        read as men and back). Those readings, the glimpses, tell which of the lines to the
+        board was played (:func:`likeliest`), and its plies must fit the time before the
+        board was first glimpsed as it stands (:func:`first_seen`)."""
+        if not isinstance(self.phase, Playing):
             return None
-        seconds = self._gap_to - self._gap_from
+        if self._gap_from is not None:
+            since, seconds = self._gap_from, self._gap_to - self._gap_from
+        elif self._followed is not None and time - self._followed >= self.config.gap_after:
+            since, seconds = self._followed, time - self._followed
+        else:
+            return None
         record, config = self.logged_game.current, self.config
         seen, most = sight(reading, config.square_tolerance), most_plies(seconds, config)
         key = (id(record), len(record.game.plies), record.game.position, seen, most)
         if self._gap_cache is None or self._gap_cache[0] != key:
-            self._gap_cache = (key, gap_lines_seen(record, reading, seen, most,
-                                                   config.first_mover is not None, config.margin))
-        found = self._gap_cache[1]
+            self._gap_cache = (key, gap_lines_seen(record, seen, most, config.first_mover is not None))
+        glimpses = tuple(g for g in self._glimpses if g.time > since)
+        found = likeliest(record, self._gap_cache[1], reading, config.margin, glimpses)
         if found is None:
             return None
+        if self._gap_from is None:
+            seconds = first_seen(glimpses, found.board, config.square_tolerance, time) - since
+            if most_plies(seconds, config) < len(found.lines[0]):
+                return None  # more plies than the time before the board was seen allows
         return Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
                      gap=round(seconds, 1))
 
@@ -333,7 +370,7 @@ class GameTracker:
         if story.kind is not StoryKind.MISMATCH or self._moved_against_rules(story):
             return True
         since = streak.since
-        if self._contradicted is not None and self._contradicted[0] == story.board:
+        if self._contradicted is not None and self._contradicted[0] == story.board[:2]:
             since = min(since, self._contradicted[1])  # read so since, taken for a misread
         return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
 
@@ -364,8 +401,8 @@ class GameTracker:
             self._contradicted = None
             return story
         seen = as_read(reading, story.board, story.against)
-        if self._contradicted is None or self._contradicted[0] != seen.board:
-            self._contradicted = (seen.board, time)
+        if self._contradicted is None or self._contradicted[0] != seen.board[:2]:
+            self._contradicted = (seen.board[:2], time)  # a king read as a man and back is no change
         if (self._gap_from is not None or self._moved_against_rules(seen)
                 or time - self._contradicted[1] >= self.config.misread_patience):
             return seen
@@ -386,13 +423,15 @@ class GameTracker:
         return moved and not washed_out(story.board, self._candidates(), self.config.misread_squares)
 
     def _patience(self, time: float) -> list[GameEvent]:
-        """A chain that rests unfinished past its patience is a chain stopped early."""
-        streak, phase = self._streak, self.phase
+        """A chain that rests unfinished past its patience is a chain stopped early; it
+        rests from when it was first read so, a hand that covered it and left it as it was
+        included (kingplay 70002's 17x26 rested 3 s in readings broken by covered frames)."""
+        streak, phase, held = self._streak, self.phase, self._held
         if (streak is None or not streak.acted or self.alert is not None
                 or not isinstance(phase, Playing) or streak.story.kind is not StoryKind.GAME
                 or streak.story.hypothesis is None
                 or streak.story.hypothesis.verdict is not Verdict.PARTIAL_CHAIN
-                or time - streak.since < self.config.chain_patience):
+                or held is None or time - held[1] < self.config.chain_patience):
             return []
         return self.acts.irregular(phase.game, streak.story.hypothesis, time)
 

@@ -101,3 +101,20 @@ def wavering(position: Position, time: float, misread: dict | None = None,
         p[square - 1] = 0.02
         p[square - 1, CLASS_INDEX[piece]] = 0.92
     return Reading(time, p)
+
+
+def flickering(feed: Feed, position: Position, bursts: list[int], hand: int = 5) -> list:
+    """``position`` read at 15 a second in ``bursts`` of settled readings, each followed by
+    ``hand`` covered frames, its kings read as men in one reading and as kings in the next
+    (:func:`wavering`), as a real stack seen side-on is read."""
+    new, flicker = [], False
+    for burst in bursts:
+        read = []
+        for _ in range(burst):
+            feed.time += 1 / 15
+            flicker = not flicker
+            read += feed.log(feed.tracker.observe(feed.time, wavering(position, feed.time,
+                                                                        kings_as_men=flicker)))
+        feed.events += read
+        new += read + (feed.hand(hand) if hand else [])
+    return new
