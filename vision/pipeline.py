@@ -164,7 +164,7 @@ class BoardReader:
         self._read_picture: np.ndarray | None = None  # the glance's picture of the frame last read
         self._read_corners: np.ndarray | None = None  # where the board was when read
         self._read_key: tuple[str | None, int | None, str | None] | None = None  # numbering, refit
-        self._disturbed = False  # covered or lost since the last read
+        self._disturbed = False  # moved, covered or lost since the last read: read again once still
         self._look_again: float | None = None  # when to read a board read in sight once more
         self._looks = 0  # how many more times, while the reads disagree
         self._start_looked: float | None = None  # the settled period last searched for a start
@@ -270,7 +270,7 @@ class BoardReader:
         if found is not None and self.quarter_turns is not None and self.played is not None:
             location = found.rotated(self.quarter_turns)  # oriented already
         if status.state is not GateState.STILL or location is None or found is None:
-            self._disturbed |= status.state in (GateState.OCCLUDED, GateState.NO_BOARD)
+            self._disturbed = True  # whatever the glance saw (kingplay 70000: a quick hand, a man moved unseen)
             return FrameResult(time, location, status, None, self.played)
         if self._seeking_start and self._expected is None and self._start_looked != status.since:
             self._start_looked = status.since  # once per settled period
@@ -314,8 +314,9 @@ class BoardReader:
     def _stale(self, location: BoardLocation, key: tuple[str | None, int | None, str | None],
                time: float) -> bool:
         """Whether the last read may no longer tell this board: read in another numbering or
-        before the refit on the start, something covered the board or it was lost since (a
-        hand moving men must cross the gate's ring), the board moved, the glance sees its
+        before the refit on the start, the gate saw something move on the board, cover it, or
+        lose it since (a hand moving men crosses the gate's ring; a quick one may leave the
+        glance's small picture as it was), the board moved, the glance sees its
         picture changed, or it was read as its picture changed in sight and
         :data:`LOOK_AGAIN_S` passed. A board that only shook or flickered between two settles
         is not read again: the reader's cost is spent where a move can have been made."""
