@@ -90,6 +90,10 @@ class Acts:
             self.overlay[event.detail.square] = Piece.of(event.side, False)
         elif isinstance(event.detail, Crowned):
             self.overlay.pop(event.detail.square, None)
+        elif event.kind is EventKind.MOVE and (plies := self.logged_game.current.game.plies):
+            landed = plies[-1].move
+            if landed is not None:  # what still stood there (a man captured, not lifted) was lifted
+                self.overlay.pop(landed.end, None)
 
     def _emit(self, kind: EventKind, time: float, game: int | None = None,
               **fields: Any) -> GameEvent:
