@@ -363,15 +363,10 @@ class BoardReader:
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
         :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`). Where none is,
         :attr:`start_verdict` says why."""
-        numberings, crops, sides, fits, misreads = [], [], [], [], []
-        for played, turns in NUMBERINGS:
-            turned = found.rotated(turns)
-            numberings.append(Orientation(turned, played, 1.0, turns))
-            crops.append(crop_squares(image, turned.corners, played, self.classifier.geometry, self.lens))
-            sides.append(side_probabilities(self.classifier.classify(crops[-1])))
-            fit, misread = start_fits(sides[-1], self._start_classes)
-            fits.append(fit)
-            misreads.append(misread)
+        reads = self._read_each_numbering(image, found)
+        numberings, crops = [o for o, _, _ in reads], [c for _, c, _ in reads]
+        sides = [side_probabilities(p) for _, _, p in reads]
+        fits, misreads = zip(*(start_fits(side, self._start_classes) for side in sides))
         leading = leading_start(np.array(fits))
         if leading is not None and misreads[leading[0]][leading[1]] <= self._start_misreads[leading[1]]:
             self._start_verdict = None
@@ -422,13 +417,18 @@ class BoardReader:
         few men left in a dark room (a worker taken up there read the empty squares)."""
         position = Position(*board, turn=Colour.DARK)
         expected = np.array([CLASS_INDEX[position.piece_at(s)] for s in range(1, 33)])
-        best: tuple[float, Orientation] | None = None
+        reads = self._read_each_numbering(image, found)
+        scores = [np.log(np.clip(p[np.arange(32), expected], 1e-6, None)).sum() for _, _, p in reads]
+        return reads[int(np.argmax(scores))][0]
+
+    def _read_each_numbering(self, image: np.ndarray,
+                             found: BoardLocation) -> list[tuple[Orientation, SquareCrops, np.ndarray]]:
+        """The board read under each of :data:`start_check.NUMBERINGS` of the follower's
+        location (its quarter turns, either colour of squares in play): the numbering, its
+        crops, and the reader's (32, 5) probabilities."""
+        reads = []
         for played, turns in NUMBERINGS:
-            location = found.rotated(turns)
-            crops = crop_squares(image, location.corners, played, self.classifier.geometry, self.lens)
-            p = self.classifier.classify(crops)
-            score = float(np.log(np.clip(p[np.arange(32), expected], 1e-6, None)).sum())
-            if best is None or score > best[0]:
-                best = (score, Orientation(location, played, 1.0, turns))
-        assert best is not None
-        return best[1]
+            turned = found.rotated(turns)
+            crops = crop_squares(image, turned.corners, played, self.classifier.geometry, self.lens)
+            reads.append((Orientation(turned, played, 1.0, turns), crops, self.classifier.classify(crops)))
+        return reads
