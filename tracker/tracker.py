@@ -76,6 +76,14 @@ def washed_out(read: Board, candidates: Candidates, most: int) -> bool:
     return bool(((count >= 1) & (count <= most) & np.all((told == seen) | missing, axis=1)).any())
 
 
+def read_as(reading: Reading, board: Board) -> bool:
+    """Whether the reading puts on every square the side (or none) that ``board`` does, a
+    man and a king alike: no square left to a misread's tolerance."""
+    p = reading.probabilities
+    sides = np.stack([p[:, SIDE_OF_CLASS == side].sum(axis=1) for side in range(3)], axis=1)
+    return bool((sides.argmax(axis=1) == SIDE_OF_CLASS[board_classes([board])[0]]).all())
+
+
 @dataclass
 class _Streak:
     story: Story
@@ -110,6 +118,7 @@ class GameTracker:
         # aside) of a board read against the best story on a few squares, and since when (_misread)
         self._arrived: tuple[tuple[int, int], float, bool] | None = None  # the pieces read
         # (kings aside), since when, and whether they came in sight (no hand between)
+        self._covered: float | None = None  # when the board was last covered (no reading)
 
     # ------------------------------------------------------------ what it knows
 
@@ -152,7 +161,7 @@ class GameTracker:
             self._blind = True
         self._frame = time
         if reading is None:
-            self._arrived = None
+            self._arrived, self._covered = None, time
             if self._streak is not None and self._streak.story.kind is not StoryKind.MISMATCH:
                 self._streak = None  # a board no story explains is the same board after a hand
             return events
@@ -170,6 +179,9 @@ class GameTracker:
             # One or two plies the camera was not there for (a hand that stayed long is no
             # gap of the camera's: the move's time is still its own).
             story = replace(story, gap=round(time - self._gap_from, 1))
+        if (story is not None and story.kind is StoryKind.STOOD and self._pieces_added(story)
+                and not read_as(reading, story.board)):
+            story = None  # a board with pieces added is played on only on a board read as it is
         if story is None:
             self._streak, self._held = None, None
             self._glimpses.append(reading)
@@ -367,12 +379,40 @@ class GameTracker:
         if (self._arrived is not None and self._arrived[2] and self._alerts(story)
                 and time - self._arrived[1] < config.transit):
             return False  # a board in transit (a cross-fade) is alerted only once it stays
+        if story.kind is StoryKind.STOOD and self._pieces_added(story):
+            return self._played_on_for_sure(streak)
         if story.kind is not StoryKind.MISMATCH or self._moved_against_rules(story):
             return True
         since = streak.since
         if self._contradicted is not None and self._contradicted[0] == story.board[:2]:
             since = min(since, self._contradicted[1])  # read so since, taken for a misread
         return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
+
+    def _pieces_added(self, story: Story) -> bool:
+        """Whether ``story`` plays on from an open board-mismatch alert whose board holds more
+        pieces of a side than the game's board (captured men not lifted included): pieces no
+        ply brings back, which a reading under new light (a shadow over half the board: men
+        read on empty squares) invents far more often than players put down."""
+        alert, game = self.alert, self.game
+        if (alert is None or alert.kind is not AlertKind.BOARD_MISMATCH or alert.fen is None
+                or game is None):
+            return False
+        shown = with_overlay(game.position.board, game.position, self.overlay)
+        board = Position.from_fen(alert.fen).board
+        return any(bin(board[side]).count("1") > bin(shown[side]).count("1") for side in (0, 1))
+
+    def _played_on_for_sure(self, streak: _Streak) -> bool:
+        """Whether play truly went on from a board with pieces added (:meth:`_pieces_added`):
+        a hand came over the board after its alert, and the board after the reply was read
+        on every square as the story has it (:func:`read_as`) for as many readings as a
+        mismatch needs. A
+        board the reader made stands otherwise on the next flicker of the same misreads,
+        explained as the board played on (kingplay 70012: 13 light pieces, then 5 plies
+        invented)."""
+        alert = self.alert
+        assert alert is not None
+        return (self._covered is not None and self._covered > alert.time
+                and streak.count >= self.config.confirm_mismatch)
 
     def _arrive(self, reading: Reading, time: float) -> None:
         """Note when the pieces read changed, and whether in sight: with no frame covered

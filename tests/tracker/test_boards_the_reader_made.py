@@ -1,0 +1,58 @@
+"""A board with more pieces of a side than the game holds stands only when play truly went
+on from it (kingplay 70012: a shadow over the board made the reads show 9, then 13 light
+pieces; each such board stood as an "irregular position change" on the next flicker of the
+same misreads, and 5 invented plies followed).
+
+The rule for a board the players do play on from (test_irregularities.py, "impossible
+position ... played on") holds: a hand over the board after its alert, then the board after
+the reply read as it is on every square.
+"""
+
+from __future__ import annotations
+
+from makhos.engine import Piece, Position
+
+from makhos.vision.reading import CLASS_INDEX, Reading
+
+from feed import kinds, started
+
+START = "B:W1:B22,30"
+ADDED = "B:W1,14:B22,30"  # light has 2 pieces, more than the 1 it started with
+REPLIED = "W:W1,14:B18,30"  # dark played on from it: 22-18
+
+
+def raised():
+    feed = started(START)
+    feed.hand()
+    assert kinds(feed.board(ADDED, 100)) == ["board_mismatch"]
+    return feed
+
+
+def test_a_board_read_on_without_a_hand_does_not_stand():
+    feed = raised()
+    assert feed.board(REPLIED, 120) == []
+    assert feed.tracker.game.plies == []
+
+
+def doubtful(feed, fen: str, square: int, frames: int) -> list:
+    """``frames`` readings of ``fen`` but for ``square``, read as a light man a little more
+    than as what it is: the reads under a shadow, none sure, each square within a misread's
+    tolerance."""
+    position, new = Position.from_fen(fen), []
+    for _ in range(frames):
+        feed.time += 1 / 30
+        p = Reading.certain(position, feed.time).probabilities
+        p[square - 1] = 0.0
+        p[square - 1, CLASS_INDEX[position.piece_at(square)]] = 0.4
+        p[square - 1, CLASS_INDEX[Piece.LIGHT_MAN]] = 0.6
+        new += feed.log(feed.tracker.observe(feed.time, Reading(feed.time, p)))
+    return new
+
+
+def test_a_board_read_on_with_a_square_in_doubt_does_not_stand_until_read_as_it_is():
+    feed = raised()
+    feed.hand()
+    assert doubtful(feed, REPLIED, 6, 60) == []
+    assert kinds(feed.board(REPLIED, 8)) == ["move", "board_matched", "move"]
+    assert [str(p.move) for p in feed.tracker.game.plies] == ["None", "22-18"]
+    assert feed.tracker.game.position == Position.from_fen(REPLIED)
