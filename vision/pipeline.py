@@ -32,6 +32,7 @@ from makhos.engine import Colour, Position, Rules
 from makhos.engine.position import Board
 from makhos.engine.starts import start_boards
 
+from .board_light import cell_light, light_changed
 from .follower import BoardFollower
 from .geometry import BoardLocation
 from .glance import Glance
@@ -169,6 +170,10 @@ class BoardReader:
         self._looks = 0  # how many more times, while the reads disagree
         self._start_looked: float | None = None  # the settled period last searched for a start
         self._start_verdict: StartVerdict | None = None  # why that search found none
+        self._light: np.ndarray | None = None  # the light of the last read (``board_light``)
+        self._taught_light: np.ndarray | None = None  # ... of the last read the game taught
+        self._relit = False  # the last read was made in another light than that
+        self._moved_since_taught = False  # the gate saw something move since that read
 
     def follow(self, game: GameKnowledge) -> None:
         """Read the board as the game knows it: the one way the session tells the reader
@@ -192,9 +197,35 @@ class BoardReader:
         with the game; a refit it calls for runs in the background and becomes
         :attr:`adaptation` before a later frame is read. Called after the position is
         accepted, so the refit is never on the path that decides a move."""
+        self._taught()
         if self._learning is None or self._read_crops is None:
             return None
         return self._learning.learn(self._read_crops, shown)
+
+    def _taught(self) -> None:
+        """The last read was taught the game's board: its light is the light the reader
+        knows, and nothing has moved since."""
+        self._taught_light, self._relit, self._moved_since_taught = self._light, False, False
+
+    def relight(self, shown: str) -> bool:
+        """The light on the board changed and the last read, made in it, reads the board
+        the game last accepted otherwise on many squares while nothing moved: adapt the
+        square reader on that frame with ``shown`` (labels as :meth:`learn`), as on the
+        start, for no hand touched the board (:attr:`moved_since_taught`). Returns whether
+        it did; the refit becomes :attr:`adaptation`, for the session to keep with the game."""
+        if (self._moved_since_taught or not self._relit or self._read_frame is None or self.played is None
+                or not isinstance(self.classifier, StartAdapting)):
+            return False
+        image, corners = self._read_frame
+        self._adaptation = self.classifier.adapt(image, corners, self.played, shown, self.lens)
+        self._taught()
+        return True
+
+    @property
+    def moved_since_taught(self) -> bool:
+        """Whether the gate saw the board covered or moving since the last read the game
+        taught: a move may have been made since, so that read's board labels no later frame."""
+        return self._moved_since_taught
 
     def started(self, shown: str) -> None:
         """The game started from the board of the last read, the tracker confirmed it:
@@ -217,6 +248,7 @@ class BoardReader:
             return
         image, corners = self._read_frame
         self._adaptation = self.classifier.adapt(image, corners, self.played, shown, self.lens)
+        self._taught()
 
     def _seek(self, positions: list[Position]) -> None:
         self._starts = positions
@@ -271,6 +303,7 @@ class BoardReader:
             location = found.rotated(self.quarter_turns)  # oriented already
         if status.state is not GateState.STILL or location is None or found is None:
             self._disturbed = True  # whatever the glance saw (kingplay 70000: a quick hand, a man moved unseen)
+            self._moved_since_taught = True
             return FrameResult(time, location, status, None, self.played)
         if self._seeking_start and self._expected is None and self._start_looked != status.since:
             self._start_looked = status.since  # once per settled period
@@ -285,6 +318,8 @@ class BoardReader:
                                      for s in range(1, 33))
                     self._adaptation = self.classifier.adapt(image, location.corners, numbering.played,
                                                              labels, self.lens)
+                    self._light = cell_light(image, location.corners, numbering.played)
+                    self._taught()
         if self.played is None or self.quarter_turns is None:  # not oriented yet
             if self._expected is not None:
                 orientation = self._as_the_game_has_it(image, location, self._expected)
@@ -306,10 +341,12 @@ class BoardReader:
             self._read_crops, self._read_frame = crops, (image, location.corners)
             self._reads += 1
             self._read_key, self._read_picture, self._read_corners = key, self.glance.picture, location.corners
+            self._light = cell_light(image, location.corners, self.played)
+            self._relit = self._taught_light is not None and light_changed(self._light, self._taught_light)
             self._disturbed = False
             self._look_again = self._next_look(in_sight, pictured, before, time)
-        return FrameResult(time, location, status, Reading(time, self._probabilities, location.confidence),
-                           self.played)
+        return FrameResult(time, location, status,
+                           Reading(time, self._probabilities, location.confidence, self._relit), self.played)
 
     def _stale(self, location: BoardLocation, key: tuple[str | None, int | None, str | None],
                time: float) -> bool:

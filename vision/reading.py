@@ -37,6 +37,8 @@ class Reading:
     time: float
     probabilities: np.ndarray  # (32, 5) float32, rows sum to 1
     confidence: float = 1.0  # of the board location
+    relit: bool = False  # read in another light than the last position the game taught
+    # (``vision.board_light``): many squares read otherwise may be the light's doing
 
     def __post_init__(self) -> None:
         if self.probabilities.shape != (32, len(CLASSES)):
