@@ -17,6 +17,8 @@ class TrackerConfig:
     margin: float = 4.0  # lead of the best story over any story with another board
     square_tolerance: float = 3.0  # how far, on any one square, the best story may trail
     misread_squares: int = 2  # squares a reading may contradict the best story on, as a misread
+    relit_squares: int = 4  # squares a board read in new light (``Reading.relit``) may differ
+    # from the game's by and be recorded when no ply explains it: more is the light's doing
     misread_patience: float = 3.0  # seconds such a misread must last to be the board
     chain_patience: float = 2.0  # seconds a chain may rest unfinished before the alert
     transit: float = 1.0  # seconds a board changed in sight (no hand) must stay to be alerted

@@ -182,6 +182,8 @@ class GameTracker:
         if (story is not None and story.kind is StoryKind.STOOD and self._pieces_added(story)
                 and not read_as(reading, story.board)):
             story = None  # a board with pieces added is played on only on a board read as it is
+        if story is not None and reading.relit and self._relit_misread(story):
+            story = None  # the reader's in the new light, not the players': the session re-reads
         if story is None:
             self._streak, self._held = None, None
             self._glimpses.append(reading)
@@ -387,6 +389,19 @@ class GameTracker:
         if self._contradicted is not None and self._contradicted[0] == story.board[:2]:
             since = min(since, self._contradicted[1])  # read so since, taken for a misread
         return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
+
+    def _relit_misread(self, story: Story) -> bool:
+        """Whether a story of a reading made in new light (a shadow fell, a lamp went off)
+        records a board no ply explains (a mismatch, or plies looked for through a gap) that
+        differs from the game's on more squares than ``relit_squares``: the light moved the
+        reads, the players did not move that many pieces at once (kingplay 70012: a shadow,
+        15 squares read otherwise)."""
+        game = self.game
+        if story.kind not in (StoryKind.MISMATCH, StoryKind.GAP) or game is None:
+            return False
+        shown = board_classes([with_overlay(game.position.board, game.position, self.overlay)])[0]
+        changed = SIDE_OF_CLASS[board_classes([story.board])[0]] != SIDE_OF_CLASS[shown]
+        return int(changed.sum()) > self.config.relit_squares
 
     def _pieces_added(self, story: Story) -> bool:
         """Whether ``story`` plays on from an open board-mismatch alert whose board holds more

@@ -10,6 +10,8 @@ the reply read as it is on every square.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from makhos.engine import Piece, Position
 
 from makhos.vision.reading import CLASS_INDEX, Reading
@@ -56,3 +58,38 @@ def test_a_board_read_on_with_a_square_in_doubt_does_not_stand_until_read_as_it_
     assert kinds(feed.board(REPLIED, 8)) == ["move", "board_matched", "move"]
     assert [str(p.move) for p in feed.tracker.game.plies] == ["None", "22-18"]
     assert feed.tracker.game.position == Position.from_fen(REPLIED)
+
+
+#: Light's men on 1-4 read on 9-12 and dark's on 29-32 on 21-24, as a shadow may have the
+#: reader see them: 16 squares otherwise, which no ply explains.
+START8 = "B:W1,2,3,4:B29,30,31,32"
+SHIFTED = "B:W9,10,11,12:B21,22,23,24"
+
+
+def read_in(feed, fen: str, frames: int, relit: bool) -> list:
+    position, new = Position.from_fen(fen), []
+    for _ in range(frames):
+        feed.time += 1 / 30
+        reading = replace(Reading.certain(position, feed.time), relit=relit)
+        new += feed.log(feed.tracker.observe(feed.time, reading))
+    feed.events += new
+    return new
+
+
+def test_many_squares_read_otherwise_in_new_light_are_no_board():
+    feed = started(START8)
+    feed.hand()
+    assert read_in(feed, SHIFTED, 300, relit=True) == []
+    assert feed.tracker.alert is None and feed.tracker.game.plies == []
+
+
+def test_the_same_board_in_the_same_light_is_a_board_that_does_not_match():
+    feed = started(START8)
+    feed.hand()
+    assert kinds(read_in(feed, SHIFTED, 300, relit=False)) == ["board_mismatch"]
+
+
+def test_a_ply_made_as_the_light_changes_is_recorded():
+    feed = started(START8)
+    feed.hand()
+    assert kinds(read_in(feed, "W:W1,2,3,4:B25,30,31,32", 30, relit=True)) == ["move"]
