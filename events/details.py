@@ -99,6 +99,7 @@ class CameraStatus(str, enum.Enum):
     UNREADABLE = "unreadable"  # frames come, but none has read the board for a while in a game
     READABLE = "readable"  # the board is read again
     OPENED = "opened"  # a worker took up its source (started or restarted): which recording
+    RELIT = "relit"  # the light on the board changed: its reads moved, no move is recorded of them
 
 
 D = TypeVar("D", bound="Detail")

@@ -41,6 +41,8 @@ DECISION_POLL = 0.25
 #: taken up at ply 3 was taught 17-14 undone, and lost the game); the king is learnt with
 #: the next position accepted.
 ACCEPTED = frozenset({EventKind.MOVE, EventKind.BOARD_MATCHED, EventKind.TAKEBACK})
+#: What the camera notice says when the light on the board changed under the reader.
+RELIT_NOTICE = "the light changed: re-reading"
 
 
 def shown(position: Position, overlay: dict[int, Piece], crowned_at: dict[int, int], plies: int) -> str:
@@ -94,6 +96,7 @@ class BoardSession:
         self._history_until = tracker.resumed
         self._polled = -np.inf
         self._in_play = False  # whether the reader was told a game is in play
+        self._relit_said = False  # the light changed and that was said (``_relit``)
         self._tell_reader(self._kept_by_reader(history), in_play=False)
         taken_up = None if self.reader is None else self.reader.adaptation
         # A refit the reader fit anew on taking up the game is kept like any other (feed).
@@ -142,6 +145,7 @@ class BoardSession:
         lesson = self._teach(events)
         if lesson is not None:
             events.append(self._keep(time, lesson))
+        events += self._relit(time, self.last.reading)
         if self.reader.adaptation != self._in_force:
             if not isinstance(self.tracker.phase, NoGame):  # kept with the game it started
                 self._in_force = self.reader.adaptation
@@ -198,6 +202,32 @@ class BoardSession:
                 or len(sides_misread(reading.probabilities, board)) > self.tracker.config.misread_squares:
             return None  # the read shows more than a misread's few off the board: no label of it
         return self.reader.learn(board)
+
+    def _relit(self, time: float, reading: Reading | None) -> list[GameEvent]:
+        """A read made in new light (``Reading.relit``: a shadow fell, a lamp went off) that
+        puts other sides than the game's board on more squares than a ply changes
+        (``relit_squares``) is the reader's doing: said once as a camera notice, and the
+        tracker records no board of it (``GameTracker``). If nothing moved over the board
+        since the game last taught the reader, the board is still the one the game accepted:
+        the reader adapts on the new frame with it (``BoardReader.relight``), as on the
+        start, and reads through the new light."""
+        game = self.tracker.game
+        if reading is None:
+            return []  # covered: the light is what the next read says
+        if not reading.relit:
+            self._relit_said = False
+            return []
+        if self.reader is None or game is None or self.tracker.alert is not None:
+            return []
+        board = shown(game.position, self.tracker.overlay, crowned_at(game), len(game.plies))
+        if len(sides_misread(reading.probabilities, board)) <= self.tracker.config.relit_squares:
+            return []
+        events = []
+        if not self._relit_said:
+            self._relit_said = True
+            events.append(self.camera_notice(time, CameraStatus.RELIT, RELIT_NOTICE))
+        self.reader.relight(board)
+        return events
 
     def _keep(self, time: float, kept: str) -> GameEvent:
         """Keep what the reader learnt (its refit on the start or on positions the game

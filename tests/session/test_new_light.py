@@ -1,0 +1,114 @@
+"""The light on the board changes under the reader (kingplay 70012: a person's shadow fell and
+15 squares read wrong from then on): the session says so, records no board of those reads,
+and where nothing moved over the board since the game last taught the reader, adapts the
+reader on the new frame with the board the game accepted, and reads through the new light.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from makhos.events import EventKind, SQLiteLog
+from makhos.events.details import CameraNotice, CameraStatus, ReaderAdapted
+from makhos.session import BoardSession
+from makhos.session.session import RELIT_NOTICE
+from makhos.tracker import GameTracker
+from makhos.vision.lens import Lens
+from makhos.vision.pipeline import BoardReader
+from makhos.vision.rectify import CROP, CropGeometry, SquareCrops
+from makhos.vision.reading import LABELS
+
+from lab.render import Renderer, sample_scene
+
+START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
+LABELLED = "l" * 8 + "." * 16 + "d" * 8
+#: What the reader makes of the start in light it was not adapted to: light men on 9-16.
+MISREAD = "l" * 16 + "." * 8 + "d" * 8
+
+
+class LightBoundReader:
+    """A square reader as light binds it: in the light it was last adapted in, it reads the
+    board on the table; in any other, light men on eight empty squares. The test says in
+    which light its frames are (``light``)."""
+
+    def __init__(self) -> None:
+        self.light = "bright"
+        self.adapted_in: str | None = None
+        self.taught: list[str] = []
+
+    @property
+    def geometry(self) -> CropGeometry:
+        return CROP
+
+    def classify(self, crops: SquareCrops) -> np.ndarray:
+        labels = LABELLED if self.adapted_in in (None, self.light) else MISREAD
+        p = np.full((32, len(LABELS)), 0.01, np.float32)
+        p[np.arange(32), [LABELS.index(label) for label in labels]] = 0.96
+        return p
+
+    def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
+              lens: Lens | None = None) -> str:
+        self.taught.append(labels)
+        self.adapted_in = self.light
+        return f'{{"adapted on": "{labels}", "in": "{self.light}"}}'
+
+    def restore(self, adaptation: str) -> None:
+        raise AssertionError("nothing to restore in a session that was not taken up")
+
+
+def started() -> tuple[BoardSession, LightBoundReader, SQLiteLog, np.ndarray, np.ndarray]:
+    """A session whose game started on a rendered start; the start frame and the hand."""
+    scene = sample_scene(np.random.default_rng(7), held_out=True, elevation=(60, 85), size=(640, 480))
+    start = Renderer(scene).render(START, seed=1).image
+    log, reader = SQLiteLog(), LightBoundReader()
+    session = BoardSession(BoardReader(reader), GameTracker("1"), log)
+    for k in range(60):
+        session.feed(start, k / 30)
+    assert any(e.kind is EventKind.GAME_STARTED for e in log.read("1"))
+    assert reader.taught == [LABELLED]
+    hand = start.copy()
+    h, w = hand.shape[:2]
+    hand[h // 2 - 40: h // 2 + 40, w // 2 - 40:] = (40, 60, 90)  # an arm from the right
+    return session, reader, log, start, hand
+
+
+def dimmed(image: np.ndarray) -> np.ndarray:
+    """The frame as a lamp going off leaves it: a quarter darker."""
+    return (image.astype(np.float32) * 0.75).astype(np.uint8)
+
+
+def said(log: SQLiteLog) -> list[tuple[str, str | None]]:
+    """The events after the start, as (kind, reason), the reader's own aside."""
+    events = log.read("1")
+    begun = next(k for k, e in enumerate(events) if e.kind is EventKind.GAME_STARTED)
+    return [(e.kind.value, e.reason) for e in events[begun + 1:] if e.kind is not EventKind.READER_ADAPTED]
+
+
+def test_the_light_changed_with_no_hand_is_said_and_read_through() -> None:
+    session, reader, log, start, _ = started()
+    reader.light = "dim"
+    for k in range(60, 240):
+        session.feed(dimmed(start), k / 30)
+    assert said(log) == [("camera", RELIT_NOTICE)]
+    notice = next(e for e in log.read("1") if isinstance(e.detail, CameraNotice)
+                  and e.detail.status is CameraStatus.RELIT)
+    assert reader.taught == [LABELLED, LABELLED]  # adapted again on the board it knows
+    kept = [e.detail.adaptation for e in log.read("1") if isinstance(e.detail, ReaderAdapted)]
+    assert kept[-1] == f'{{"adapted on": "{LABELLED}", "in": "dim"}}'
+    assert notice.time < 4.0
+    assert session.tracker.game is not None and session.tracker.game.plies == []
+
+
+def test_the_light_changed_after_a_hand_is_said_and_no_board_recorded() -> None:
+    session, reader, log, start, hand = started()
+    for k in range(60, 75):
+        session.feed(hand, k / 30)
+    reader.light = "dim"
+    for k in range(75, 400):
+        session.feed(dimmed(start), k / 30)
+    # The notice, then, once the board is read otherwise for long, the health's: nothing else.
+    assert said(log)[0] == ("camera", RELIT_NOTICE)
+    assert {kind for kind, _ in said(log)} == {"camera"}
+    assert reader.taught == [LABELLED]  # a move may have been made under the hand
+    assert session.tracker.alert is None and session.tracker.game is not None
+    assert session.tracker.game.plies == []
