@@ -420,10 +420,9 @@ class GameTracker:
         """Whether play truly went on from a board with pieces added (:meth:`_pieces_added`):
         a hand came over the board after its alert, and the board after the reply was read
         on every square as the story has it (:func:`read_as`) for as many readings as a
-        mismatch needs. A
-        board the reader made stands otherwise on the next flicker of the same misreads,
-        explained as the board played on (kingplay 70012: 13 light pieces, then 5 plies
-        invented)."""
+        mismatch needs. A board the reader made stands otherwise on the next flicker of the
+        same misreads, explained as the board played on (kingplay 70012: 13 light pieces,
+        then 5 plies invented)."""
         alert = self.alert
         assert alert is not None
         return (self._covered is not None and self._covered > alert.time

@@ -173,7 +173,7 @@ class BoardReader:
         self._light: np.ndarray | None = None  # the light of the last read (``board_light``)
         self._taught_light: np.ndarray | None = None  # ... of the last read the game taught
         self._relit = False  # the last read was made in another light than that
-        self._moved_since_taught = False  # the gate saw something move since that read
+        self._moved_since_taught = False  # the gate saw the board covered or moving since
 
     def follow(self, game: GameKnowledge) -> None:
         """Read the board as the game knows it: the one way the session tells the reader
@@ -211,8 +211,10 @@ class BoardReader:
         """The light on the board changed and the last read, made in it, reads the board
         the game last accepted otherwise on many squares while nothing moved: adapt the
         square reader on that frame with ``shown`` (labels as :meth:`learn`), as on the
-        start, for no hand touched the board (:attr:`moved_since_taught`). Returns whether
-        it did; the refit becomes :attr:`adaptation`, for the session to keep with the game."""
+        start, for no hand touched the board. Not where the gate saw the board covered or
+        moving since the last read the game taught: a move may have been made since, and the
+        accepted board labels no later frame. Returns whether it adapted; the refit becomes
+        :attr:`adaptation`, for the session to keep with the game."""
         if (self._moved_since_taught or not self._relit or self._read_frame is None or self.played is None
                 or not isinstance(self.classifier, StartAdapting)):
             return False
@@ -220,12 +222,6 @@ class BoardReader:
         self._adaptation = self.classifier.adapt(image, corners, self.played, shown, self.lens)
         self._taught()
         return True
-
-    @property
-    def moved_since_taught(self) -> bool:
-        """Whether the gate saw the board covered or moving since the last read the game
-        taught: a move may have been made since, so that read's board labels no later frame."""
-        return self._moved_since_taught
 
     def started(self, shown: str) -> None:
         """The game started from the board of the last read, the tracker confirmed it:
