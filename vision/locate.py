@@ -1041,9 +1041,8 @@ def _plane_groups(
     planes do (a bright, noisy table can outshine a red and black board in two planes of
     four: found in the third), then the colour-opponent planes (a small, noisy red and green
     board whose men hide its grid in every other plane, see :func:`chroma`), and then a
-    small, far board gets a second look at twice the
-    resolution, and a third there with every saddle put to the ring test: a board on a
-    patterned cloth (see :func:`_features`).
+    small, far board gets a second look at twice the resolution, and a third there with
+    every saddle put to the ring test: a board on a patterned cloth (see :func:`_features`).
     """
     maps = _channel_maps(frame, cfg.work_size, cfg)
     yield maps[: cfg.planes_tried], False
