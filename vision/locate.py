@@ -54,12 +54,17 @@ INNER_CORNERS = (
 #: Where the four quadrants of a lattice node are sampled, in squares along each diagonal:
 #: close enough to the corner that men on the square centres do not reach them.
 QUADRANT_OFFSET = 0.15
+#: Pixels at least between a corner and its quadrants' samples, where it is measured.
+MIN_QUADRANT_PX = 1.0
 #: Fewest points a homography is fitted to (fewer: an affine guess, or no fit at all).
 HOMOGRAPHY_POINTS = 6
 #: Lines of lattice nodes, or squares in a line, that make a line of evidence.
 LINE_EVIDENCE = 3
 #: Lines of squares of the board, each way.
 BOARD_LINES = 8
+#: Contrast gain of the colour-opponent planes about neutral grey (:func:`chroma`): CIELAB's
+#: a* and b* of real square colours span about half of their 8-bit range.
+CHROMA_GAIN = 2.0
 #: Sides of a window past which its checkerboard goes on, that make it a cloth's.
 CLOTH_SIDES = 2
 #: How far inside a board's outline, in squares, a corner is surely the board's own.
@@ -203,14 +208,35 @@ def x_corner_evidence(
     return ok.astype(np.float32)
 
 
+def chroma(frame: np.ndarray) -> list[np.ndarray]:
+    """The two colour-opponent planes of a BGR frame (CIELAB a*: green to red, b*: blue to
+    yellow), their contrast doubled about neutral grey.
+
+    Why: on a red and green board the grid lives in colour, and each plane of B, G, R shows
+    it only between the men: dark men merge with the squares dark in that plane, light men
+    with the bright ones, and on a small, noisy board too few corners are left to grow a
+    lattice. Men are mostly neutral (black, white, grey) and sit mid-way in a colour-opponent
+    plane, where each square colour is at one end, so the board's corners stay X-corners
+    beside them.
+    """
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)
+    return [np.asarray(cv2.convertScaleAbs(lab[..., c], alpha=CHROMA_GAIN, beta=128 * (1 - CHROMA_GAIN)))
+            for c in (1, 2)]
+
+
 def _channel_maps(
-    frame: np.ndarray, work_size: int, cfg: LocateConfig
+    frame: np.ndarray, work_size: int, cfg: LocateConfig, colour: bool = False
 ) -> list[tuple[float, np.ndarray, np.ndarray, float]]:
-    """(score, blurred image, saddle map, scale) for grey, blue, green, red, best first."""
+    """(score, blurred image, saddle map, scale) for grey, blue, green, red, best first;
+    with ``colour``, for the two colour-opponent planes (:func:`chroma`) instead."""
     small, scale = _working(frame, work_size)
+    if colour:
+        images = chroma(small) if small.ndim == 3 else []
+    else:
+        images = [channel(small, index) for index in range(1 if small.ndim == 2 else 4)]
     maps = []
-    for index in range(1 if small.ndim == 2 else 4):
-        g, saddle = _saddle(channel(small, index), cfg.blur_sigma)
+    for image in images:
+        g, saddle = _saddle(image, cfg.blur_sigma)
         # Strength-weighted mean strength: dominated by the strongest saddles, and cheap.
         score = float(cv2.sumElems(saddle * saddle)[0] / max(cv2.sumElems(saddle)[0], 1e-9))
         maps.append((score, g, saddle, scale))
@@ -775,11 +801,20 @@ def board_plane(frame: np.ndarray, h_board: np.ndarray) -> tuple[np.ndarray, np.
         return cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32), offset, 1.0
     plane = cv2.transform(crop.astype(np.float32), (axis / norm).reshape(1, 3).astype(np.float32))
     plane -= plane.min()
-    if colour_only(axis):
+    if colour_only(axis) and _square_side(h_board) * QUADRANT_OFFSET / 2 >= MIN_QUADRANT_PX:
         # The squares differ in colour, hardly in brightness (red and green): that contrast
-        # lives in JPEG's chroma, stored at half resolution; measure it there.
+        # lives in JPEG's chroma, stored at half resolution; measure it there. Not on squares
+        # so small that the quadrants, sampled there, would fall on the corner's own pixel:
+        # then every one of them is noise (a far board at 480x270).
         return cv2.resize(plane, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA), offset, 2.0
     return plane, offset, 1.0
+
+
+def _square_side(h_board: np.ndarray) -> float:
+    """The shorter side of the middle square of the board in pixels (seen from low down,
+    squares are flat)."""
+    middle = project(h_board, np.array([[4, 4], [5, 4], [4, 5]], np.float32))
+    return float(min(np.linalg.norm(middle[1] - middle[0]), np.linalg.norm(middle[2] - middle[0])))
 
 
 #: When ``cv2.cornerSubPix`` stops: after 20 steps, or a step under 0.03 pixels.
@@ -1004,13 +1039,15 @@ def _plane_groups(
     The planes with the strongest saddles usually show the grid; when pieces or a table
     outshine it there, the next plane gets a try. Where neither shows a board, the other
     planes do (a bright, noisy table can outshine a red and black board in two planes of
-    four: found in the third), and then a small, far board gets a second look at twice the
-    resolution, and a third there with every saddle put to the ring test: a board on a
-    patterned cloth (see :func:`_features`).
+    four: found in the third), then the colour-opponent planes (a small, noisy red and green
+    board whose men hide its grid in every other plane, see :func:`chroma`), and then a
+    small, far board gets a second look at twice the resolution, and a third there with
+    every saddle put to the ring test: a board on a patterned cloth (see :func:`_features`).
     """
     maps = _channel_maps(frame, cfg.work_size, cfg)
     yield maps[: cfg.planes_tried], False
     yield maps[cfg.planes_tried :], False
+    yield _channel_maps(frame, cfg.work_size, cfg, colour=True), False
     if max(frame.shape[:2]) > cfg.work_size:
         finer = _channel_maps(frame, 2 * cfg.work_size, cfg)[:1]
         yield finer, False

@@ -24,13 +24,17 @@ from makhos.engine.pdn import read_game
 from lab.render import Scene, sample_scene
 from lab.render.scene import sample_camera
 
-from .nuisances import Nuisances, sample_nuisances
+from .nuisances import Nuisances, hall_nuisances, sample_nuisances
 from .render import shot_starts
 from .script import FPS, KING_IRREGULARITIES, GameScript, Shot, script_game
 
 SIZE = (480, 270)
 ELEVATION = 35.0  # degrees: side-on, as the real game was filmed
 LAST_BOARD_S = 4  # seconds the last board is held
+#: The first seed whose video has a hall's nuisances too (dim light, a camera knocked to a
+#: new angle, an arm resting on the board, a scoresheet): the seeds before render as they
+#: did when their figures were taken.
+HALL_SEEDS = 70_020
 
 
 def low_stacks(scene: Scene, rng: np.random.Generator) -> Scene:
@@ -52,10 +56,13 @@ def king_script(seed: int, plies: int) -> GameScript:
 
 
 def king_play(seed: int, plies: int) -> tuple[GameScript, Scene, Nuisances]:
-    """One video's game, scene and hostile camera (wobble, light, noise, codec)."""
+    """One video's game, scene and hostile camera (wobble, light, noise, codec); from seed
+    :data:`HALL_SEEDS` on, with a hall's nuisances too (:func:`hall_nuisances`)."""
     script = king_script(seed, plies)
-    nuisances = sample_nuisances(np.random.default_rng([seed, 7]), float(shot_starts(script)[-1]),
-                                 size=SIZE)
+    duration = float(shot_starts(script)[-1])
+    nuisances = sample_nuisances(np.random.default_rng([seed, 7]), duration, size=SIZE)
+    if seed >= HALL_SEEDS:
+        nuisances = hall_nuisances(nuisances, np.random.default_rng([seed, 11]), duration)
     rng = np.random.default_rng(seed)
     scene = sample_scene(rng, held_out=True, elevation=(ELEVATION, ELEVATION), size=SIZE)
     # Framed as a player frames a game: the playing area fills the picture, a border or a

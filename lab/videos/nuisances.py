@@ -7,12 +7,12 @@ low bit rate. :class:`Nuisances` is one draw of all of that for one video, plain
 a bench can tabulate by it); :class:`Camera` applies it to the renderer's clean frames,
 in the order light and a sensor meet them:
 
-    clean frame -> camera motion: wobble, jolts, zoom/focus breathing, roll, rolling-shutter
-                   skew while it moves (one remap)
+    clean frame -> camera motion: wobble, jolts, a knock to a new angle, zoom/focus
+                   breathing, roll, rolling-shutter skew while it moves (one remap)
                 -> motion blur along the camera's motion during the exposure
-                -> exposure (steps, drift, a hunt when a hand comes in), white balance
-                   drift, mains flicker banding on a rolling shutter, a person's shadow
-                   falling across part of the view and staying
+                -> exposure (steps, drift, a hunt when a hand comes in, a dim hall), white
+                   balance drift, mains flicker banding on a rolling shutter, a person's
+                   shadow falling across part of the view and staying
                 -> sensor noise at the current gain
                 -> (the writer) compression: MPEG-4 Part 2 or H.264 at a low bit rate,
                    key frames every ``gop`` frames
@@ -77,6 +77,15 @@ class Nuisances:
     drop_rate: float  # share of frames the camera skips
     duplicate_rate: float  # share of frames delivered twice
     seed: int = 0
+    # a hall's (:func:`hall_nuisances`; the defaults: none, as every video before them)
+    dim: float = 1.0  # share of the light a dim hall gives: darker, and noisier by its gain
+    bump_at: float | None = None  # seconds: the camera is knocked and settles at a new angle
+    bump_roll_deg: float = 0.0  # roll it keeps
+    bump_zoom: float = 0.0  # change of scale it keeps (fraction)
+    bump_px: tuple[float, float] = (0.0, 0.0)  # shift it keeps
+    sleeve_at: float | None = None  # seconds: a player's arm comes to rest on the board's edge
+    sleeve_s: float = 0.0  # for this long, lifted only to play
+    scoresheet: bool = False  # a ruled scoresheet lies on the table beside the board
 
     @classmethod
     def calm(cls, size: tuple[int, int] = (1280, 720), fps: float = 30.0,
@@ -141,6 +150,29 @@ def sample_nuisances(rng: np.random.Generator, duration: float = 60.0, *,
         drop_rate=float(rng.choice([0.0, 0.01, 0.03])),
         duplicate_rate=float(rng.choice([0.0, 0.01, 0.03])),
         seed=int(rng.integers(2**31)),
+    )
+
+
+def hall_nuisances(nuisances: Nuisances, rng: np.random.Generator, duration: float) -> Nuisances:
+    """``nuisances`` with what a playing hall adds, drawn from ``rng``: dim light, a camera
+    knocked to a new angle mid-game, a player's arm resting on the board's edge for
+    seconds, a scoresheet on the table. Each comes with a good chance, not always, so a set
+    of videos has each alone and together. Their own generator: every other draw stays."""
+    def chance(p: float) -> bool:
+        return bool(rng.random() < p)
+
+    angle = rng.uniform(0, 2 * np.pi)
+    shift = float(rng.uniform(4.0, 14.0))
+    return replace(
+        nuisances,
+        dim=float(rng.uniform(0.35, 0.6)) if chance(0.4) else 1.0,
+        bump_at=float(rng.uniform(0.2, 0.8) * duration) if chance(0.5) else None,
+        bump_roll_deg=float(rng.choice([-1, 1]) * rng.uniform(1.0, 3.0)),
+        bump_zoom=float(rng.uniform(-0.04, 0.04)),
+        bump_px=(shift * math.cos(angle), shift * math.sin(angle)),
+        sleeve_at=float(rng.uniform(0.1, 0.7) * duration) if chance(0.5) else None,
+        sleeve_s=float(rng.uniform(4.0, 12.0)),
+        scoresheet=chance(0.5),
     )
 
 
@@ -210,6 +242,8 @@ class Camera:
             self.offset += shape[:, None] * push
         self.zoom = 1 + nz.breathing * np.sin(2 * np.pi * t / nz.breathing_period
                                               + rng.uniform(0, 2 * np.pi))
+        if nz.bump_at is not None:
+            self._bump(t, nz.bump_at)
         # Exposure: steps of the auto exposure, a slow drift, the hunt after a hand.
         gain = np.ones(steps)
         for at in rng.uniform(0, duration, rng.poisson(nz.exposure_steps_per_min * duration / 60)):
@@ -227,6 +261,18 @@ class Camera:
         cv2.setRNGSeed(int(nz.seed % 2**31))
         self._shadow = self._shadow_mask(rng) if nz.shadow_at is not None else None
         self._frame_index = 0
+
+    def _bump(self, t: np.ndarray, at: float) -> None:
+        """The camera knocked at ``at``: within two frames it turns, shifts and zooms, rings
+        for half a second, and stays at its new angle (a tripod's head knocked loose)."""
+        nz = self.n
+        rise = 2.0 / nz.fps
+        after = t - at - rise
+        ring = np.where(after > 0, 1 + 0.3 * np.exp(-after / 0.15) * np.cos(2 * np.pi * after / 0.25), 1.0)
+        shape = np.where(t < at, 0.0, np.where(t < at + rise, (t - at) / rise, ring))
+        self.offset += shape[:, None] * np.asarray(nz.bump_px) * nz.scale
+        self.roll += shape * math.radians(nz.bump_roll_deg)
+        self.zoom *= 1 + shape * nz.bump_zoom
 
     # ------------------------------------------------------------ sampled state
 
@@ -332,7 +378,7 @@ class Camera:
         gain = self.exposure(time)
         balance = self._at(self.balance, time)
         f = image.astype(np.float32)
-        np.multiply(f, (gain * np.asarray(balance)).astype(np.float32), out=f)
+        np.multiply(f, (gain * nz.dim * np.asarray(balance)).astype(np.float32), out=f)
         if nz.mains_hz > 0 and nz.flicker > 0:
             # Light pulses at twice the mains frequency; each row is exposed at its own time,
             # so the pulse shows as bands that roll unless the frame rate divides it. A row
@@ -347,7 +393,7 @@ class Camera:
         if shadow is not None:
             np.multiply(f, shadow[..., None], out=f)
         # High gain is noisy: the sensor's noise grows with the gain the exposure needs.
-        sigma = nz.noise * max(gain, 0.5) ** 0.5
+        sigma = nz.noise * max(gain, 0.5) ** 0.5 / nz.dim ** 0.5
         if sigma > 0.05:
             # Fresh every frame: a reused pattern, shifted, is something a registration locks on.
             cv2.randn(self._noise, np.zeros(3), np.ones(3))

@@ -5,8 +5,9 @@ also re-jitter the pieces, which a real still board never does); shots with a ha
 rendered frame by frame along the hand's path. With :class:`~.nuisances.Nuisances` the
 script's timeline (30 frames a second) is sampled the way that camera samples the world, at
 its own frame rate and capture times, and each frame goes through the camera's motion,
-light and noise (see :mod:`lab.videos.nuisances`); the file is then compressed with its
-codec. The truth beside the video counts in the file's own frames.
+light and noise (see :mod:`lab.videos.nuisances`), with what a hall puts in view where it
+asks (:mod:`lab.videos.hall`); the file is then compressed with its codec. The truth
+beside the video counts in the file's own frames.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import numpy as np
 from makhos.engine.pdn import write_game
 from lab.render import Hand, Renderer, Scene
 
+from .hall import lay_scoresheet, resting_arm
 from .nuisances import Camera, Nuisances, content_times
 from .script import FPS, GameScript, Shot
 
@@ -78,11 +80,20 @@ def frames(script: GameScript, scene: Scene, seed: int = 0, noise_level: float =
             yield renderer.render(board, hand=hand, seed=seed * 100003 + index).image
 
 
-def _faded_into(renderer: Renderer, shot: Shot, seed: int) -> np.ndarray | None:
-    """The picture a cross-fade shot fades into (None: a still shot)."""
+def _faded_into(renderer: Renderer, shot: Shot, seed: int, hand: Hand | None = None
+                ) -> np.ndarray | None:
+    """The picture a cross-fade shot fades into (None: a still shot); ``hand``: an arm at
+    rest in both pictures."""
     if shot.path or shot.after is None:
         return None
-    return renderer.render(shot.after, seed=seed).image.astype(np.int16)
+    return renderer.render(shot.after, hand=hand, seed=seed).image.astype(np.int16)
+
+
+def _rests(nuisances: Nuisances, start: float) -> bool:
+    """Whether a player's arm rests on the board's edge through the still shot from
+    ``start`` (seconds): it is lifted to play, so only still shots show it."""
+    at = nuisances.sleeve_at
+    return at is not None and at <= start < at + nuisances.sleeve_s
 
 
 def _fade(still: np.ndarray, into: np.ndarray, t: float) -> np.ndarray:
@@ -105,6 +116,10 @@ def camera_frames(script: GameScript, scene: Scene, nuisances: Nuisances, seed: 
     starts = shot_starts(script)
     camera = Camera(nuisances, float(starts[-1]))
     heights = [float(rng.uniform(0.4, 1.2)) for _ in script.shots]
+    hall = np.random.default_rng([nuisances.seed, 3])
+    if nuisances.scoresheet:
+        lay_scoresheet(renderer, hall)
+    arm = None if nuisances.sleeve_at is None else resting_arm(hall, skin, sleeve)
     stills: dict[int, np.ndarray] = {}
     entered: set[int] = set()
     times = content_times(frame_count(script, nuisances), nuisances)
@@ -118,8 +133,9 @@ def camera_frames(script: GameScript, scene: Scene, nuisances: Nuisances, seed: 
         if not shot.path:
             if index not in stills:
                 stills.clear()
-                stills[index] = renderer.render(shot.board, seed=seed * 100003 + index).image
-                into = _faded_into(renderer, shot, seed * 100003 + index)
+                resting = arm if _rests(nuisances, float(starts[index])) else None
+                stills[index] = renderer.render(shot.board, hand=resting, seed=seed * 100003 + index).image
+                into = _faded_into(renderer, shot, seed * 100003 + index, resting)
                 if into is not None:
                     stills[-1 - index] = into
             clean = stills[index]

@@ -5,6 +5,7 @@ classic red and black paper board, red men beside red squares, seen low, dim and
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -92,3 +93,23 @@ def test_a_paper_board_on_a_check_of_its_own_colours_and_size_is_never_taken_a_l
     found = locate_board(frame.image)
     assert found is None or corner_error(
         np.asarray(found.corners, float), frame.corners.astype(float)) < RIGHT_WITHIN
+
+
+@pytest.mark.parametrize("jpeg", [None, 50])
+def test_a_small_red_and_green_board_at_480x270_is_found_where_only_its_colour_shows_the_grid(jpeg):
+    """``bench.kingplay``'s 70011: a red and green board of like brightness, a third of a
+    480x270 picture high (squares of 10 pixels), its black and white men on the green
+    squares. In grey the grid hardly shows, in each of B, G, R the men merge with one
+    square colour; the colour-opponent planes show it. Its squares are too small to be
+    measured at the half resolution of a codec's colour (the quadrants fall on the corner's
+    pixel), so they are measured at full resolution. Through a JPEG's colour at half
+    resolution too (``jpeg``: its quality). No board was found in any frame before."""
+    script, scene, _ = king_play(70011, 10)
+    frame = Renderer(scene).render(script.shots[0].board, seed=70011)
+    image = frame.image
+    if jpeg is not None:
+        image = cv2.imdecode(cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, jpeg])[1],
+                             cv2.IMREAD_COLOR)
+    found = locate_board(image)
+    assert found is not None
+    assert corner_error(np.asarray(found.corners, float), frame.corners.astype(float)) < RIGHT_WITHIN
