@@ -219,7 +219,7 @@ def test_a_reader_taken_up_where_the_king_direction_is_gone_reads_as_the_first(n
     start = renderer.render({k + 1: c for k, c in enumerate(START) if c != "."}, seed=1)
     first = AdaptingReader(network)
     kept = [first.adapt(start.image, start.corners, start.played, START)]
-    for k, board in enumerate(ACCEPTED):
+    for k, board in enumerate(ACCEPTED[:2]):  # the third is read right (the height cue): no refit
         frame = renderer.render(board, seed=10 + k)
         kept += taught(first, network.crops(frame.image, frame.corners, frame.played), labels(board))
     landed = first.refitted()
