@@ -263,7 +263,9 @@ class AdaptingReader:
         self.memory = GameMemory()
         self._start: Heads | None = None  # what refits are pulled toward
         self._towards: np.ndarray | None = None  # where a king refit starts (kept with the start)
-        self._last: tuple[SquareCrops, np.ndarray] | None = None  # the last crops read, embedded
+        # The last crops read, embedded, and whether with their heights (a read before the
+        # start's refit has none, and the start's frame is then learnt with them).
+        self._last: tuple[SquareCrops, np.ndarray, bool] | None = None
         self._lessons = 0  # boards learnt since the start
         self._refits: Latest[tuple[int, str, AdaptedState]] = Latest("refit")
         self._generation = 0  # a refit asked before the last start or resume is dropped
@@ -273,7 +275,7 @@ class AdaptingReader:
     def classify(self, crops: SquareCrops) -> np.ndarray:
         self._swap_in()
         embeddings = features(self.reader, crops, self._height)
-        self._last = crops, embeddings
+        self._last = crops, embeddings, self._height
         return self.reader.heads(self.state).probabilities(embeddings)
 
     def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
@@ -358,7 +360,10 @@ class AdaptingReader:
             return None  # zero-shot: nothing to pull a refit toward
         self._swap_in()
         last = self._last
-        embeddings = last[1] if last is not None and last[0] is crops else features(self.reader, crops, self._height)
+        if last is not None and last[0] is crops and last[2] == self._height:
+            embeddings = last[1]
+        else:
+            embeddings = features(self.reader, crops, self._height)
         kept = embeddings.astype(KEPT)
         self.memory.add(kept, shown)
         self._lessons += 1

@@ -268,3 +268,18 @@ def test_the_height_cue_reads_more_kings_on_new_squares_and_men_stay_men(network
     # 18 kings and 36 men. Measured: 12 kings and 34 men with the cue, 10 and 32 without.
     assert kings["cue"] > kings["before"]
     assert men["cue"] >= 30
+
+
+def test_a_start_read_zero_shot_then_adapted_on_is_learnt_with_its_heights(network):
+    """The session adapts on the frame it last read zero-shot (a start it did not find
+    itself) and learns it: that read had no heights, the lesson has them."""
+    renderer = Renderer(side_on(4))
+    start = renderer.render({k + 1: c for k, c in enumerate(START) if c != "."}, seed=1)
+    crops = network.crops(start.image, start.corners, start.played)
+    reader = AdaptingReader(network)
+    reader.classify(crops)
+    reader.adapt(start.image, start.corners, start.played, START)
+    lesson = reader.learn(crops, START)
+    assert lesson is not None
+    assert _unpacked(json.loads(lesson)["embeddings"]).shape == (32, len(network.generic.occupied) - 1 + HEIGHTS)
+    assert reader.memory.snapshot().x.shape[1] == len(network.generic.occupied) - 1 + HEIGHTS
