@@ -180,7 +180,8 @@ def refit(start: Heads, samples: Samples, prior: float = PRIOR, towards: np.ndar
 def widened(weights: np.ndarray, d: int) -> np.ndarray:
     """King weights on ``e - man`` (bias last) for ``d`` features: the height cue
     (``vision.height``) a direction was fit without starts at no weight."""
-    return np.r_[weights[:-1], np.zeros(d + 1 - len(weights)), weights[-1]]
+    out: np.ndarray = np.r_[weights[:-1], np.zeros(d + 1 - len(weights)), weights[-1]]
+    return out
 
 
 def side_squares(pieces: np.ndarray, labels: np.ndarray, squares: np.ndarray) -> np.ndarray | None:
