@@ -31,9 +31,10 @@ runs on a thread of its own (``vision.background``), never on the path that deci
 its heads are swapped in before a later read.
 
 Kept with the game, so a worker restarted mid-game reads and learns as the first one did:
-the start's refit carries the start's embeddings (with their heights), stacked men and king direction, each
-accepted board a lesson (its 32 embeddings as float16, about 11 kB of JSON), each refit the
-number of lessons it was fit on (``AdaptingReader.resume`` rebuilds the memory from them).
+the start's refit carries the start's embeddings (with their heights), stacked men and king
+direction, each accepted board a lesson (its 32 embeddings as float16, about 11 kB of JSON),
+each refit the number of lessons it was fit on (``AdaptingReader.resume`` rebuilds the
+memory from them).
 """
 
 from __future__ import annotations
