@@ -18,7 +18,10 @@ each pulled toward the heads the start gave (``vision.reader.adapt_heads``):
   the king prior of a side not crowned yet. The fit starts from, and is pulled toward, how
   a king stands apart from a man there as learnt once on rendered games for this network
   (``vision.reader.read_king_apart``): a game's first few kings move it only as far as
-  they show.
+  they show. Beside the embeddings it weighs how tall each piece stands on its crop
+  (``vision.height``: a stack's top stands one man's thickness higher), judged the same
+  way against a man of its side on its square or row, so the cue holds on squares no king
+  has stood on and for a side that has not crowned yet.
 
 Bounded: the memory holds at most ``PER_SQUARE`` embeddings per square and label (3 x 32 x
 5, float16, about 130 kB); a refit is a few Newton steps on a few hundred samples (tens of
@@ -28,9 +31,10 @@ runs on a thread of its own (``vision.background``), never on the path that deci
 its heads are swapped in before a later read.
 
 Kept with the game, so a worker restarted mid-game reads and learns as the first one did:
-the start's refit carries the start's embeddings, stacked men and king direction, each
-accepted board a lesson (its 32 embeddings as float16, about 11 kB of JSON), each refit the
-number of lessons it was fit on (``AdaptingReader.resume`` rebuilds the memory from them).
+the start's refit carries the start's embeddings (with their heights), stacked men and king
+direction, each accepted board a lesson (its 32 embeddings as float16, about 11 kB of JSON),
+each refit the number of lessons it was fit on (``AdaptingReader.resume`` rebuilds the
+memory from them).
 """
 
 from __future__ import annotations
@@ -45,6 +49,7 @@ from typing import Any
 import numpy as np
 
 from .background import Latest
+from .height import stack_heights
 from .lens import Lens
 from .logistic import ridge_logistic
 from .reader import (GEOMETRY, PRIOR, ROW_OF_SQUARE, AdaptedState, Heads, PieceReader, read_held_out,
@@ -134,18 +139,20 @@ def refit(start: Heads, samples: Samples, prior: float = PRIOR, towards: np.ndar
     for this network: ``vision.reader.read_king_apart``), or where there is none toward the
     generic king head's direction."""
     x, labels, squares = samples.x, samples.labels, samples.squares
+    plain = x[:, :len(start.occupied) - 1]  # occupancy and sides leave the height cue out
     occupied = np.isin(labels, PIECES)
     occ = start.occupied
     if 0 < occupied.sum() < len(occupied):
         y = occupied.astype(float)
-        occ = ridge_logistic(x, y, start.occupied, prior, weights=balanced(y))
+        occ = ridge_logistic(plain, y, start.occupied, prior, weights=balanced(y))
     pieces, piece_labels, piece_squares = x[occupied], labels[occupied], squares[occupied]
     light_rel, king, offsets = start.light_rel, start.king, start.king_offsets
     if start.reference is not None and len(pieces):
         y = np.isin(piece_labels, ["l", "L"]).astype(float)
         if 0 < y.sum() < len(y):
-            light_rel = ridge_logistic(pieces - start.reference, y, start.light_rel, prior,
-                                       offset=pieces @ start.light_abs, weights=balanced(y))
+            flat = plain[occupied]
+            light_rel = ridge_logistic(flat - start.reference, y, start.light_rel, prior,
+                                       offset=flat @ start.light_abs, weights=balanced(y))
     if samples.has_kings:
         men = side_squares(pieces, piece_labels, piece_squares)
         if men is not None:
@@ -163,11 +170,19 @@ def refit(start: Heads, samples: Samples, prior: float = PRIOR, towards: np.ndar
                 y = np.r_[y, np.ones(len(stacks))]
             d = x.shape[1]
             if towards is None:
-                towards = np.r_[start.king[:d] + start.king[d:-1], start.king[-1]]
-            fit = ridge_logistic(apart, y, towards, prior, weights=weights)
+                half = (len(start.king) - 1) // 2
+                towards = np.r_[start.king[:half] + start.king[half:-1], start.king[-1]]
+            fit = ridge_logistic(apart, y, widened(towards, d), prior, weights=weights)
             king = np.r_[np.zeros(d), fit[:-1], fit[-1] + LEARNT_KING_PRIOR]
             offsets = men @ fit[:-1]
     return Heads(occ, light_rel, start.light_abs, king, start.reference, offsets)
+
+
+def widened(weights: np.ndarray, d: int) -> np.ndarray:
+    """King weights on ``e - man`` (bias last) for ``d`` features: the height cue
+    (``vision.height``) a direction was fit without starts at no weight."""
+    out: np.ndarray = np.r_[weights[:-1], np.zeros(d + 1 - len(weights)), weights[-1]]
+    return out
 
 
 def side_squares(pieces: np.ndarray, labels: np.ndarray, squares: np.ndarray) -> np.ndarray | None:
@@ -250,16 +265,19 @@ class AdaptingReader:
         self.memory = GameMemory()
         self._start: Heads | None = None  # what refits are pulled toward
         self._towards: np.ndarray | None = None  # where a king refit starts (kept with the start)
-        self._last: tuple[SquareCrops, np.ndarray] | None = None  # the last crops read, embedded
+        # The last crops read, embedded, and whether with their heights (a read before the
+        # start's refit has none, and the start's frame is then learnt with them).
+        self._last: tuple[SquareCrops, np.ndarray, bool] | None = None
         self._lessons = 0  # boards learnt since the start
         self._refits: Latest[tuple[int, str, AdaptedState]] = Latest("refit")
         self._generation = 0  # a refit asked before the last start or resume is dropped
+        self._height = False  # the height cue beside the embeddings (``features``), from the start on
         self._landed: str | None = None  # a refit swapped in, not yet handed on (``refitted``)
 
     def classify(self, crops: SquareCrops) -> np.ndarray:
         self._swap_in()
-        embeddings = self.reader.embed(crops)
-        self._last = crops, embeddings
+        embeddings = features(self.reader, crops, self._height)
+        self._last = crops, embeddings, self._height
         return self.reader.heads(self.state).probabilities(embeddings)
 
     def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
@@ -268,9 +286,9 @@ class AdaptingReader:
         embeddings, its men stacked into kings), to be kept with the game."""
         state = self.reader.adapt(image, corners, played, labels, lens=lens)
         crops = self.reader.crops(image, corners, played, lens)
-        embeddings = self.reader.embed(crops).astype(KEPT)
+        embeddings = features(self.reader, crops, True).astype(KEPT)
         stacks = start_stacks(self.reader, crops, labels)
-        start: dict[str, Any] = {"shown": labels, "embeddings": _packed(embeddings)}
+        start: dict[str, Any] = {"shown": labels, "embeddings": _packed(embeddings), "height": True}
         if self.reader.king_apart is not None:
             start["king_apart"] = self.reader.king_apart.tolist()
         if stacks is not None:
@@ -344,7 +362,10 @@ class AdaptingReader:
             return None  # zero-shot: nothing to pull a refit toward
         self._swap_in()
         last = self._last
-        embeddings = last[1] if last is not None and last[0] is crops else self.reader.embed(crops)
+        if last is not None and last[0] is crops and last[2] == self._height:
+            embeddings = last[1]
+        else:
+            embeddings = features(self.reader, crops, self._height)
         kept = embeddings.astype(KEPT)
         self.memory.add(kept, shown)
         self._lessons += 1
@@ -375,6 +396,8 @@ class AdaptingReader:
         self.state, self.memory, self._lessons, self._landed = state, GameMemory(), 0, None
         self._start = None if state is None else state.heads
         towards = None if start is None else start.get("king_apart")
+        # A game kept before the height cue reads, and learns, without it, as it did.
+        self._height = start is not None and bool(start.get("height", False))
         self._towards = None if towards is None else np.asarray(towards, np.float64)
 
 
@@ -414,6 +437,16 @@ def _unpacked_stacks(start: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.
             np.array(start["stack_squares"], int))
 
 
+def features(reader: PieceReader, crops: SquareCrops, height: bool) -> np.ndarray:
+    """(N, D) what the game's heads read of each crop: the network's embedding and colour
+    (``PieceReader.embed``), and where ``height``, how tall its piece stands
+    (``vision.height``), which only the king refit weighs."""
+    embedded = reader.embed(crops)
+    if not height:
+        return embedded
+    return np.concatenate([embedded, stack_heights(crops, GEOMETRY)], 1)
+
+
 def start_stacks(reader: PieceReader, crops: SquareCrops, labels: str
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The start's men stacked into kings: embeddings, king labels and squares."""
@@ -429,5 +462,5 @@ def start_stacks(reader: PieceReader, crops: SquareCrops, labels: str
             squares += [square] * len(stacks.images)
     if not kings:
         return None
-    embedded = reader.embed(SquareCrops(np.concatenate(images), np.concatenate(sight)))
+    embedded = features(reader, SquareCrops(np.concatenate(images), np.concatenate(sight)), True)
     return embedded, np.array(kings), np.array(squares)

@@ -160,7 +160,7 @@ class Heads:
     occupied: np.ndarray  # (D + 1,)
     light_rel: np.ndarray  # (D + 1,)
     light_abs: np.ndarray  # (D,)
-    king: np.ndarray  # (2 D + 1,)
+    king: np.ndarray  # (2 D + 1,); D with the heights (``vision.height``) once refit on kings
     reference: np.ndarray | None = None  # (D,)
     king_offsets: np.ndarray | None = None  # (2, 32)
 
@@ -187,9 +187,11 @@ class Heads:
         """Log-odds of a king over a man: against ``ref``, or, once learnt from the game's
         kings, against a man of the piece's side (as read) on its square (``king_offsets``
         (2, 32)) or row ((2, 8), as kept before) (32 squares of one board)."""
-        d = e.shape[1]
         w = self.king[:-1]
+        d = len(w) // 2
+        e = e[:, :d]  # a head fit before the game's kings leaves out the height cue
         if self.king_offsets is None or len(e) != 32:
+            ref = np.r_[ref, np.zeros(d - len(ref))]  # the start's reference has no heights
             logit: np.ndarray = np.concatenate([e, e - ref], 1) @ w + self.king[-1]
             return logit
         side = np.where(light > 0.5, 0, 1)
@@ -206,7 +208,12 @@ class Heads:
         pass found them. A midpoint, not a mean: a board with one light man and eight dark
         ones keeps its comparison point between the sides (the start, with as many of each,
         is what the heads were refit at). With one side on the board the first pass stands.
+
+        ``e`` may carry more columns than the occupancy and side heads read (a piece's
+        height, ``vision.height``, which only the game's king refit weighs): each head reads
+        the columns it was fit on.
         """
+        full, e = e, e[:, :len(self.occupied) - 1]
         p_occ = sigmoid(e @ self.occupied[:-1] + self.occupied[-1])
         ref = self.reference
         if ref is None:
@@ -219,7 +226,7 @@ class Heads:
             light = self._light(e, (e[lights].mean(0) + e[darks].mean(0)) / 2)
         if self.reference is None and piece.sum() >= 2:
             light = _colour_sides(e[:, -COLOUR:], piece, light)
-        king = sigmoid(self._king_logit(e, ref, light))
+        king = sigmoid(self._king_logit(full, ref, light))
         man = p_occ * (1 - king)
         return np.stack([1 - p_occ, man * light, man * (1 - light), p_occ * king * light,
                          p_occ * king * (1 - light)], axis=1)
