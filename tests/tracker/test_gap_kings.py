@@ -10,11 +10,12 @@ the game followed a king that never moved.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from makhos.engine import Colour, Position
 from makhos.engine.game import Game
-from makhos.events import EventKind
 from makhos.tracker import GameTracker, TrackerConfig
 from makhos.vision.reading import CLASS_INDEX, Reading
 
@@ -44,17 +45,33 @@ def misread(position: Position, time: float) -> Reading:
     return Reading(time, p)
 
 
-def test_a_king_that_flew_during_a_gap_is_no_man_marched_in_its_place() -> None:
+def after_a_gap(board: Position, read: Callable[[Position, float], Reading]) -> GameTracker:
+    """A tracker that saw ``BEFORE``, then nothing for 6.7 s (six plies fit), then ``board``
+    as ``read`` reads it for a second."""
     start = Position.from_fen(BEFORE)
     tracker = GameTracker("1", config=TrackerConfig(first_mover=Colour.DARK, offline=True))
     feed = Feed(tracker)
     feed.log(tracker.start_from(start, 0.0))
     feed.board(start, frames=30)
-    feed.hand(200)  # the board unseen 6.7 s: five plies fit
-    board = after(BEFORE, UNSEEN)
+    feed.hand(200)
     for _ in range(30):
         feed.time += 1 / 30
-        feed.events += feed.log(tracker.observe(feed.time, misread(board, feed.time)))
+        feed.events += feed.log(tracker.observe(feed.time, read(board, feed.time)))
+    return tracker
+
+
+def test_a_king_that_flew_during_a_gap_is_no_man_marched_in_its_place() -> None:
+    board = after(BEFORE, UNSEEN)
+    tracker = after_a_gap(board, misread)
     moves = [m.move for m in tracker.logged_game.current.moves]
     assert len(moves) == len(UNSEEN.split()) and "29-15" in moves and "24-19" not in moves
+    assert tracker.game is not None and tracker.game.position.board == board.board
+
+
+def test_a_man_that_marched_while_the_king_stayed_in_sight_is_recorded_as_it_marched() -> None:
+    line = "1-5 24-19 7-10 21-17 13x22x31 19-15"
+    board = after(BEFORE, line)
+    tracker = after_a_gap(board, Reading.certain)
+    moves = [m.move for m in tracker.logged_game.current.moves]
+    assert len(moves) == 6 and "24-19" in moves and "19-15" in moves and "29-15" not in moves
     assert tracker.game is not None and tracker.game.position.board == board.board
