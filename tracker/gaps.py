@@ -24,7 +24,7 @@ explains, the mismatch it always was.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -80,6 +80,63 @@ def gap_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_mover:
     for side in record.movers(fixed_first_mover):
         start = record.position_for(side)
         found += [(side, line) for line in gap_lines(start, seen, record.rules, most)]
+    return kings_own_lines(record, _shortest(found), seen, fixed_first_mover)
+
+
+def kings_own_lines(record: MatchGame, found: Lines, seen: Sight, fixed_first_mover: bool) -> Lines:
+    """The lines ``found``, unless they keep a king where the reading sees none while a man
+    of its side comes where none stood: then the king's own flight, in fewer plies, if
+    one leads there with at most one man of that side kept that the reading missed.
+
+    A king read side-on is often read as a man, and its square, left behind, as a man or
+    nothing; a man on the board's edge may be missed. Then the line that fits the reading
+    best marches a man to where the king landed and leaves the king unseen on its square
+    (kingplay 70024: 24-19 ... 19-15 for the king's 29-15, three plies invented). A king
+    that moves stays a king: the fewest plies, each piece keeping who it is, is the
+    referee's reading of the board, at the cost of one man misread as gone."""
+    flights = {_king_flown(record.position_for(side), _after(record.position_for(side), line)[-1].board, seen)
+               for side, line in found}
+    shorter: Lines = []
+    for relaxed, missed in (flight for flight in flights if flight is not None):
+        for mover in record.movers(fixed_first_mover):
+            origin = record.position_for(mover)
+            shorter += [(mover, kept) for kept in gap_lines(origin, relaxed, record.rules, len(found[0][1]) - 1)
+                        if _missed(_after(origin, kept)[-1].board, missed) <= 1]
+    return _shortest(shorter) or found
+
+
+def _king_flown(start: Position, end: Board, seen: Sight) -> tuple[Sight, int] | None:
+    """Where a line from ``start`` to ``end`` leaves a king unmoved on a square the reading
+    sees maybe empty and brings a man of its side where none stood: the sight that makes
+    that king leave its square and allows a king where the man came, and a man of its side
+    where the line moved one away (the squares missed); None when no king is so left."""
+    dark, light, kings = end
+    for colour, mine in ((Colour.DARK, dark), (Colour.LIGHT, light)):
+        had = start.dark if colour is Colour.DARK else start.light
+        left = had & start.kings & mine & kings & seen.empty
+        came = mine & ~kings & ~had
+        if not (left and came):
+            continue
+        missed = had & ~start.kings & ~mine
+        keep = ~left
+        if colour is Colour.DARK:
+            return replace(seen, empty=seen.empty | left, dark_man=(seen.dark_man | missed) & keep,
+                           dark_king=(seen.dark_king | came) & keep, light_man=seen.light_man & keep,
+                           light_king=seen.light_king & keep), missed
+        return replace(seen, empty=seen.empty | left, light_man=(seen.light_man | missed) & keep,
+                       light_king=(seen.light_king | came) & keep, dark_man=seen.dark_man & keep,
+                       dark_king=seen.dark_king & keep), missed
+    return None
+
+
+def _missed(board: Board, missed: int) -> int:
+    """How many of the squares ``missed`` (read empty) ``board`` holds a piece on."""
+    dark, light, _ = board
+    return ((dark | light) & missed).bit_count()
+
+
+def _shortest(found: Lines) -> Lines:
+    """The shortest of the lines ``found``."""
     shortest = min((len(line) for _, line in found), default=0)
     return [(side, line) for side, line in found if len(line) == shortest]
 
