@@ -392,12 +392,14 @@ class GameTracker:
 
     def _relit_misread(self, story: Story) -> bool:
         """Whether a story of a reading made in new light (a shadow fell, a lamp went off)
-        records a board no ply explains (a mismatch, or plies looked for through a gap) that
-        differs from the game's on more squares than ``relit_squares``: the light moved the
-        reads, the players did not move that many pieces at once (kingplay 70012: a shadow,
-        15 squares read otherwise)."""
+        records a board no ply explains (a mismatch) that differs from the game's on more
+        squares than ``relit_squares``: the light moved the reads, the players did not move
+        that many pieces at once (kingplay 70012: a shadow, 15 squares read otherwise). A gap's
+        line is no such board: it is legal plies, and several of them, made under an arm
+        resting on the board while the hall's light changed, move many squares at once
+        (kingplay 70024)."""
         game = self.game
-        if story.kind not in (StoryKind.MISMATCH, StoryKind.GAP) or game is None:
+        if story.kind is not StoryKind.MISMATCH or game is None:
             return False
         shown = board_classes([with_overlay(game.position.board, game.position, self.overlay)])[0]
         changed = SIDE_OF_CLASS[board_classes([story.board])[0]] != SIDE_OF_CLASS[shown]

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from makhos.engine import Piece, Position
+from makhos.events import EventKind
 
 from makhos.vision.reading import CLASS_INDEX, Reading
 
@@ -93,3 +96,23 @@ def test_a_ply_made_as_the_light_changes_is_recorded():
     feed = started(START8)
     feed.hand()
     assert kinds(read_in(feed, "W:W1,2,3,4:B25,30,31,32", 30, relit=True)) == ["move"]
+
+
+
+@pytest.mark.parametrize("relit", [False, True])
+def test_the_plies_of_a_gap_are_asked_about_also_when_the_light_changed_under_it(relit):
+    """An arm rested on the board while the hall's light changed (kingplay 70024): the
+    plies made under it move more squares than a new light may misread, but they are legal
+    plies, a gap's lines, not a board no ply explains; in new light as in the old, the
+    referee is asked which line it was."""
+    feed = started(START8)
+    feed.board(START8)
+    feed.time += 15.0  # the board unseen
+    line = ["29-25", "4-8", "30-26"]  # or 30-26 4-8 29-25: the same board, 6 squares
+    position = Position.from_fen(START8)
+    for text in line:
+        (move,) = [m for m in position.legal_moves() if str(m) == text]
+        position = position.play(move)
+    (notice,) = read_in(feed, position.fen(), 30, relit=relit)
+    assert notice.kind is EventKind.IRREGULARITY
+    assert "29-25 4-8 30-26" in notice.reason and "2 lines explain the board" in notice.reason
