@@ -111,21 +111,17 @@ def _king_flown(start: Position, end: Board, seen: Sight) -> tuple[Sight, int] |
     that king leave its square and allows a king where the man came, and a man of its side
     where the line moved one away (the squares missed); None when no king is so left."""
     dark, light, kings = end
-    for colour, mine in ((Colour.DARK, dark), (Colour.LIGHT, light)):
-        had = start.dark if colour is Colour.DARK else start.light
+    for mine, had, side, other in ((dark, start.dark, "dark", "light"), (light, start.light, "light", "dark")):
         left = had & start.kings & mine & kings & seen.empty
         came = mine & ~kings & ~had
         if not (left and came):
             continue
         missed = had & ~start.kings & ~mine
         keep = ~left
-        if colour is Colour.DARK:
-            return replace(seen, empty=seen.empty | left, dark_man=(seen.dark_man | missed) & keep,
-                           dark_king=(seen.dark_king | came) & keep, light_man=seen.light_man & keep,
-                           light_king=seen.light_king & keep), missed
-        return replace(seen, empty=seen.empty | left, light_man=(seen.light_man | missed) & keep,
-                       light_king=(seen.light_king | came) & keep, dark_man=seen.dark_man & keep,
-                       dark_king=seen.dark_king & keep), missed
+        allowed = {f"{side}_man": getattr(seen, f"{side}_man") | missed,
+                   f"{side}_king": getattr(seen, f"{side}_king") | came,
+                   f"{other}_man": getattr(seen, f"{other}_man"), f"{other}_king": getattr(seen, f"{other}_king")}
+        return replace(seen, empty=seen.empty | left, **{name: bits & keep for name, bits in allowed.items()}), missed
     return None
 
 

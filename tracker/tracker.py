@@ -23,7 +23,7 @@ from makhos.engine.game import Game
 from makhos.engine.changes import Hypothesis, Verdict, describe_change
 from makhos.events import EventKind, GameEvent
 from makhos.events.game import Alert, AlertKind, LoggedGame
-from makhos.vision.reading import CLASS_INDEX, Reading
+from makhos.vision.reading import CLASS_INDEX, Reading, side_probabilities
 
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
@@ -79,9 +79,8 @@ def washed_out(read: Board, candidates: Candidates, most: int) -> bool:
 def read_as(reading: Reading, board: Board) -> bool:
     """Whether the reading puts on every square the side (or none) that ``board`` does, a
     man and a king alike: no square left to a misread's tolerance."""
-    p = reading.probabilities
-    sides = np.stack([p[:, SIDE_OF_CLASS == side].sum(axis=1) for side in range(3)], axis=1)
-    return bool((sides.argmax(axis=1) == SIDE_OF_CLASS[board_classes([board])[0]]).all())
+    read = side_probabilities(reading.probabilities).argmax(axis=1)
+    return bool((read == SIDE_OF_CLASS[board_classes([board])[0]]).all())
 
 
 @dataclass
@@ -298,9 +297,13 @@ class GameTracker:
         is looked for. Without it the board that ended the game matched no story, and was
         called a board that does not match the game it ended."""
         position = game.position
-        board = with_overlay(position.board, position, self.overlay)
-        return Story(StoryKind.GAME, board, Hypothesis(Verdict.UNCHANGED, (), position.board),
-                     mover=position.turn)
+        return Story(StoryKind.GAME, self._on_the_table(position),
+                     Hypothesis(Verdict.UNCHANGED, (), position.board), mover=position.turn)
+
+    def _on_the_table(self, position: Position) -> Board:
+        """The board ``position`` leaves on the table: captured men not lifted yet and a
+        king not stacked yet (the overlay) included."""
+        return with_overlay(position.board, position, self.overlay)
 
     def _left(self) -> int | None:
         """The square the game's last ply left (None: none, or no game)."""
@@ -401,7 +404,7 @@ class GameTracker:
         game = self.game
         if story.kind is not StoryKind.MISMATCH or game is None:
             return False
-        shown = board_classes([with_overlay(game.position.board, game.position, self.overlay)])[0]
+        shown = board_classes([self._on_the_table(game.position)])[0]
         changed = SIDE_OF_CLASS[board_classes([story.board])[0]] != SIDE_OF_CLASS[shown]
         return int(changed.sum()) > self.config.relit_squares
 
@@ -414,7 +417,7 @@ class GameTracker:
         if (alert is None or alert.kind is not AlertKind.BOARD_MISMATCH or alert.fen is None
                 or game is None):
             return False
-        shown = with_overlay(game.position.board, game.position, self.overlay)
+        shown = self._on_the_table(game.position)
         board = Position.from_fen(alert.fen).board
         return any(bin(board[side]).count("1") > bin(shown[side]).count("1") for side in (0, 1))
 

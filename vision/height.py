@@ -41,7 +41,7 @@ BANDS, BAND_ROWS = 8, 3
 #: Heights (squares) and shares are given times these. The king refit pulls every weight
 #: alike toward where it starts, so a larger scale lets the game's own kings weigh the cue
 #: more: a king stands about 0.15 square above a man, some 14 units here (chosen on
-#: ``bench.learning``: 8 and 3 found 339 of its 428 kings, 48 and 8 found 351, these 354).
+#: ``bench.learning``; the scales tried and what each read: ``bench/RESULTS.md``).
 HEIGHT_SCALE, SHARE_SCALE = 96.0, 16.0
 #: Columns ``stack_heights`` gives a crop.
 HEIGHTS = len(SEARCHES) + BANDS

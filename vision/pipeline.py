@@ -41,7 +41,7 @@ from .occlusion import GateState, GateStatus, OcclusionGate
 from .orientation import Orientation
 from .photo import numbered
 from .rectify import SquareCrops, crop_squares
-from .reading import CLASS_INDEX, Reading
+from .reading import CLASS_INDEX, Reading, side_probabilities
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
 from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartVerdict, allowed_misreads, chosen_numbering, half_turn,
                           held_out_start, hides_pieces, leading_start, start_fits)
@@ -106,12 +106,6 @@ def view(crops: SquareCrops, read: int) -> SquareCrops:
     elif read % 4 == 3:
         images = np.concatenate([images[:, 1:], images[:, -1:]], axis=1)
     return crops.with_images(images)
-
-
-def side_probabilities(probabilities: np.ndarray) -> np.ndarray:
-    """(32, 3) probabilities of empty, a light piece, a dark piece: man and king merged."""
-    p = probabilities
-    return np.stack([p[:, 0], p[:, 1] + p[:, 3], p[:, 2] + p[:, 4]], axis=1)
 
 
 def side_classes(position: Position) -> np.ndarray:
@@ -215,13 +209,9 @@ class BoardReader:
         moving since the last read the game taught: a move may have been made since, and the
         accepted board labels no later frame. Returns whether it adapted; the refit becomes
         :attr:`adaptation`, for the session to keep with the game."""
-        if (self._moved_since_taught or not self._relit or self._read_frame is None or self.played is None
-                or not isinstance(self.classifier, StartAdapting)):
+        if self._moved_since_taught or not self._relit:
             return False
-        image, corners = self._read_frame
-        self._adaptation = self.classifier.adapt(image, corners, self.played, shown, self.lens)
-        self._taught()
-        return True
+        return self._adapt_on_last_read(shown)
 
     def started(self, shown: str) -> None:
         """The game started from the board of the last read, the tracker confirmed it:
@@ -236,15 +226,24 @@ class BoardReader:
         more (a start first seen with plies already made, read through phantom men and a
         hand's shadow) would teach the reader its misreads as this board's look. A reader
         already adapted (on this start, or a game taken up) keeps its heads."""
-        if (self._adaptation is not None or self._read_frame is None or self._probabilities is None
-                or self.played is None or not isinstance(self.classifier, StartAdapting)):
+        if self._adaptation is not None or self._probabilities is None:
             return
         pieces = np.array([label not in ".?" for label in shown])
         if len(sides_misread(self._probabilities, shown)) > allowed_misreads(pieces[None, :])[0]:
             return
+        self._adapt_on_last_read(shown)
+
+    def _adapt_on_last_read(self, shown: str) -> bool:
+        """Adapt the square reader on the frame of the last read, its squares showing
+        ``shown``, as on a start (the refit becomes :attr:`adaptation`); that read's light is
+        then the light the reader knows. Returns whether it adapted: not where nothing was
+        read yet or the reader does not adapt."""
+        if self._read_frame is None or self.played is None or not isinstance(self.classifier, StartAdapting):
+            return False
         image, corners = self._read_frame
         self._adaptation = self.classifier.adapt(image, corners, self.played, shown, self.lens)
         self._taught()
+        return True
 
     def _seek(self, positions: list[Position]) -> None:
         self._starts = positions

@@ -27,6 +27,12 @@ def labels_of(probabilities: np.ndarray) -> str:
     return "".join(LABELS[i] for i in probabilities.argmax(1))
 
 
+def side_probabilities(probabilities: np.ndarray) -> np.ndarray:
+    """(32, 3) probabilities of empty, a light piece, a dark piece: man and king merged."""
+    p = probabilities
+    return np.stack([p[:, 0], p[:, 1] + p[:, 3], p[:, 2] + p[:, 4]], axis=1)
+
+
 @dataclass(frozen=True)
 class Reading:
     """Per-square probabilities of one settled frame.

@@ -13,7 +13,8 @@ from makhos.engine import Position, Rules, Setup
 from makhos.engine.starts import start_boards
 from makhos.vision.learning import AdaptingReader
 from makhos.vision.locate import locate_board
-from makhos.vision.pipeline import BoardReader, side_classes, side_probabilities
+from makhos.vision.pipeline import BoardReader, side_classes
+from makhos.vision.reading import side_probabilities
 from makhos.vision.rectify import crop_squares
 from makhos.vision.start_check import (HELD_OUT_MARGIN, HELD_OUT_NATS, NUMBERINGS, START_MARGIN, chosen_numbering,
                                        half_turn, held_out_start, hides_pieces, leading_start, start_fits)
