@@ -95,9 +95,12 @@ def _hand_frame(renderer: Renderer, shot: Shot, t: float, hand: Callable[[float]
                 seed: int, nudged: tuple[dict[int, tuple[float, float]], dict[int, tuple[float, float]]],
                 smear: float) -> np.ndarray:
     """The clean picture at fraction ``t`` of a shot with a hand; ``smear``: the share of the
-    hand's path swept while the shutter is open (a fast hand), seen as the mean of pictures
-    along it (the board changes where the hand put the man down)."""
-    spread = np.linspace(t - smear / 2, t + smear / 2, 5) if smear > 0 else np.array([t])
+    hand's path swept while the shutter is open where the hand is fastest, seen as the mean of
+    pictures along it (the board changes where the hand put the man down). A hand is fast
+    reaching in and leaving, and still when it puts the man down (mid-shot): the sweep grows
+    from nothing there to ``smear`` a quarter of the shot away."""
+    sweep = smear * min(1.0, abs(t - 0.5) / 0.25)
+    spread = np.linspace(t - sweep / 2, t + sweep / 2, 5) if sweep > 0 else np.array([t])
     pictures = []
     for u in np.clip(spread, 0.0, 1.0):
         late = u >= 0.5 and shot.after is not None
