@@ -93,6 +93,14 @@ def sample_hand(rng: np.random.Generator) -> Hand:
                 sleeve=bgr(rng.integers(20, 230, 3)))
 
 
+def _nudge(stack: list[Disc], offset: tuple[float, float] | None) -> list[Disc]:
+    """``stack`` moved by ``offset`` (squares; None: where it stands)."""
+    if offset is None:
+        return stack
+    dx, dy = offset
+    return [(x + dx, y + dy, z0, z1, light, radius) for x, y, z0, z1, light, radius in stack]
+
+
 class Renderer:
     """Renders frames of one scene; build once, call ``render`` per frame."""
 
@@ -133,17 +141,19 @@ class Renderer:
     # ------------------------------------------------------------------ frame
 
     def render(self, pieces: Mapping[int, object] | None = None, hand: Hand | None = None,
-               seed: int = 0) -> RenderedFrame:
+               seed: int = 0, nudged: Mapping[int, tuple[float, float]] | None = None
+               ) -> RenderedFrame:
         """Render ``pieces`` (square -> 'd', 'D', 'l', 'L' or an engine ``Piece``).
 
         ``seed`` drives the per-frame randomness (piece placement jitter, noise offset), so a
-        frame is reproducible from (scene, pieces, hand, seed).
+        frame is reproducible from (scene, pieces, hand, seed). ``nudged``: square -> offset
+        (squares) of a piece put down off its square's centre, beyond the jitter.
         """
         scene, cam = self.scene, self.scene.camera
         w, h = cam.size
         rng = np.random.default_rng(seed)
         labels = {sq: _label(v) for sq, v in (pieces or {}).items()}
-        cylinders = self._cylinders(labels, rng)
+        cylinders = self._cylinders(labels, rng, nudged or {})
 
         img: np.ndarray = self.background.copy()
         self._shadows(img, cylinders, hand)
@@ -187,7 +197,8 @@ class Renderer:
 
     # ------------------------------------------------------------- geometry
 
-    def _cylinders(self, labels: dict[int, str], rng: np.random.Generator) -> list[Disc]:
+    def _cylinders(self, labels: dict[int, str], rng: np.random.Generator,
+                   nudged: Mapping[int, tuple[float, float]]) -> list[Disc]:
         """(x, y, z_bottom, z_top, light?, radius) of every disc to draw, in drawing order.
 
         A man is one cylinder, with a smaller raised boss on top when the set has one (as
@@ -195,7 +206,8 @@ class Renderer:
         which the classifier must not take for a king). A king is two stacked men, the top
         one offset; the top man hides the lower one's boss.
         """
-        stacks = [self._stack(sq, label, rng) for sq, label in labels.items()]
+        stacks = [_nudge(self._stack(sq, label, rng), nudged.get(sq))
+                  for sq, label in labels.items()]
         # Painter's order: stacks farthest from the camera's foot first, each bottom to top.
         cx, cy = self._centre[0], self._centre[1]
         stacks.sort(key=lambda parts: -np.hypot(parts[0][0] - cx, parts[0][1] - cy))
@@ -221,6 +233,14 @@ class Renderer:
             parts.append((x, y, top, top + style.boss_height, light,
                           style.radius * style.boss_radius))
         return parts
+
+    def draw_discs(self, image: np.ndarray, discs: list[Disc]) -> None:
+        """Draw ``discs`` (men off the board: on the table, on the next table's board) into
+        ``image`` (the table, before light and lens), farthest from the camera first."""
+        cx, cy = self._centre[0], self._centre[1]
+        order = sorted(range(len(discs)), key=lambda k: (-np.hypot(discs[k][0] - cx, discs[k][1] - cy),
+                                                         discs[k][2]))
+        self._draw_cylinders(image, [discs[k] for k in order])
 
     def _circle(self, x: float, y: float, z: float, radius: float) -> np.ndarray:
         a = np.linspace(0, 2 * np.pi, SEGMENTS, endpoint=False)

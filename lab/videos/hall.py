@@ -36,12 +36,28 @@ def resting_arm(rng: np.random.Generator, skin: tuple[int, int, int],
                 skin=skin, sleeve=sleeve)
 
 
+def board_margin(renderer: Renderer) -> float:
+    """Board units from the playing area's edge to the board's outer edge."""
+    board = renderer.scene.board
+    return board.border_width + (1.0 if board.border == "outer" else 0.0)
+
+
+def board_to_image(renderer: Renderer, points: np.ndarray, centre: np.ndarray,
+              turn: float) -> np.ndarray:
+    """Board-plane ``points`` turned by ``turn`` about ``centre``, in the background's
+    pixels times 16 (cv2's 4 fractional bits)."""
+    rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    board = (np.asarray(points, float) - centre) @ rotation.T + centre
+    pixels = cv2.perspectiveTransform(board.reshape(-1, 1, 2),
+                                      renderer.scene.camera.board_homography()).reshape(-1, 2)
+    return np.asarray(pixels * 16, np.int32)
+
+
 def lay_scoresheet(renderer: Renderer, rng: np.random.Generator) -> None:
     """Draw a scoresheet into ``renderer``'s table: paper on the table beside the board,
     off the players' sides, ruled in lines with a column line and a boxed header, turned a
     little, in part out of view where the camera frames the board closely."""
-    scene = renderer.scene
-    margin = scene.board.border_width + (1.0 if scene.board.border == "outer" else 0.0)
+    margin = board_margin(renderer)
     width, height = float(rng.uniform(2.5, 3.5)), float(rng.uniform(3.5, 5.0))
     left = bool(rng.random() < 0.5)
     gap = margin + float(rng.uniform(0.2, 1.0))
@@ -49,13 +65,9 @@ def lay_scoresheet(renderer: Renderer, rng: np.random.Generator) -> None:
     y0 = float(rng.uniform(-0.5, 8.5 - height))
     turn = math.radians(float(rng.uniform(-12, 12)))
     centre = np.array([x0 + width / 2, y0 + height / 2])
-    rotation = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
 
     def to_image(points: np.ndarray) -> np.ndarray:
-        board = (np.asarray(points, float) - centre) @ rotation.T + centre
-        pixels = cv2.perspectiveTransform(board.reshape(-1, 1, 2),
-                                          scene.camera.board_homography()).reshape(-1, 2)
-        return np.asarray(pixels * 16, np.int32)
+        return board_to_image(renderer, points, centre, turn)
 
     def line(a: tuple[float, float], b: tuple[float, float], ink: tuple[int, int, int]) -> None:
         p = to_image(np.array([a, b]))
@@ -74,3 +86,4 @@ def lay_scoresheet(renderer: Renderer, rng: np.random.Generator) -> None:
     for x in (x0 + 0.15, x0 + width / 2, x1 - 0.15):
         line((x, y0 + 0.15), (x, y1 - 0.15), ruling)
     line((x0 + 0.15, y0 + 0.15), (x1 - 0.15, y0 + 0.15), ruling)
+

@@ -24,7 +24,7 @@ from makhos.engine.pdn import read_game
 from lab.render import Scene, sample_scene
 from lab.render.scene import sample_camera
 
-from .nuisances import Nuisances, hall_nuisances, sample_nuisances
+from .nuisances import Nuisances, busy_hall_nuisances, hall_nuisances, sample_nuisances
 from .render import shot_starts
 from .script import FPS, KING_IRREGULARITIES, GameScript, Shot, script_game
 
@@ -35,6 +35,10 @@ LAST_BOARD_S = 4  # seconds the last board is held
 #: new angle, an arm resting on the board, a scoresheet): the seeds before render as they
 #: did when their figures were taken.
 HALL_SEEDS = 70_020
+#: The first seed whose video has a busy hall's nuisances as well (men put down off-centre,
+#: a fast hand blurred, the next table's board in view, a phone on the board's edge, captured
+#: men beside it, a moving glare spot, a player's head at the frame's top, the focus hunting).
+BUSY_HALL_SEEDS = 70_030
 
 
 def low_stacks(scene: Scene, rng: np.random.Generator) -> Scene:
@@ -57,12 +61,15 @@ def king_script(seed: int, plies: int) -> GameScript:
 
 def king_play(seed: int, plies: int) -> tuple[GameScript, Scene, Nuisances]:
     """One video's game, scene and hostile camera (wobble, light, noise, codec); from seed
-    :data:`HALL_SEEDS` on, with a hall's nuisances too (:func:`hall_nuisances`)."""
+    :data:`HALL_SEEDS` on, with a hall's nuisances too (:func:`hall_nuisances`), from
+    :data:`BUSY_HALL_SEEDS` on a busy hall's (:func:`busy_hall_nuisances`)."""
     script = king_script(seed, plies)
     duration = float(shot_starts(script)[-1])
     nuisances = sample_nuisances(np.random.default_rng([seed, 7]), duration, size=SIZE)
     if seed >= HALL_SEEDS:
         nuisances = hall_nuisances(nuisances, np.random.default_rng([seed, 11]), duration)
+    if seed >= BUSY_HALL_SEEDS:
+        nuisances = busy_hall_nuisances(nuisances, np.random.default_rng([seed, 13]), duration)
     rng = np.random.default_rng(seed)
     scene = sample_scene(rng, held_out=True, elevation=(ELEVATION, ELEVATION), size=SIZE)
     # Framed as a player frames a game: the playing area fills the picture, a border or a

@@ -10,9 +10,12 @@ in the order light and a sensor meet them:
     clean frame -> camera motion: wobble, jolts, a knock to a new angle, zoom/focus
                    breathing, roll, rolling-shutter skew while it moves (one remap)
                 -> motion blur along the camera's motion during the exposure
+                -> a busy hall's focus hunting and a player's head at the frame's top
+                   (:mod:`lab.videos.busy_camera`)
                 -> exposure (steps, drift, a hunt when a hand comes in, a dim hall), white
                    balance drift, mains flicker banding on a rolling shutter, a person's
-                   shadow falling across part of the view and staying
+                   shadow falling across part of the view and staying, a busy hall's
+                   glare spot moving with the lamp
                 -> sensor noise at the current gain
                 -> (the writer) compression: MPEG-4 Part 2 or H.264 at a low bit rate,
                    key frames every ``gop`` frames
@@ -32,6 +35,8 @@ from typing import Any
 
 import cv2
 import numpy as np
+
+from .busy_camera import BusyCamera, is_busy
 
 #: Frame sizes of the cameras we meet: VGA webcams to full-HD phones.
 SIZES = ((640, 480), (960, 540), (1024, 576), (1280, 720), (1280, 960), (1920, 1080))
@@ -86,6 +91,16 @@ class Nuisances:
     sleeve_at: float | None = None  # seconds: a player's arm comes to rest on the board's edge
     sleeve_s: float = 0.0  # for this long, lifted only to play
     scoresheet: bool = False  # a ruled scoresheet lies on the table beside the board
+    # a busy hall's (:func:`busy_hall_nuisances`; the defaults: none)
+    nudged: float = 0.0  # chance a man is put down leaning into the next square, and stays
+    hand_smear: float = 0.0  # share of a hand's path swept in one exposure (a fast hand)
+    second_board: bool = False  # the next table's board at the frame's edge, played on too
+    phone: bool = False  # a phone laid on the board's edge
+    captured_beside: bool = False  # captured men stacked on the table beside the board
+    glare: float = 0.0  # grey levels of a glossy glare spot that moves with the lamp
+    head_at: float | None = None  # seconds: a player's head comes in at the frame's top
+    head_s: float = 0.0  # for this long
+    focus_hunts_per_min: float = 0.0  # the auto-focus losing the board and finding it again
 
     @classmethod
     def calm(cls, size: tuple[int, int] = (1280, 720), fps: float = 30.0,
@@ -176,6 +191,30 @@ def hall_nuisances(nuisances: Nuisances, rng: np.random.Generator, duration: flo
     )
 
 
+def busy_hall_nuisances(nuisances: Nuisances, rng: np.random.Generator,
+                        duration: float) -> Nuisances:
+    """``nuisances`` with what a busy hall adds, drawn from ``rng``: men put down off-centre,
+    a fast hand blurred, the next table's board in view, a phone on the board's edge,
+    captured men stacked beside it, a glare spot moving with the lamp, a player's head at
+    the frame's top, the auto-focus hunting. Each with a good chance, not always; their
+    own generator, so every other draw stays."""
+    def chance(p: float) -> bool:
+        return bool(rng.random() < p)
+
+    return replace(
+        nuisances,
+        nudged=float(rng.uniform(0.2, 0.5)) if chance(0.5) else 0.0,
+        hand_smear=float(rng.uniform(0.1, 0.3)) if chance(0.5) else 0.0,
+        second_board=chance(0.4),
+        phone=chance(0.4),
+        captured_beside=chance(0.5),
+        glare=float(rng.uniform(40.0, 110.0)) if chance(0.4) else 0.0,
+        head_at=float(rng.uniform(0.1, 0.8) * duration) if chance(0.4) else None,
+        head_s=float(rng.uniform(3.0, 10.0)),
+        focus_hunts_per_min=float(rng.uniform(1.0, 4.0)) if chance(0.4) else 0.0,
+    )
+
+
 def content_times(n: int, nuisances: Nuisances) -> np.ndarray:
     """When the scene was captured for each of ``n`` file frames (seconds)."""
     rng = np.random.default_rng([nuisances.seed, 1])
@@ -261,6 +300,7 @@ class Camera:
         cv2.setRNGSeed(int(nz.seed % 2**31))
         self._shadow = self._shadow_mask(rng) if nz.shadow_at is not None else None
         self._frame_index = 0
+        self._busy = BusyCamera(nz, duration) if is_busy(nz) else None
 
     def _bump(self, t: np.ndarray, at: float) -> None:
         """The camera knocked at ``at``: within two frames it turns, shifts and zooms, rings
@@ -392,6 +432,8 @@ class Camera:
         shadow = self._shadow_factor(time)
         if shadow is not None:
             np.multiply(f, shadow[..., None], out=f)
+        if self._busy is not None:
+            self._busy.light(f, time)
         # High gain is noisy: the sensor's noise grows with the gain the exposure needs.
         sigma = nz.noise * max(gain, 0.5) ** 0.5 / nz.dim ** 0.5
         if sigma > 0.05:
@@ -404,4 +446,6 @@ class Camera:
         """What this camera delivers of the scene ``clean`` captured at ``time``."""
         image, speed = self._geometry(clean, time)
         image = self._blur(image, speed)
+        if self._busy is not None:
+            image = self._busy.lens(image, time)
         return self._light(image, time)

@@ -6,7 +6,8 @@ rendered frame by frame along the hand's path. With :class:`~.nuisances.Nuisance
 script's timeline (30 frames a second) is sampled the way that camera samples the world, at
 its own frame rate and capture times, and each frame goes through the camera's motion,
 light and noise (see :mod:`lab.videos.nuisances`), with what a hall puts in view where it
-asks (:mod:`lab.videos.hall`); the file is then compressed with its codec. The truth
+asks (:mod:`lab.videos.hall`, and a busy hall's table, :mod:`lab.videos.busy_table`); the
+file is then compressed with its codec. The truth
 beside the video counts in the file's own frames.
 """
 
@@ -17,7 +18,7 @@ import math
 from dataclasses import asdict
 from fractions import Fraction
 from pathlib import Path
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Protocol
 
 import cv2
@@ -26,6 +27,7 @@ import numpy as np
 from makhos.engine.pdn import write_game
 from lab.render import Hand, Renderer, Scene
 
+from .busy_table import BusyTable
 from .hall import lay_scoresheet, resting_arm
 from .nuisances import Camera, Nuisances, content_times
 from .script import FPS, GameScript, Shot
@@ -80,13 +82,34 @@ def frames(script: GameScript, scene: Scene, seed: int = 0, noise_level: float =
             yield renderer.render(board, hand=hand, seed=seed * 100003 + index).image
 
 
-def _faded_into(renderer: Renderer, shot: Shot, seed: int, hand: Hand | None = None
-                ) -> np.ndarray | None:
+def _faded_into(renderer: Renderer, shot: Shot, seed: int, hand: Hand | None = None,
+                nudged: dict[int, tuple[float, float]] | None = None) -> np.ndarray | None:
     """The picture a cross-fade shot fades into (None: a still shot); ``hand``: an arm at
-    rest in both pictures."""
+    rest in both pictures; ``nudged``: men standing off-centre in it."""
     if shot.path or shot.after is None:
         return None
-    return renderer.render(shot.after, hand=hand, seed=seed).image.astype(np.int16)
+    return renderer.render(shot.after, hand=hand, seed=seed, nudged=nudged).image.astype(np.int16)
+
+
+def _hand_frame(renderer: Renderer, shot: Shot, t: float, hand: Callable[[float], Hand],
+                seed: int, nudged: tuple[dict[int, tuple[float, float]], dict[int, tuple[float, float]]],
+                smear: float) -> np.ndarray:
+    """The clean picture at fraction ``t`` of a shot with a hand; ``smear``: the share of the
+    hand's path swept while the shutter is open where the hand is fastest, seen as the mean of
+    pictures along it (the board changes where the hand put the man down). A hand is fast
+    reaching in and leaving, and still when it puts the man down (mid-shot): the sweep grows
+    from nothing there to ``smear`` a quarter of the shot away."""
+    sweep = smear * min(1.0, abs(t - 0.5) / 0.25)
+    spread = np.linspace(t - sweep / 2, t + sweep / 2, 5) if sweep > 0 else np.array([t])
+    pictures = []
+    for u in np.clip(spread, 0.0, 1.0):
+        late = u >= 0.5 and shot.after is not None
+        board = shot.after if late and shot.after is not None else shot.board
+        pictures.append(renderer.render(board, hand=hand(float(u)), seed=seed,
+                                        nudged=nudged[1] if late else nudged[0]).image)
+    if len(pictures) == 1:
+        return pictures[0]
+    return np.asarray(np.mean(pictures, axis=0).round(), np.uint8)
 
 
 def _rests(nuisances: Nuisances, start: float) -> bool:
@@ -120,6 +143,7 @@ def camera_frames(script: GameScript, scene: Scene, nuisances: Nuisances, seed: 
     if nuisances.scoresheet:
         lay_scoresheet(renderer, hall)
     arm = None if nuisances.sleeve_at is None else resting_arm(hall, skin, sleeve)
+    table = BusyTable(renderer, script.shots, nuisances, float(starts[-1]))
     stills: dict[int, np.ndarray] = {}
     entered: set[int] = set()
     times = content_times(frame_count(script, nuisances), nuisances)
@@ -130,12 +154,16 @@ def camera_frames(script: GameScript, scene: Scene, nuisances: Nuisances, seed: 
             continue
         index = int(np.clip(np.searchsorted(starts, time, side="right") - 1, 0, len(script.shots) - 1))
         shot = script.shots[index]
+        if table.update(float(time), index):
+            stills.clear()
+        nudged = table.nudged[index]
         if not shot.path:
             if index not in stills:
                 stills.clear()
                 resting = arm if _rests(nuisances, float(starts[index])) else None
-                stills[index] = renderer.render(shot.board, hand=resting, seed=seed * 100003 + index).image
-                into = _faded_into(renderer, shot, seed * 100003 + index, resting)
+                stills[index] = renderer.render(shot.board, hand=resting, seed=seed * 100003 + index,
+                                                nudged=nudged[0]).image
+                into = _faded_into(renderer, shot, seed * 100003 + index, resting, nudged[1])
                 if into is not None:
                     stills[-1 - index] = into
             clean = stills[index]
@@ -147,9 +175,9 @@ def camera_frames(script: GameScript, scene: Scene, nuisances: Nuisances, seed: 
                 entered.add(index)
                 camera.hand_enters(float(starts[index]))
             t = float(np.clip((time - starts[index]) / (starts[index + 1] - starts[index]), 0, 1))
-            board = shot.board if t < 0.5 or shot.after is None else shot.after
-            hand = _hand_at(shot, t, heights[index], skin, sleeve)
-            clean = renderer.render(board, hand=hand, seed=seed * 100003 + index).image
+            height = heights[index]
+            clean = _hand_frame(renderer, shot, t, lambda u: _hand_at(shot, u, height, skin, sleeve),
+                                seed * 100003 + index, nudged, nuisances.hand_smear)
         previous = camera.frame(clean, float(time))
         yield previous
 
