@@ -14,6 +14,9 @@ microseconds; one core can then watch many boards. The probe (see
   (a local refit first, then the full search), at most every ``retry_s`` seconds so a
   long disturbance does not eat the core.
 
+A knock of the camera that the registration measures (too large for a wobble, but the
+whole board moved alike) is adopted at once, turn and all, where more corners show there.
+
 Before the probe looks, each frame is registered to the board (see
 :mod:`vision.registration`): the location handed on is where the board is in this very
 frame, to a tenth of a pixel, so a camera that wobbles or drifts keeps the probe on its
@@ -59,6 +62,7 @@ class FollowerConfig:
     registration: RegistrationConfig = RegistrationConfig()
     still_px: float = 0.05  # a registered move this small (pixels) is noise: the location stays
     nudge: float = 0.15  # squares the registration may carry the board from the last fit before a refit
+    bump_corners: int = 4  # more corners a knocked camera's location must show than the old one
 
 
 def _closest_order(new: BoardLocation, old: BoardLocation) -> BoardLocation:
@@ -143,13 +147,32 @@ class BoardFollower:
             self._registrar.retemplate(frame, self.location, self._probe.weights)
         reg = self._registrar.register(frame)
         self.registration = reg
-        if reg.trusted and self._registrar.base is not None:
+        if not reg.trusted and reg.explained:
+            self._bumped(frame, reg)
+        elif reg.trusted and self._registrar.base is not None:
             registered = moved(self._registrar.base, reg.motion)
             # Below the registration's own noise the board has not moved: keeping the
             # location then keeps the crops of a still board exactly the same.
             if np.abs(registered.corners - self.location.corners).max() > self.cfg.still_px:
                 self.location = registered
                 self._probe = self._probe.moved_to(self.location, frame.shape)
+
+    def _bumped(self, frame: np.ndarray, reg: Registration) -> None:
+        """A motion too large for a wobble that still brings the whole board onto the
+        template: the camera was knocked (it turns, shifts and zooms in a frame or two and
+        stays there). Adopted, turn and all, where the grid's corners confirm it: more of
+        them show there, with their polarity, than where the board was. Why: a local refit
+        fails on a small board's 9-pixel squares, and with some corners still showing where
+        the board was, the follower would follow a location half a square off to the end
+        (kingplay 70027: 45 corners at the knocked location, 8-26 at the old one); a full
+        search may land a quarter of a square off."""
+        assert self.location is not None and self._probe is not None and self._registrar.base is not None
+        knocked = moved(self._registrar.base, reg.motion)
+        there = self._probe.moved_to(knocked, frame.shape).check(frame)
+        if there.n_visible < self.cfg.min_visible or there.agreement < self.cfg.min_agreement:
+            return
+        if there.n_visible > self._probe.check(frame).n_visible + self.cfg.bump_corners:
+            self._adopt(knocked, frame)
 
     def _refine(self, frame: np.ndarray) -> BoardLocation | None:
         """A local refit, or None (also when a shaken location puts corners off the image)."""

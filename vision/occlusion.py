@@ -95,7 +95,7 @@ class GateConfig:
     min_visible_first: int = 12  # corners needed before the very first still view
     first_still_s: float = 1.0  # quiet time before the very first read of a (re)found board
     clear_first: int = 45  # ...unless this many corners show: then still_s, as for any read
-    new_board_shift: float = 0.5  # squares a corner must move for the views to start afresh
+    new_board_shift: float = 0.3  # squares a corner must move for the views to start afresh (a knock the follower adopted)
     settle_s: float = 2.0  # a still change that is not an arm becomes the new normal after this
     settle_hidden_s: float = 0.3  # corners hidden by men (the ring untouched) are normal after this
     noise_factor: float = 5.0  # a change must also exceed this many times the cells' noise

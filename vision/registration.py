@@ -53,11 +53,14 @@ class RegistrationConfig:
 class Registration:
     """One frame's registration: ``motion`` (3x3) maps the template frame's pixels onto this
     frame's; ``response`` in [0, 1] is how much of the region agreed with the template by
-    phase correlation (None: the steps from the last motion found needed none)."""
+    phase correlation (None: the steps from the last motion found needed none).
+    ``explained``: the motion brings the region onto the template (a camera's move, however
+    large); ``trusted``: explained, and small enough to be a wobble."""
 
     motion: np.ndarray
     response: float | None
     trusted: bool
+    explained: bool = False
 
     def displacement(self, point: np.ndarray) -> float:
         """Pixels that ``point`` (template frame) moved to reach this frame."""
@@ -189,11 +192,12 @@ class BoardRegistrar:
         motion = self._to_frame(params)
         shift = max(self._displacements(motion)) / self.base.square_px
         residual = float(np.abs(error).mean()) / self._contrast if error is not None else 1.0
-        trusted = shift <= self.cfg.max_shift and residual <= self.cfg.max_residual
+        explained = residual <= self.cfg.max_residual
+        trusted = shift <= self.cfg.max_shift and explained
         self._tracking = trusted
         if trusted:
             self._last = params
-        return Registration(motion, response, bool(trusted))
+        return Registration(motion, response, bool(trusted), bool(explained))
 
     def _steps(self, v: np.ndarray, params: np.ndarray) -> tuple[np.ndarray, np.ndarray | None, bool]:
         """Gauss-Newton steps from ``params`` bringing the region ``v`` onto the template:
