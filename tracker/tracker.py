@@ -377,13 +377,17 @@ class GameTracker:
         change together, as a hand does and a misread rarely does. A board that raises an
         irregularity and came with no hand over the board (read changing in sight: a video's
         cross-fade, a reading in transit) is acted on once it stayed ``transit`` seconds:
-        a ply is made by a hand, and a board that changes without one is rarely a board."""
+        a ply is made by a hand, and a board that changes without one is rarely a board. So
+        is one that takes an open alert's attempt back and alerts anew (:meth:`_undoes_alert`)
+        after a hand: two irregular acts at once are rarer than a glimpse misread."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings:
             return False
-        if (self._arrived is not None and self._arrived[2] and self._alerts(story)
-                and time - self._arrived[1] < config.transit):
+        if (self._arrived is not None and (self._arrived[2] or self._undoes_alert(story))
+                and self._alerts(story) and time - self._arrived[1] < config.transit):
             return False  # a board in transit (a cross-fade) is alerted only once it stays
+        if story.kind is StoryKind.STOOD and self._read_when_alerted():
+            return False  # the board the alert was raised on is not yet the reply to it
         if story.kind is StoryKind.STOOD and self._pieces_added(story):
             return self._played_on_for_sure(streak)
         if story.kind is not StoryKind.MISMATCH or self._moved_against_rules(story):
@@ -441,6 +445,26 @@ class GameTracker:
             self._arrived = (pieces, time, False)
         elif pieces != self._arrived[0]:
             self._arrived = (pieces, time, True)
+
+    def _read_when_alerted(self) -> bool:
+        """Whether the pieces read now were read so already when the open alert was raised.
+        A reply is a change: after a hand, or in sight. The board that raised the alert is
+        no reply to it, however another story reads its misread squares once the alert's
+        board is a candidate (kingplay 70043: a king's plain move alerted on a board with a
+        light king imagined on the square it left; 0.13 s later, with no hand, the same
+        reads stood as the alert played on twice, the man beside it read as gone)."""
+        alert = self.alert
+        return alert is not None and self._arrived is not None and self._arrived[1] <= alert.time
+
+    def _undoes_alert(self, story: Story) -> bool:
+        """Whether ``story`` goes on from the game's position while an irregular attempt is
+        alerted: the attempt taken back, and what the board shows then made from there
+        (kingplay 70049: a king's plain move alerted, then a board glimpsed between two
+        passes of a hand, four squares off, read as the king back home and the reply made
+        by the side that had just moved; the reply on the alert's board was the truth)."""
+        alert = self.alert
+        return (alert is not None and alert.kind is AlertKind.IRREGULARITY
+                and story.kind is StoryKind.GAME)
 
     def _alerts(self, story: Story) -> bool:
         """Whether acting on ``story`` raises an irregularity on a new board: a board no story
