@@ -82,6 +82,17 @@ def dimmed(image: np.ndarray) -> np.ndarray:
     return (image.astype(np.float32) * 0.75).astype(np.uint8)
 
 
+def moved_under_a_hand_as_the_light_drops(session: BoardSession, reader: LightBoundReader, start: np.ndarray,
+                                          hand: np.ndarray, frames: int) -> None:
+    """A hand over the board for half a second, then the lamp goes off for ``frames`` frames
+    (a :class:`RuleCheckedReader`'s ``table`` is what the test made under the hand)."""
+    for k in range(60, 75):
+        session.feed(hand, k / 30)
+    reader.light = "dim"
+    for k in range(75, 75 + frames):
+        session.feed(dimmed(start), k / 30)
+
+
 def said(log: SQLiteLog) -> list[tuple[str, str | None]]:
     """The events after the start, as (kind, reason), the reader's own aside."""
     events = log.read("1")
@@ -106,11 +117,7 @@ def test_the_light_changed_with_no_hand_is_said_and_read_through() -> None:
 
 def test_the_light_changed_after_a_hand_is_said_and_no_board_recorded() -> None:
     session, reader, log, start, hand = started()
-    for k in range(60, 75):
-        session.feed(hand, k / 30)
-    reader.light = "dim"
-    for k in range(75, 400):
-        session.feed(dimmed(start), k / 30)
+    moved_under_a_hand_as_the_light_drops(session, reader, start, hand, 325)
     # The notice, then, once the board is read otherwise for long, the health's: nothing else.
     assert said(log)[0] == ("camera", RELIT_NOTICE)
     assert {kind for kind, _ in said(log)} == {"camera"}
@@ -158,11 +165,8 @@ def test_a_ply_made_under_a_hand_as_the_light_drops_is_recorded() -> None:
     move = game.position.legal_moves(game.rules)[0]
     after = game.position.play(move)
     table = "".join("." if (piece := after.piece_at(s)) is None else piece.value for s in range(1, 33))
-    for k in range(60, 75):
-        session.feed(hand, k / 30)
-    reader.table, reader.light = table, "dim"
-    for k in range(75, 300):
-        session.feed(dimmed(start), k / 30)
+    reader.table = table
+    moved_under_a_hand_as_the_light_drops(session, reader, start, hand, 225)
     assert session.tracker.game is not None
     assert [ply.move for ply in session.tracker.game.plies] == [move]
     assert reader.taught[-1] == table  # the one board the rules and the frame allow
@@ -171,11 +175,7 @@ def test_a_ply_made_under_a_hand_as_the_light_drops_is_recorded() -> None:
 
 def test_new_light_after_a_hand_that_moved_nothing_records_nothing() -> None:
     session, reader, log, start, hand = checked_start()
-    for k in range(60, 75):
-        session.feed(hand, k / 30)
-    reader.light = "dim"
-    for k in range(75, 300):
-        session.feed(dimmed(start), k / 30)
+    moved_under_a_hand_as_the_light_drops(session, reader, start, hand, 225)
     assert session.tracker.game is not None and session.tracker.game.plies == []
     assert session.tracker.alert is None
     assert said(log) == [("camera", RELIT_NOTICE)]
