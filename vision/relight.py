@@ -24,10 +24,12 @@ import numpy as np
 from .reading import side_probabilities
 
 #: Nats of held-out fit within which a board is as well supported as the best: these boards
-#: may all be the one on the table, so only the squares they agree on are known. Under a
-#: deep shadow a man's neighbouring step can fit better than the one made (kingplay 70012's
-#: scene, 5-9 made: 6-10 fit 5.5 nats better, ``bench.relight``).
-MARGIN = 8.0
+#: may all be the one on the table, so only the squares they agree on are known. As the start
+#: check's margin (``start_check.HELD_OUT_MARGIN``). Wider leaves more squares to a reader
+#: adapted without them, and its misreads there make a gap's line (kingplay 70021 at 8 nats:
+#: 5 plies through a gap invented where 2 were made); under a deep shadow a man's
+#: neighbouring step can fit better by more (``bench.relight``: 1 case of 60).
+MARGIN = 4.0
 #: The most nats of held-out doubt the best board may have (:func:`held_out_fit`, summed over
 #: the 32 squares): a frame no board of the plies since explains (more plies were made under
 #: an arm resting on the board: kingplay 70024, five plies, the best of the boards of two
