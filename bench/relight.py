@@ -10,9 +10,9 @@ light left on the top half, or on the left half). The boards the game's stories 
 squares (:func:`vision.relight.known_squares`), as the session does when a read in new
 light fits no story. Printed per case: the boards weighed, the squares known, how many of
 them are not the board on the table (each one a square the reader is taught wrong), and the
-CPU milliseconds of the weighing and of the adaptation on the known squares, on one core. In all: cases with known squares, known
-squares wrong, the squares read wrong in the shadow before and after the adaptation, and
-the p50/p95 of the weighing.
+CPU milliseconds of the weighing and of the adaptation on the known squares, on one core.
+In all: cases with known squares, known squares wrong, the squares read wrong in the shadow
+before and after the adaptation, and the p50/p95 of the weighing.
 """
 
 from __future__ import annotations
