@@ -210,7 +210,11 @@ class BoardSession:
         tracker records no board of it (``GameTracker``). If nothing moved over the board
         since the game last taught the reader, the board is still the one the game accepted:
         the reader adapts on the new frame with it (``BoardReader.relight``), as on the
-        start, and reads through the new light."""
+        start, and reads through the new light. If a hand crossed the board, plies may have
+        been made under it (kingplay 70012: two, as a shadow fell): the reader weighs the
+        boards they can lead to against the frame and adapts on the squares those it
+        supports agree on (``GameTracker.boards_since``), and the tracker then explains the
+        board read through the new light as any other."""
         game = self.tracker.game
         if reading is None:
             return []  # covered: the light is what the next read says
@@ -226,7 +230,7 @@ class BoardSession:
         if not self._relit_said:
             self._relit_said = True
             events.append(self.camera_notice(time, CameraStatus.RELIT, RELIT_NOTICE))
-        self.reader.relight(board)
+        self.reader.relight(board, self.tracker.boards_since())
         return events
 
     def _keep(self, time: float, kept: str) -> GameEvent:

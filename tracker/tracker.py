@@ -23,7 +23,7 @@ from makhos.engine.game import Game
 from makhos.engine.changes import Hypothesis, Verdict, describe_change
 from makhos.events import EventKind, GameEvent
 from makhos.events.game import Alert, AlertKind, LoggedGame
-from makhos.vision.reading import CLASS_INDEX, Reading, side_probabilities
+from makhos.vision.reading import CLASS_INDEX, LABELS, Reading, side_probabilities
 
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
@@ -118,6 +118,7 @@ class GameTracker:
         self._arrived: tuple[tuple[int, int], float, bool] | None = None  # the pieces read
         # (kings aside), since when, and whether they came in sight (no hand between)
         self._covered: float | None = None  # when the board was last covered (no reading)
+        self._misread_in_new_light = False  # the last reading's board was the light's (_relit_misread)
 
     # ------------------------------------------------------------ what it knows
 
@@ -181,7 +182,8 @@ class GameTracker:
         if (story is not None and story.kind is StoryKind.STOOD and self._pieces_added(story)
                 and not read_as(reading, story.board)):
             story = None  # a board with pieces added is played on only on a board read as it is
-        if story is not None and reading.relit and self._relit_misread(story):
+        self._misread_in_new_light = story is not None and reading.relit and self._relit_misread(story)
+        if self._misread_in_new_light:
             story = None  # the reader's in the new light, not the players': the session re-reads
         if story is None:
             self._streak, self._held = None, None
@@ -290,6 +292,22 @@ class GameTracker:
                     stories.append(self._left_as_ended(phase.game))
             self._cache = (key, Candidates.of(stories))
         return self._cache[1]
+
+    def boards_since(self) -> list[str]:
+        """The boards (32 labels each, in square order) the plies the game may have seen
+        made since its last accepted board lead to, each once: every story of the game's
+        state (the board on the table, one or two plies, the catalogue's irregular plies,
+        an open alert's board and play on from it). The reader weighs them against a frame
+        read in new light after a hand crossed the board (``BoardReader.relight``). None
+        where no game is in play, or where the last reading was not a board the new light
+        made (:meth:`_relit_misread`): a story explains it (a gap's line: more plies than
+        these boards hold, made under an arm resting on the board, kingplay 70024), and a
+        reader taught one of these boards would read it away."""
+        if not isinstance(self.phase, Playing) or not self._misread_in_new_light:
+            return []
+        unsure = set(self.overlay)  # a captured man not lifted yet may be: no story says
+        rows = np.unique(self._candidates().classes, axis=0)
+        return sorted({"".join("?" if s in unsure else LABELS[k] for s, k in enumerate(row, 1)) for row in rows})
 
     def _left_as_ended(self, game: Game) -> Story:
         """A finished game's board left on the table as its last ply made it (men taken not

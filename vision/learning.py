@@ -304,7 +304,9 @@ class AdaptingReader:
         """(K, 32, 5): each of ``layouts`` checked on held-out squares (``read_held_out``),
         from the generic heads, as the start's own refit is."""
         embeddings = self.reader.embed(crops)
-        return np.stack([read_held_out(self.reader.generic, embeddings, layout) for layout in layouts])
+        fitted: dict[str, np.ndarray] = {}  # boards a ply apart share half their fits
+        return np.stack([read_held_out(self.reader.generic, embeddings, layout, fitted=fitted)
+                         for layout in layouts])
 
     def restore(self, adaptation: str) -> None:
         """Read with an adaptation kept with the game. Later refits are pulled toward it and

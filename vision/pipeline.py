@@ -24,6 +24,7 @@ seen anew, not through the same pixels.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -41,6 +42,7 @@ from .occlusion import GateState, GateStatus, OcclusionGate
 from .orientation import Orientation
 from .photo import numbered
 from .rectify import SquareCrops, crop_squares
+from .relight import known_squares
 from .reading import CLASS_INDEX, Reading, side_probabilities
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
 from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartVerdict, allowed_misreads, chosen_numbering, half_turn,
@@ -168,6 +170,7 @@ class BoardReader:
         self._taught_light: np.ndarray | None = None  # ... of the last read the game taught
         self._relit = False  # the last read was made in another light than that
         self._moved_since_taught = False  # the gate saw the board covered or moving since
+        self._weighed = False  # the last read was weighed against the boards the plies since leave
 
     def follow(self, game: GameKnowledge) -> None:
         """Read the board as the game knows it: the one way the session tells the reader
@@ -201,17 +204,30 @@ class BoardReader:
         knows, and nothing has moved since."""
         self._taught_light, self._relit, self._moved_since_taught = self._light, False, False
 
-    def relight(self, shown: str) -> bool:
+    def relight(self, shown: str, since: Sequence[str] = ()) -> bool:
         """The light on the board changed and the last read, made in it, reads the board
-        the game last accepted otherwise on many squares while nothing moved: adapt the
-        square reader on that frame with ``shown`` (labels as :meth:`learn`), as on the
-        start, for no hand touched the board. Not where the gate saw the board covered or
-        moving since the last read the game taught: a move may have been made since, and the
-        accepted board labels no later frame. Returns whether it adapted; the refit becomes
-        :attr:`adaptation`, for the session to keep with the game."""
-        if self._moved_since_taught or not self._relit:
+        the game last accepted (``shown``, labels as :meth:`learn`) otherwise on many
+        squares: adapt the square reader on that frame, as on the start. Where nothing moved
+        since the last read the game taught, on ``shown``. Where the gate saw the board
+        covered or moving since, a ply may have been made under the hand and ``shown`` labels
+        the frame no more: on the squares the boards the plies since can lead to (``since``:
+        the game's stories, ``shown`` among them) pin, among those the frame supports
+        (:func:`relight.known_squares`), and only once per read. Returns whether it adapted;
+        the refit becomes :attr:`adaptation`, for the session to keep with the game."""
+        if not self._relit:
             return False
-        return self._adapt_on_last_read(shown)
+        if not self._moved_since_taught:
+            return self._adapt_on_last_read(shown)
+        if (self._weighed or not since or self._read_crops is None
+                or not isinstance(self.classifier, StartChecking)):
+            return False
+        self._weighed = True
+        known = known_squares(self.classifier.held_out(self._read_crops, since), since)
+        if known is None:
+            return False
+        adapted = self._adapt_on_last_read(known)
+        self._moved_since_taught = known != shown  # the game's board is still the one before
+        return adapted
 
     def started(self, shown: str) -> None:
         """The game started from the board of the last read, the tracker confirmed it:
@@ -338,6 +354,7 @@ class BoardReader:
             self._read_key, self._read_picture, self._read_corners = key, self.glance.picture, location.corners
             self._light = cell_light(image, location.corners, self.played)
             self._relit = self._taught_light is not None and light_changed(self._light, self._taught_light)
+            self._weighed = False
             self._disturbed = False
             self._look_again = self._next_look(in_sight, pictured, before, time)
         return FrameResult(time, location, status,

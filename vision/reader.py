@@ -313,7 +313,8 @@ def adapt_heads(generic: Heads, embeddings: np.ndarray, labels: str,
 HALVES = (np.arange(32) % 2 == 0, np.arange(32) % 2 == 1)
 
 
-def read_held_out(generic: Heads, embeddings: np.ndarray, labels: str, prior: float = PRIOR) -> np.ndarray:
+def read_held_out(generic: Heads, embeddings: np.ndarray, labels: str, prior: float = PRIOR,
+                  fitted: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """(32, 5) each square of one board's embeddings (32, D) read by the heads adapted
     (:func:`adapt_heads`) to ``labels`` on the other half of the squares (``HALVES``).
 
@@ -322,11 +323,18 @@ def read_held_out(generic: Heads, embeddings: np.ndarray, labels: str, prior: fl
     heads read the other half right when the board is the start, and read what is there
     (a man where the start has none, an empty square where it has a man) when it is not.
     No square's own label is used to read it, so a board is never taken for a start by
-    fitting the start to it."""
+    fitting the start to it.
+
+    ``fitted``: the reads of the same embeddings by heads already fit, by the labels they
+    were fit on (the other half's, '?' on this one), kept across calls: boards a ply or two
+    apart share about half of them (a board's many candidates, ``vision.relight``)."""
     out = np.zeros((32, 5))
+    kept: dict[str, np.ndarray] = {} if fitted is None else fitted
     for half in HALVES:
-        fitted = adapt_heads(generic, embeddings, "".join("?" if half[k] else labels[k] for k in range(32)), prior)
-        out[half] = fitted.probabilities(embeddings)[half]
+        masked = "".join("?" if half[k] else labels[k] for k in range(32))
+        if masked not in kept:
+            kept[masked] = adapt_heads(generic, embeddings, masked, prior).probabilities(embeddings)
+        out[half] = kept[masked][half]
     return out
 
 

@@ -2,6 +2,9 @@
 15 squares read wrong from then on): the session says so, records no board of those reads,
 and where nothing moved over the board since the game last taught the reader, adapts the
 reader on the new frame with the board the game accepted, and reads through the new light.
+Where a hand crossed the board, a reader that checks boards against a frame adapts on the
+squares the plies since leave known, so a ply made under the hand as the light dropped is
+recorded, and a hand that moved nothing leaves nothing recorded.
 """
 
 from __future__ import annotations
@@ -56,11 +59,13 @@ class LightBoundReader:
         raise AssertionError("nothing to restore in a session that was not taken up")
 
 
-def started() -> tuple[BoardSession, LightBoundReader, SQLiteLog, np.ndarray, np.ndarray]:
-    """A session whose game started on a rendered start; the start frame and the hand."""
+def started(reader: LightBoundReader | None = None
+            ) -> tuple[BoardSession, LightBoundReader, SQLiteLog, np.ndarray, np.ndarray]:
+    """A session whose game started on a rendered start, read by ``reader``; the start
+    frame and the hand."""
     scene = sample_scene(np.random.default_rng(7), held_out=True, elevation=(60, 85), size=(640, 480))
     start = Renderer(scene).render(START, seed=1).image
-    log, reader = SQLiteLog(), LightBoundReader()
+    log, reader = SQLiteLog(), reader or LightBoundReader()
     session = BoardSession(BoardReader(reader), GameTracker("1"), log)
     for k in range(60):
         session.feed(start, k / 30)
@@ -75,6 +80,17 @@ def started() -> tuple[BoardSession, LightBoundReader, SQLiteLog, np.ndarray, np
 def dimmed(image: np.ndarray) -> np.ndarray:
     """The frame as a lamp going off leaves it: a quarter darker."""
     return (image.astype(np.float32) * 0.75).astype(np.uint8)
+
+
+def moved_under_a_hand_as_the_light_drops(session: BoardSession, reader: LightBoundReader, start: np.ndarray,
+                                          hand: np.ndarray, frames: int) -> None:
+    """A hand over the board for half a second, then the lamp goes off for ``frames`` frames
+    (a :class:`RuleCheckedReader`'s ``table`` is what the test made under the hand)."""
+    for k in range(60, 75):
+        session.feed(hand, k / 30)
+    reader.light = "dim"
+    for k in range(75, 75 + frames):
+        session.feed(dimmed(start), k / 30)
 
 
 def said(log: SQLiteLog) -> list[tuple[str, str | None]]:
@@ -101,14 +117,66 @@ def test_the_light_changed_with_no_hand_is_said_and_read_through() -> None:
 
 def test_the_light_changed_after_a_hand_is_said_and_no_board_recorded() -> None:
     session, reader, log, start, hand = started()
-    for k in range(60, 75):
-        session.feed(hand, k / 30)
-    reader.light = "dim"
-    for k in range(75, 400):
-        session.feed(dimmed(start), k / 30)
+    moved_under_a_hand_as_the_light_drops(session, reader, start, hand, 325)
     # The notice, then, once the board is read otherwise for long, the health's: nothing else.
     assert said(log)[0] == ("camera", RELIT_NOTICE)
     assert {kind for kind, _ in said(log)} == {"camera"}
     assert reader.taught == [LABELLED]  # a move may have been made under the hand
     assert session.tracker.alert is None and session.tracker.game is not None
     assert session.tracker.game.plies == []
+
+
+class RuleCheckedReader(LightBoundReader):
+    """A :class:`LightBoundReader` that reads the board on the table (``table``, which the
+    test changes under a hand) in the light it was adapted in, and checks boards against a
+    frame as a start is checked (``held_out``): heads adapted on one half of the squares
+    read the other half as what is on the table, in any light."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.table = LABELLED
+
+    def classify(self, crops: SquareCrops) -> np.ndarray:
+        labels = self.table if self.adapted_in in (None, self.light) else MISREAD
+        return certain(labels)
+
+    def held_out(self, crops: SquareCrops, layouts: list[str]) -> np.ndarray:
+        return np.stack([certain(self.table) for _ in layouts])
+
+
+def certain(labels: str) -> np.ndarray:
+    """(32, 5) a read sure of ``labels``."""
+    p = np.full((32, len(LABELS)), 0.01, np.float32)
+    p[np.arange(32), [LABELS.index(label) for label in labels]] = 0.96
+    return p
+
+
+def checked_start() -> tuple[BoardSession, RuleCheckedReader, SQLiteLog, np.ndarray, np.ndarray]:
+    """:func:`started` with a reader that checks boards against a frame."""
+    reader = RuleCheckedReader()
+    session, _, log, start, hand = started(reader)
+    return session, reader, log, start, hand
+
+
+def test_a_ply_made_under_a_hand_as_the_light_drops_is_recorded() -> None:
+    session, reader, log, start, hand = checked_start()
+    game = session.tracker.game
+    assert game is not None
+    move = game.position.legal_moves(game.rules)[0]
+    after = game.position.play(move)
+    table = "".join("." if (piece := after.piece_at(s)) is None else piece.value for s in range(1, 33))
+    reader.table = table
+    moved_under_a_hand_as_the_light_drops(session, reader, start, hand, 225)
+    assert session.tracker.game is not None
+    assert [ply.move for ply in session.tracker.game.plies] == [move]
+    assert reader.taught[-1] == table  # the one board the rules and the frame allow
+    assert session.tracker.alert is None
+
+
+def test_new_light_after_a_hand_that_moved_nothing_records_nothing() -> None:
+    session, reader, log, start, hand = checked_start()
+    moved_under_a_hand_as_the_light_drops(session, reader, start, hand, 225)
+    assert session.tracker.game is not None and session.tracker.game.plies == []
+    assert session.tracker.alert is None
+    assert said(log) == [("camera", RELIT_NOTICE)]
+    assert reader.taught == [LABELLED, LABELLED]  # read through the new light, as it was

@@ -86,6 +86,24 @@ def test_many_squares_read_otherwise_in_new_light_are_no_board():
     assert feed.tracker.alert is None and feed.tracker.game.plies == []
 
 
+def test_the_boards_of_the_plies_since_are_offered_only_for_a_board_the_light_made():
+    """The reader weighs the boards the plies since lead to against a frame in new light
+    (``BoardReader.relight``) only where the tracker took the read for the light's doing; a
+    gap's line explains its read (kingplay 70024: five plies under an arm), and a reader
+    taught a board of one or two plies would read that line away."""
+    feed = started(START8)
+    feed.hand()
+    read_in(feed, START8, 5, relit=True)
+    assert feed.tracker.boards_since() == []  # read as the game's board: nothing to weigh
+    read_in(feed, SHIFTED, 5, relit=True)
+    boards = feed.tracker.boards_since()
+    assert "llll" + "." * 24 + "dddd" in boards  # the board on the table, unchanged
+    assert "llll" + "." * 20 + "d...." + "ddd" in boards  # 29-25
+    assert len(boards) == len(set(boards)) and all(len(board) == 32 for board in boards)
+    read_in(feed, SHIFTED, 5, relit=False)
+    assert feed.tracker.boards_since() == []
+
+
 def test_the_same_board_in_the_same_light_is_a_board_that_does_not_match():
     feed = started(START8)
     feed.hand()

@@ -1,0 +1,125 @@
+"""A board read in new light after plies made under the hands, read with the rules (#42).
+
+    python -m bench.relight [--seeds 10] [--first 70010]
+
+For each kingplay scene (:func:`lab.videos.kings.king_play`: 480x270, side-on, kings that
+look like men), the reader is adapted on the game's board a few plies in, in full light.
+Then 0, 1 or 2 plies are made and a shadow falls over half the board (a third of the
+light left on the top half, or on the left half). The boards the game's stories lead to
+(one or two plies, the irregular catalogue) are weighed against the frame on held-out
+squares (:func:`vision.relight.known_squares`), as the session does when a read in new
+light fits no story. Printed per case: the boards weighed, the squares known, how many of
+them are not the board on the table (each one a square the reader is taught wrong), and the
+CPU milliseconds of the weighing and of the adaptation on the known squares, on one core.
+In all: cases with known squares, known squares wrong, the squares read wrong in the shadow
+before and after the adaptation, and the p50/p95 of the weighing.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread: the session's budget is one core
+
+import argparse
+import time
+
+import numpy as np
+
+from bench.machine import describe
+from lab.render import Renderer
+from lab.videos.kings import king_play
+from makhos.engine import Position
+from makhos.engine.game import Game
+from makhos.tracker.scoring import board_classes
+from makhos.tracker.stories import game_stories
+from makhos.vision.learning import AdaptingReader
+from makhos.vision.reading import LABELS, side_probabilities
+from makhos.vision.rectify import SquareCrops, crop_squares
+from makhos.vision.relight import known_squares
+
+#: The ply of each game the reader was last taught at.
+TAUGHT = 3
+
+
+def labels(position: Position) -> str:
+    return "".join("." if (p := position.piece_at(s)) is None else p.value for s in range(1, 33))
+
+
+def shaded(image: np.ndarray, top: bool) -> np.ndarray:
+    """A shadow over the top (or left) half of the frame: a third of the light left."""
+    out = image.astype(np.float32)
+    h, w = image.shape[:2]
+    if top:
+        out[: h // 2] *= 0.35
+    else:
+        out[:, : w // 2] *= 0.35
+    return out.astype(np.uint8)
+
+
+def misread(reader: AdaptingReader, crops: SquareCrops, board: str) -> int:
+    """The squares ``reader`` reads another side (or none) on than ``board``."""
+    sides = np.array([{".": 0, "l": 1, "L": 1, "d": 2, "D": 2}[c] for c in board])
+    return int((side_probabilities(reader.classify(crops)).argmax(1) != sides).sum())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", type=int, default=10)
+    parser.add_argument("--first", type=int, default=70010)
+    args = parser.parse_args()
+    print(f"# {describe()}")
+    print("seed  plies  shadow  boards  known  wrong  before  after  weigh_cpu_ms  adapt_cpu_ms")
+    cases = known_cases = wrong = before_all = after_all = 0
+    weighs: list[float] = []
+    for seed in range(args.first, args.first + args.seeds):
+        script, scene, _ = king_play(seed, 10)
+        assert script.game is not None
+        renderer = Renderer(scene)
+        positions, plies = script.game.positions(), script.game.plies
+        if any(ply.move is None or ply.irregularity for ply in plies[:TAUGHT]):
+            continue  # the game's stories are built from legal plies here
+        game = Game(script.game.rules, script.game.start)
+        for ply in plies[:TAUGHT]:
+            assert ply.move is not None
+            game.play(ply.move)
+        taught = renderer.render({s: c for s, c in enumerate(labels(game.position), 1) if c != "."}, seed=1)
+        rows = np.unique(board_classes([s.board for s in game_stories(game, True, {}, None)]), axis=0)
+        boards = ["".join(LABELS[k] for k in row) for row in rows]
+        for made in (0, 1, 2):
+            if any(ply.irregularity for ply in plies[TAUGHT:TAUGHT + made]):
+                continue  # an irregular ply's board is no story of two legal plies
+            on_table = labels(positions[TAUGHT + made])
+            for top in (True, False):
+                reader = AdaptingReader()
+                reader.adapt(taught.image, taught.corners, taught.played, labels(game.position))
+                frame = renderer.render({s: c for s, c in enumerate(on_table, 1) if c != "."}, seed=2 + made)
+                image = shaded(frame.image, top)
+                crops = crop_squares(image, frame.corners, frame.played, reader.geometry)
+                before = misread(reader, crops, on_table)
+                start = time.process_time()
+                known = known_squares(reader.held_out(crops, boards), boards)
+                weighed = (time.process_time() - start) * 1000
+                weighs.append(weighed)
+                cases += 1
+                bad, after, adapt_ms = 0, before, 0.0
+                if known is not None:
+                    known_cases += 1
+                    bad = sum(k not in ("?", t) for k, t in zip(known, on_table))
+                    start = time.process_time()
+                    reader.adapt(image, frame.corners, frame.played, known)
+                    adapt_ms = (time.process_time() - start) * 1000
+                    after = misread(reader, crops, on_table)
+                wrong += bad
+                before_all += before
+                after_all += after
+                count = "-" if known is None else str(sum(k != "?" for k in known))
+                print(f"{seed}  {made:5d}  {'top ' if top else 'left'}  {len(boards):6d}  {count:>5}"
+                      f"  {bad:5d}  {before:6d}  {after:5d}  {weighed:8.0f}  {adapt_ms:8.0f}", flush=True)
+    print(f"cases {cases}; squares known in {known_cases}; known squares wrong {wrong}; squares read "
+          f"wrong in the shadow {before_all} before, {after_all} after; weighing CPU p50 "
+          f"{np.percentile(weighs, 50):.0f} ms, p95 {np.percentile(weighs, 95):.0f} ms")
+
+
+if __name__ == "__main__":
+    main()
