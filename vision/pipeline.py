@@ -63,6 +63,11 @@ MOVED = 0.25
 #: the end of a real game (julie-log8), its last capture never seen.
 LOOK_AGAIN_S = 0.5
 LOOKS_AGAIN = 3
+#: Seconds after which a settled board is read again though nothing showed a change (a
+#: recheck): a ply made below what the glance and the gate see (a light king moved one
+#: square in a dim hall, kingplay 70041's last ply) is read within that time, for one read
+#: every so often.
+REREAD_S = 4.0
 #: Least orientation confidence to fix the numbering (a start position gives much more).
 MIN_ORIENTATION = 0.2
 
@@ -160,6 +165,7 @@ class BoardReader:
         self._reads = 0
         self._read_picture: np.ndarray | None = None  # the glance's picture of the frame last read
         self._read_corners: np.ndarray | None = None  # where the board was when read
+        self._read_at = 0.0  # when it was read
         self._read_key: tuple[str | None, int | None, str | None] | None = None  # numbering, refit
         self._disturbed = False  # moved, covered or lost since the last read: read again once still
         self._look_again: float | None = None  # when to read a board read in sight once more
@@ -341,8 +347,12 @@ class BoardReader:
             self.played, self.quarter_turns = orientation.played, orientation.quarter_turns
             location = orientation.location
         key = (self.played, self.quarter_turns, self._adaptation)
-        if self._probabilities is None or self._stale(location, key, time):
-            in_sight = not self._disturbed and key == self._read_key
+        stale = self._probabilities is None or self._stale(location, key, time)
+        recheck = not stale and time - self._read_at >= REREAD_S  # nothing showed a change
+        if stale or recheck:
+            # A recheck is no change seen in sight: it calls for no looks again (a change
+            # under way is the glance's to see), only for a read.
+            in_sight = not self._disturbed and key == self._read_key and not recheck
             pictured = in_sight and self._read_corners is not None and self.glance.changed_since(
                 self._read_picture, location.corners)
             before = self._probabilities
@@ -352,11 +362,13 @@ class BoardReader:
             self._read_crops, self._read_frame = crops, (image, location.corners)
             self._reads += 1
             self._read_key, self._read_picture, self._read_corners = key, self.glance.picture, location.corners
+            self._read_at = time
             self._light = cell_light(image, location.corners, self.played)
             self._relit = self._taught_light is not None and light_changed(self._light, self._taught_light)
             self._weighed = False
             self._disturbed = False
             self._look_again = self._next_look(in_sight, pictured, before, time)
+        assert self._probabilities is not None  # read above when there was none
         return FrameResult(time, location, status,
                            Reading(time, self._probabilities, location.confidence, self._relit), self.played)
 

@@ -195,3 +195,31 @@ def test_a_board_that_stopped_changing_is_not_read_again():
     results, _, _, faded = cross_fade(network)
     looked = len(network.crops) - faded  # the reads after the fade's last frame
     assert looked <= 2, f"{looked} reads of a board held still for 3 s after the change"
+
+
+def test_a_change_nothing_showed_is_read_within_a_few_seconds(monkeypatch):
+    """A ply below what the glance and the gate see (a light king moved one square in a dim
+    hall: kingplay 70041's last ply, never read before the video ended) is read all the same
+    once the settled board's read is :data:`REREAD_S` old."""
+    from makhos.vision.glance import Glance
+    from makhos.vision.occlusion import OcclusionGate
+    from makhos.vision.pipeline import REREAD_S, view
+
+    monkeypatch.setattr(Glance, "changed_since", lambda self, before, corners: False)
+    monkeypatch.setattr(OcclusionGate, "_motion", lambda self, cells, rows, timestamp: (0.0, False))
+    rng = np.random.default_rng(7)
+    scene = sample_scene(rng, elevation=(60, 80), size=(640, 480))
+    before = Renderer(scene).render(START, seed=1).image
+    after = Renderer(scene).render({s: p for s, p in START.items() if s != 7} | {11: "l"}, seed=1).image
+    network = ConstantClassifier()
+    reader = BoardReader(network)
+    fps = 30
+    for k in range(5 * fps):
+        reader.process(before, k / fps)
+    reads = len(network.crops)
+    results = [reader.process(after, k / fps) for k in range(5 * fps, 5 * fps + round((REREAD_S + 1.5) * fps))]
+    assert len(network.crops) > reads, "the board after the change was never read"
+    straight = crop_squares(after, results[-1].location.corners, results[-1].played)
+    changed = [7 - 1, 11 - 1]
+    assert min(np.abs(network.crops[-1][changed].astype(int) - view(straight, n).images[changed]).mean()
+               for n in range(4)) < 2
