@@ -108,4 +108,5 @@ def rises(crops: SquareCrops, squares: np.ndarray, men: np.ndarray, geometry: Cr
     still = match[:, int(np.flatnonzero(SHIFTS == 0)[0])]
     risen = np.where(rise >= LEAST_RISE, match, -1.0).max(1)
     best = np.take_along_axis(rise, match.argmax(1)[:, None], 1)[:, 0]
-    return np.stack([risen - still, best, still], 1) * SCALES
+    out: np.ndarray = np.stack([risen - still, best, still], 1) * SCALES
+    return out
