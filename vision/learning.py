@@ -56,7 +56,7 @@ from .reader import (GEOMETRY, PRIOR, ROW_OF_SQUARE, AdaptedState, Heads, PieceR
                      stacked_kings)
 from .reading import LABELS
 from .rectify import SquareCrops
-from .rise import man_profiles, rises
+from .rise import StartMen, man_profiles, rises
 
 #: How the memory and the log keep an embedding (little-endian float16: a lesson is 32 of them).
 KEPT = np.dtype("<f2")
@@ -288,12 +288,14 @@ class AdaptingReader:
         state = self.reader.adapt(image, corners, played, labels, lens=lens)
         crops = self.reader.crops(image, corners, played, lens)
         men = man_profiles(crops, labels, GEOMETRY)
-        cues = Cues(True, None if men is None else men.astype(KEPT))
+        cues = Cues(True, None if men is None else StartMen(men.profiles.astype(KEPT), men.cot.round(4)))
         embeddings = features(self.reader, crops, cues).astype(KEPT)
         stacks = start_stacks(self.reader, crops, labels, cues)
         start: dict[str, Any] = {"shown": labels, "embeddings": _packed(embeddings), "height": True}
         if cues.men is not None:
-            start["men"] = _packed(cues.men.reshape(32, -1)) | {"rows": cues.men.shape[1]}
+            profiles = cues.men.profiles
+            start["men"] = _packed(profiles.reshape(32, -1)) | {"rows": profiles.shape[1],
+                                                                  "cot": cues.men.cot.tolist()}
         if self.reader.king_apart is not None:
             start["king_apart"] = self.reader.king_apart.tolist()
         if stacks is not None:
@@ -443,11 +445,12 @@ def _unpacked_stacks(start: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.
             np.array(start["stack_squares"], int))
 
 
-def _unpacked_men(start: dict[str, Any]) -> np.ndarray | None:
+def _unpacked_men(start: dict[str, Any]) -> StartMen | None:
     if "men" not in start:
         return None
     men = _unpacked(start["men"])
-    return men.reshape(len(men), int(start["men"]["rows"]), -1)
+    return StartMen(men.reshape(len(men), int(start["men"]["rows"]), -1),
+                    np.asarray(start["men"]["cot"], np.float64))
 
 
 @dataclass(frozen=True, eq=False)
@@ -458,7 +461,7 @@ class Cues:
     it. A game kept before either reads without it, as it did."""
 
     height: bool = False
-    men: np.ndarray | None = None
+    men: StartMen | None = None
 
 
 def features(reader: PieceReader, crops: SquareCrops, cues: Cues, squares: np.ndarray | None = None
@@ -471,7 +474,8 @@ def features(reader: PieceReader, crops: SquareCrops, cues: Cues, squares: np.nd
         columns.append(stack_heights(crops, GEOMETRY))
     if cues.men is not None:
         on = np.arange(len(crops.images)) if squares is None else squares
-        columns.append(rises(crops, on, cues.men.astype(np.float32), GEOMETRY))
+        men = StartMen(cues.men.profiles.astype(np.float32), cues.men.cot)
+        columns.append(rises(crops, on, men, GEOMETRY))
     return np.concatenate(columns, 1)
 
 

@@ -24,6 +24,8 @@ band of its crops (under a millisecond).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .rectify import CropGeometry, SquareCrops, played_cells
@@ -39,8 +41,9 @@ WINDOW = (18, 48)
 SHIFTS = np.arange(-2, 14)
 #: Rows of a crop a reference keeps: the window at every shift.
 KEPT_ROWS = (WINDOW[0] + int(SHIFTS[0]), WINDOW[1] + int(SHIFTS[-1]))
-#: The least rise, in squares, that a stack shows (the renderer's men are 0.10-0.20 high).
-LEAST_RISE = 0.09
+#: The least rise, in squares, that a stack shows (the renderer's men are 0.10-0.20 high),
+#: and the most a rise is counted (a steep view makes a pixel many squares).
+LEAST_RISE, MOST_RISE = 0.09, 0.4
 #: A man's thickness in squares, for a reference borrowed from another square of the column.
 MAN_THICKNESS = 0.14
 #: Columns ``rises`` gives a crop, and their scales: the match gained by rising, the best
@@ -62,40 +65,61 @@ def edge_profiles(images: np.ndarray, geometry: CropGeometry) -> np.ndarray:
     return out
 
 
-def man_profiles(crops: SquareCrops, shown: str, geometry: CropGeometry) -> np.ndarray | None:
-    """(32, kept rows, ``BANDS``): the start's man on each square, as ``rises`` compares a
-    piece with (None: the start shows no man). A square without a man borrows the nearest
-    man of its column (of the board, then of any square), moved up or down the crop as the
-    perspective moves a man's top between the two squares."""
+@dataclass(frozen=True, eq=False)
+class StartMen:
+    """The start's man on each square, as ``rises`` compares a piece with: ``profiles``
+    (32, kept rows, ``BANDS``) and ``cot``, (32,) the cotangent each square was seen at
+    then (a camera knocked since moves a man's top by the change)."""
+
+    profiles: np.ndarray
+    cot: np.ndarray
+
+
+def man_profiles(crops: SquareCrops, shown: str, geometry: CropGeometry) -> StartMen | None:
+    """The start's man on each square (None: the start shows no man). A square without a
+    man borrows the nearest man of its column (of the board, then of any square), moved up
+    or down the crop as the perspective moves a man's top between the two squares."""
     men = np.array([label in ("l", "d") for label in shown])
     if not men.any():
         return None
     profiles = edge_profiles(crops.images, geometry)
     rows = np.arange(*KEPT_ROWS)
     cells = played_cells("dark")
+    cot = crops.sight[:, 0].astype(np.float64)
     out = np.zeros((32, len(rows), BANDS), np.float32)
     for square in range(32):
         row, col = cells[square]
         far = np.abs(cells[:, 0] - row) + 8 * (cells[:, 1] != col) + 100 * ~men
         source = int(np.argmin(far))
-        cot = crops.sight[:, 0].astype(np.float64)
-        moved = int(round(MAN_THICKNESS * geometry.pps * (cot[square] - cot[source])))
-        out[square] = profiles[source, np.clip(rows + moved, 0, profiles.shape[1] - 1)]
+        out[square] = profiles[source, _moved(rows, cot[square] - cot[source], geometry, profiles.shape[1])]
+    return StartMen(out, cot)
+
+
+def _moved(rows: np.ndarray, cot_change: float | np.ndarray, geometry: CropGeometry, height: int) -> np.ndarray:
+    """The rows of a man's profile seen at a cotangent larger by ``cot_change``: his top
+    stands ``MAN_THICKNESS`` times that higher in the crop."""
+    moved = np.round(MAN_THICKNESS * geometry.pps * np.asarray(cot_change)).astype(int)
+    out: np.ndarray = np.clip(rows + moved, 0, height - 1)
     return out
 
 
-def rises(crops: SquareCrops, squares: np.ndarray, men: np.ndarray, geometry: CropGeometry) -> np.ndarray:
+def rises(crops: SquareCrops, squares: np.ndarray, men: StartMen, geometry: CropGeometry) -> np.ndarray:
     """(N, ``RISES``) how each crop's piece (on ``squares``, 0-31) matches the start's man
     there (``man_profiles``) moved up: the best match at a rise of ``LEAST_RISE`` or more
     over the match without, the rise matched best (squares: over the crop's pixels per square
-    and the cotangent it is seen at), and the match without rising; each times ``SCALES``.
+    and the cotangent it is seen at, at most ``MOST_RISE``), and the match without rising;
+    each times ``SCALES``. The start's man is first moved as the perspective moved since
+    the start (a camera knocked to another angle).
     Empty squares are measured too, where the king head never looks."""
     n = len(crops.images)
     if n == 0:
         return np.zeros((0, RISES))
     piece = edge_profiles(crops.images, geometry)[:, WINDOW[0]:WINDOW[1]]
     piece = piece - piece.mean((1, 2), keepdims=True)
-    reference = men[squares]
+    kept = np.arange(KEPT_ROWS[1] - KEPT_ROWS[0])
+    now = crops.sight[:, 0].astype(np.float64) - men.cot[squares]
+    reference = np.take_along_axis(men.profiles[squares],
+                                   _moved(kept[None], now[:, None], geometry, len(kept))[..., None], 1)
     top = WINDOW[0] - KEPT_ROWS[0]
     matches = []
     for shift in SHIFTS:
@@ -107,6 +131,6 @@ def rises(crops: SquareCrops, squares: np.ndarray, men: np.ndarray, geometry: Cr
     rise = SHIFTS[None] / (geometry.pps * np.maximum(crops.sight[:, :1].astype(np.float64), 0.2))
     still = match[:, int(np.flatnonzero(SHIFTS == 0)[0])]
     risen = np.where(rise >= LEAST_RISE, match, -1.0).max(1)
-    best = np.take_along_axis(rise, match.argmax(1)[:, None], 1)[:, 0]
+    best = np.minimum(np.take_along_axis(rise, match.argmax(1)[:, None], 1)[:, 0], MOST_RISE)
     out: np.ndarray = np.stack([risen - still, best, still], 1) * SCALES
     return out

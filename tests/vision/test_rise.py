@@ -11,7 +11,7 @@ from lab.render import Renderer
 from lab.render.side_on import side_on
 from makhos.vision.reader import GEOMETRY, PieceReader
 from makhos.vision.rectify import SquareCrops
-from makhos.vision.rise import KEPT_ROWS, RISES, SCALES, edge_profiles, man_profiles, rises
+from makhos.vision.rise import KEPT_ROWS, RISES, SCALES, StartMen, edge_profiles, man_profiles, rises
 
 START = "l" * 8 + "." * 16 + "d" * 8
 #: A later board: kings on squares of every kind (home areas and squares empty at the start).
@@ -58,8 +58,9 @@ def test_the_start_s_men_match_themselves_without_rising(network):
 
 def test_a_square_empty_at_the_start_borrows_its_column_s_man_moved_by_the_perspective(network):
     start, _ = start_and_later(network, 2)
-    profiles = man_profiles(start, START, GEOMETRY)
-    assert profiles is not None and profiles.shape[0] == 32
+    men = man_profiles(start, START, GEOMETRY)
+    assert men is not None and men.profiles.shape[0] == 32
+    profiles = men.profiles
     edges = edge_profiles(start.images, GEOMETRY)
     rows = np.arange(*KEPT_ROWS)
     # Square 9 (row 2) is two rows below square 1 (row 0) in the same column.
@@ -72,4 +73,4 @@ def test_no_man_at_the_start_no_reference_and_no_crops_no_rises(network):
     start, _ = start_and_later(network, 2)
     assert man_profiles(start, "." * 32, GEOMETRY) is None
     none = SquareCrops(np.zeros((0, GEOMETRY.height, GEOMETRY.width, 3), np.uint8), np.zeros((0, 2), np.float32))
-    assert rises(none, np.zeros(0, int), np.zeros((32, 1, 1)), GEOMETRY).shape == (0, RISES)
+    assert rises(none, np.zeros(0, int), StartMen(np.zeros((32, 1, 1)), np.ones(32)), GEOMETRY).shape == (0, RISES)
