@@ -47,10 +47,12 @@ LEAST_RISE, MOST_RISE = 0.09, 0.4
 #: A man's thickness in squares, for a reference borrowed from another square of the column.
 MAN_THICKNESS = 0.14
 #: Columns ``rises`` gives a crop, and their scales: the match gained by rising, the best
-#: rise (squares) and the match without rising, about 10-17 units apart between a king and a
-#: man, as the height cue's are (the king refit pulls every weight alike toward its start).
+#: rise (squares) and the match without rising. The king refit pulls every weight alike
+#: toward its start, so a larger scale lets a game's few kings weigh the cue more: 4 times
+#: these read more rendered kings on the scenes tuned on, but taught on a set-up's kings
+#: alone it lost two kingplay games (70004, 70024: ``bench/RESULTS.md``); these keep them.
 RISES = 3
-SCALES = np.array([96.0, 384.0, 96.0])
+SCALES = np.array([9.6, 38.4, 9.6])
 
 
 def edge_profiles(images: np.ndarray, geometry: CropGeometry) -> np.ndarray:
