@@ -48,7 +48,7 @@ LEAST_RISE, MOST_RISE = 0.09, 0.4
 MAN_THICKNESS = 0.14
 #: Columns ``rises`` gives a crop, and their scales: the match gained by rising, the best
 #: rise (squares) and the match without rising. The king refit pulls every weight alike
-#: toward its start, so a larger scale lets a game's few kings weigh the cue more: 4 times
+#: toward its start, so a larger scale lets a game's few kings weigh the cue more: 10 times
 #: these read more rendered kings on the scenes tuned on, but taught on a set-up's kings
 #: alone it lost two kingplay games (70004, 70024: ``bench/RESULTS.md``); these keep them.
 RISES = 3
