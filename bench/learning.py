@@ -1,7 +1,7 @@
 """Kings after the game's first crowning: the reader that learns the game against the reader
 refit on the start alone (#42).
 
-    python -m bench.learning [--scenes 12] [--plies 16]
+    python -m bench.learning [--scenes 12] [--first 0] [--plies 16]
 
 Rendered games whose kings look like men from the camera: the renderer's held-out palettes,
 480x270, 35 degrees of elevation, low men (0.12-0.16 of a square), so a king is a short stack
@@ -127,6 +127,7 @@ def real_games(network: PieceReader) -> tuple[Counts, Counts]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenes", type=int, default=12)
+    parser.add_argument("--first", type=int, default=0, help="the first scene's seed (scenes 12-23: held out of tuning)")
     parser.add_argument("--plies", type=int, default=16)
     args = parser.parse_args()
     network = PieceReader()
@@ -135,7 +136,7 @@ def main() -> None:
     read_ms: list[float] = []
     refit_ms: list[float] = []
     learn_ms: list[float] = []  # on the caller's thread (the camera's): the refit runs on its own
-    for seed in range(args.scenes):
+    for seed in range(args.first, args.first + args.scenes):
         renderer = Renderer(side_on(1000 + seed))
         start = renderer.render({k + 1: c for k, c in enumerate(START) if c != "."}, seed=seed)
         fixed, reader = AdaptingReader(network), AdaptingReader(network)

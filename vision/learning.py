@@ -56,6 +56,7 @@ from .reader import (GEOMETRY, PRIOR, ROW_OF_SQUARE, AdaptedState, Heads, PieceR
                      stacked_kings)
 from .reading import LABELS
 from .rectify import SquareCrops
+from .rise import StartMen, man_profiles, rises
 
 #: How the memory and the log keep an embedding (little-endian float16: a lesson is 32 of them).
 KEPT = np.dtype("<f2")
@@ -265,19 +266,19 @@ class AdaptingReader:
         self.memory = GameMemory()
         self._start: Heads | None = None  # what refits are pulled toward
         self._towards: np.ndarray | None = None  # where a king refit starts (kept with the start)
-        # The last crops read, embedded, and whether with their heights (a read before the
+        # The last crops read, embedded, and the cues read with them (a read before the
         # start's refit has none, and the start's frame is then learnt with them).
-        self._last: tuple[SquareCrops, np.ndarray, bool] | None = None
+        self._last: tuple[SquareCrops, np.ndarray, Cues] | None = None
         self._lessons = 0  # boards learnt since the start
         self._refits: Latest[tuple[int, str, AdaptedState]] = Latest("refit")
         self._generation = 0  # a refit asked before the last start or resume is dropped
-        self._height = False  # the height cue beside the embeddings (``features``), from the start on
+        self._cues = Cues()  # what beside the embeddings (``features``), from the start on
         self._landed: str | None = None  # a refit swapped in, not yet handed on (``refitted``)
 
     def classify(self, crops: SquareCrops) -> np.ndarray:
         self._swap_in()
-        embeddings = features(self.reader, crops, self._height)
-        self._last = crops, embeddings, self._height
+        embeddings = features(self.reader, crops, self._cues)
+        self._last = crops, embeddings, self._cues
         return self.reader.heads(self.state).probabilities(embeddings)
 
     def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
@@ -286,9 +287,15 @@ class AdaptingReader:
         embeddings, its men stacked into kings), to be kept with the game."""
         state = self.reader.adapt(image, corners, played, labels, lens=lens)
         crops = self.reader.crops(image, corners, played, lens)
-        embeddings = features(self.reader, crops, True).astype(KEPT)
-        stacks = start_stacks(self.reader, crops, labels)
+        men = man_profiles(crops, labels, GEOMETRY)
+        cues = Cues(True, None if men is None else StartMen(men.profiles.astype(KEPT), men.cot.round(4)))
+        embeddings = features(self.reader, crops, cues).astype(KEPT)
+        stacks = start_stacks(self.reader, crops, labels, cues)
         start: dict[str, Any] = {"shown": labels, "embeddings": _packed(embeddings), "height": True}
+        if cues.men is not None:
+            profiles = cues.men.profiles
+            start["men"] = _packed(profiles.reshape(32, -1)) | {"rows": profiles.shape[1],
+                                                                  "cot": cues.men.cot.tolist()}
         if self.reader.king_apart is not None:
             start["king_apart"] = self.reader.king_apart.tolist()
         if stacks is not None:
@@ -364,10 +371,10 @@ class AdaptingReader:
             return None  # zero-shot: nothing to pull a refit toward
         self._swap_in()
         last = self._last
-        if last is not None and last[0] is crops and last[2] == self._height:
+        if last is not None and last[0] is crops and last[2] is self._cues:
             embeddings = last[1]
         else:
-            embeddings = features(self.reader, crops, self._height)
+            embeddings = features(self.reader, crops, self._cues)
         kept = embeddings.astype(KEPT)
         self.memory.add(kept, shown)
         self._lessons += 1
@@ -398,8 +405,9 @@ class AdaptingReader:
         self.state, self.memory, self._lessons, self._landed = state, GameMemory(), 0, None
         self._start = None if state is None else state.heads
         towards = None if start is None else start.get("king_apart")
-        # A game kept before the height cue reads, and learns, without it, as it did.
-        self._height = start is not None and bool(start.get("height", False))
+        # A game kept before the height cue or the start's men reads, and learns, without
+        # them, as it did.
+        self._cues = Cues() if start is None else Cues(bool(start.get("height", False)), _unpacked_men(start))
         self._towards = None if towards is None else np.asarray(towards, np.float64)
 
 
@@ -439,17 +447,41 @@ def _unpacked_stacks(start: dict[str, Any]) -> tuple[np.ndarray, np.ndarray, np.
             np.array(start["stack_squares"], int))
 
 
-def features(reader: PieceReader, crops: SquareCrops, height: bool) -> np.ndarray:
-    """(N, D) what the game's heads read of each crop: the network's embedding and colour
-    (``PieceReader.embed``), and where ``height``, how tall its piece stands
-    (``vision.height``), which only the king refit weighs."""
-    embedded = reader.embed(crops)
-    if not height:
-        return embedded
-    return np.concatenate([embedded, stack_heights(crops, GEOMETRY)], 1)
+def _unpacked_men(start: dict[str, Any]) -> StartMen | None:
+    if "men" not in start:
+        return None
+    men = _unpacked(start["men"])
+    return StartMen(men.reshape(len(men), int(start["men"]["rows"]), -1),
+                    np.asarray(start["men"]["cot"], np.float64))
 
 
-def start_stacks(reader: PieceReader, crops: SquareCrops, labels: str
+@dataclass(frozen=True, eq=False)
+class Cues:
+    """What a game reads beside the network's embeddings, which only the king refit weighs:
+    ``height``, how tall each piece stands (``vision.height``); ``men``, the start's man on
+    each square (``vision.rise.man_profiles``), to measure how far each piece rises above
+    it. A game kept before either reads without it, as it did."""
+
+    height: bool = False
+    men: StartMen | None = None
+
+
+def features(reader: PieceReader, crops: SquareCrops, cues: Cues, squares: np.ndarray | None = None
+             ) -> np.ndarray:
+    """(N, D) what the game's heads read of each crop (on ``squares``, 0-31; the 32 of a
+    board where None): the network's embedding and colour (``PieceReader.embed``), then the
+    ``cues`` the game reads with."""
+    columns = [reader.embed(crops)]
+    if cues.height:
+        columns.append(stack_heights(crops, GEOMETRY))
+    if cues.men is not None:
+        on = np.arange(len(crops.images)) if squares is None else squares
+        men = StartMen(cues.men.profiles.astype(np.float32), cues.men.cot)
+        columns.append(rises(crops, on, men, GEOMETRY))
+    return np.concatenate(columns, 1)
+
+
+def start_stacks(reader: PieceReader, crops: SquareCrops, labels: str, cues: Cues
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
     """The start's men stacked into kings: embeddings, king labels and squares."""
     images, sight, kings, squares = [], [], [], []
@@ -464,5 +496,6 @@ def start_stacks(reader: PieceReader, crops: SquareCrops, labels: str
             squares += [square] * len(stacks.images)
     if not kings:
         return None
-    embedded = features(reader, SquareCrops(np.concatenate(images), np.concatenate(sight)), True)
-    return embedded, np.array(kings), np.array(squares)
+    on = np.array(squares)
+    embedded = features(reader, SquareCrops(np.concatenate(images), np.concatenate(sight)), cues, on)
+    return embedded, np.array(kings), on

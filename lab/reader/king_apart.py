@@ -32,7 +32,7 @@ import numpy as np
 from lab.render import Renderer
 from lab.render.scene import sample_scene
 from makhos import models
-from makhos.vision.learning import balanced, features, side_squares
+from makhos.vision.learning import Cues, balanced, features, side_squares
 from makhos.vision.logistic import ridge_logistic
 from makhos.vision.reader import KING_APART_KIND, PieceReader
 
@@ -69,7 +69,7 @@ def scene_pieces(network: PieceReader, seed: int) -> tuple[np.ndarray, np.ndarra
     start = renderer.render({k + 1: c for k, c in enumerate(START) if c != "."}, seed=seed)
     crops = network.crops(start.image, start.corners, start.played)
     labels = np.array(list(START))
-    men = side_squares(features(network, crops, True)[labels != "."], labels[labels != "."],
+    men = side_squares(features(network, crops, Cues(True))[labels != "."], labels[labels != "."],
                        np.flatnonzero(labels != "."))
     if men is None:
         raise ValueError("a start has men")
@@ -77,7 +77,7 @@ def scene_pieces(network: PieceReader, seed: int) -> tuple[np.ndarray, np.ndarra
     for k in range(BOARDS):
         truth = board(rng)
         frame = renderer.render({s + 1: c for s, c in enumerate(truth) if c != "."}, seed=seed * 100 + k)
-        e = features(network, network.crops(frame.image, frame.corners, frame.played), True)
+        e = features(network, network.crops(frame.image, frame.corners, frame.played), Cues(True))
         for square, label in enumerate(truth):
             if label != ".":
                 apart.append(e[square] - men[0 if label in "lL" else 1, square])
