@@ -408,10 +408,12 @@ class GameTracker:
 
     def _read_well(self, streak: _Streak, reading: Reading, time: float) -> bool:
         """Whether a story of several plies at once (two plies, a chain stopped or a capture
-        missed then the reply, a side moving twice, a gap's line) is read well enough to act
-        on: each square it changes on the board on the table read as holding the side the
+        missed then the reply, a side moving twice, a gap's line with an irregular ply) is
+        read well enough to act on: each square it changes on the board on the table read as holding the side the
         story puts there with probability ``_READ_WELL`` at least; else only once it held
-        ``misread_patience``. A story of one ply is believed as before.
+        ``misread_patience``. A story of one ply is believed as before, and so is a gap's
+        legal line, which the board seen after the gap and the glimpses before it choose
+        (the square a flying king left is read a little as holding it: kingplay 70024).
 
         The more plies a story needs, the more boards it can explain: a board read a few
         squares off on a dim, noisy frame is some line of two plies more often than the
@@ -419,7 +421,7 @@ class GameTracker:
         story changes, taken for two plies nobody played)."""
         story, game = streak.story, self.game
         h = story.hypothesis
-        several = story.kind is StoryKind.GAP or story.then is not None or (h is not None and len(h.moves) > 1)
+        several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
         if not several or game is None or time - streak.since >= self.config.misread_patience:
             return True
         table = SIDE_OF_CLASS[board_classes([self._on_the_table(game.position)])[0]]
