@@ -92,7 +92,7 @@ def gap_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_mover:
 #: plies), and its search grows as fast: a short sequence is the referee's reading (#42),
 #: past that the board is a mismatch. Four keeps the search within tens of milliseconds on
 #: a board read noisily (bench.gaps --part search).
-_IRREGULAR_PLIES = 4
+IRREGULAR_PLIES = 4
 
 #: Lines through a gap with one irregular ply, each with the side that made its first ply.
 IrregularLines = list[tuple[Colour, IrregularLine]]
@@ -104,7 +104,7 @@ def irregular_lines_seen(record: MatchGame, seen: Sight, most: int,
     read with one irregular ply of the catalogue, the rest legal (asked only where no legal
     line fits: kingplay 70047's 21x10 then 3x14 stopped after its first jump, under an arm)."""
     found = [(side, line) for side in record.movers(fixed_first_mover)
-             for line in irregular_gap_lines(record.position_for(side), seen, record.rules, min(most, _IRREGULAR_PLIES))]
+             for line in irregular_gap_lines(record.position_for(side), seen, record.rules, min(most, IRREGULAR_PLIES))]
     shortest = min((line.plies for _, line in found), default=0)
     return [(side, line) for side, line in found if line.plies == shortest]
 
