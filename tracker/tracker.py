@@ -411,7 +411,7 @@ class GameTracker:
         missed then the reply, a side moving twice, a gap's line with an irregular ply) is
         read well enough to act on: each square it changes on the board on the table read as holding the side the
         story puts there with probability ``_READ_WELL`` at least; else only once it held
-        ``misread_patience``. A story of one ply is believed as before, and so is a gap's
+        ``transit`` seconds. A story of one ply is believed as before, and so is a gap's
         legal line, which the board seen after the gap and the glimpses before it choose
         (the square a flying king left is read a little as holding it: kingplay 70024).
 
@@ -422,7 +422,7 @@ class GameTracker:
         story, game = streak.story, self.game
         h = story.hypothesis
         several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
-        if not several or game is None or time - streak.since >= self.config.misread_patience:
+        if not several or game is None or time - streak.since >= self.config.transit:
             return True
         table = SIDE_OF_CLASS[board_classes([self._on_the_table(game.position)])[0]]
         told = SIDE_OF_CLASS[board_classes([story.board])[0]]

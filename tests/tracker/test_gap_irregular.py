@@ -98,6 +98,6 @@ def test_a_board_read_unsure_where_two_plies_change_it_is_not_two_plies_at_once(
 
 
 def test_two_plies_read_unsure_are_recorded_once_they_held():
-    events = two_plies_read(0.55, 60)  # four seconds
+    events = two_plies_read(0.55, 30)  # two seconds
     assert moves_of(events) == ["25-21", "5-9"]
     assert isinstance(events[0].detail, MovePlayed)
