@@ -154,6 +154,19 @@ def hypotheses(before: Position, rules: Rules | None = None,
     return out
 
 
+def irregular_plies(before: Position, rules: Rules | None = None) -> list[Hypothesis]:
+    """The irregular plies of the catalogue that one side may make from ``before``, each
+    done (its men lifted): a capture chain stopped on an inner landing, and a plain move
+    while a capture was compulsory. A line of plies nobody saw may hold one of them
+    (:func:`engine.gaps.irregular_gap_lines`), as a game under other rules does."""
+    legal = before.legal_moves(rules or Rules())
+    stopped = [h for h in _chain_prefixes(before, legal) if not h.pending]
+    if not (legal and legal[0].is_capture):
+        return stopped
+    return stopped + [Hypothesis(Verdict.MISSED_CAPTURE, (m,), before.play(m).board)
+                      for m in before.plain_moves()]
+
+
 def _out_of_turn(other: Position, rules: Rules) -> list[Move]:
     """The moves of the side not to move (``other``, its turn given it): its legal moves,
     and its plain ones where it had a capture, since a capture is compulsory only in turn

@@ -20,6 +20,11 @@ Lines are searched by length, shortest first, and only the shortest that fit are
 returned: a king that went out and came back during the gap cannot be seen, and the
 fewest plies is the referee's own reading of a board.
 
+Where no legal line fits, a line may hold one irregular ply of the catalogue
+(:func:`irregular_gap_lines`: a chain stopped early, a capture missed): a game under
+other rules goes on so, and the pruning holds for those plies too (one piece of the side
+to move goes to one square, men forward, pieces only taken).
+
 >>> from makhos.engine.position import Position
 >>> start = Position.start()
 >>> after = start.play(start.legal_moves()[0])
@@ -33,6 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .changes import Hypothesis, irregular_plies
 from .move import Move
 from .position import Board, Position
 from .rules import Colour, Rules
@@ -133,6 +139,72 @@ def gap_lines(start: Position, sight: Sight, rules: Rules | None, most: int,
         if found:
             return found
     return []
+
+
+@dataclass(frozen=True, slots=True)
+class IrregularLine:
+    """A line through a gap with one irregular ply: legal plies, the irregular ply (its
+    board done, men lifted), then legal plies played on from the board it left."""
+
+    before: tuple[Move, ...]
+    ply: Hypothesis
+    after: tuple[Move, ...]
+
+    @property
+    def plies(self) -> int:
+        return len(self.before) + 1 + len(self.after)
+
+    def positions(self, start: Position) -> list[Position]:
+        """The start, then the position after each ply of the line."""
+        positions = [start]
+        for move in self.before:
+            positions.append(positions[-1].play(move))
+        mover = positions[-1].turn
+        positions.append(Position(*self.ply.board, turn=mover.opponent))
+        for move in self.after:
+            positions.append(positions[-1].play(move))
+        return positions
+
+
+def irregular_gap_lines(start: Position, sight: Sight, rules: Rules | None, most: int,
+                        limit: int = 16) -> list[IrregularLine]:
+    """The shortest lines of at most ``most`` plies from ``start``, one of them an irregular
+    ply of the catalogue (:func:`engine.changes.irregular_plies`) and the rest legal, whose
+    board fits ``sight`` (at most ``limit`` of them). Worth asking only where
+    :func:`gap_lines` finds none: a legal line is always the better story."""
+    rules = rules or Rules()
+    sides = {Colour.DARK: _Side.of(sight, Colour.DARK), Colour.LIGHT: _Side.of(sight, Colour.LIGHT)}
+    dead: set[tuple[Position, int]] = set()  # no legal line of so many plies from there
+    for plies in range(1, most + 1):
+        found: list[IrregularLine] = []
+        _search_irregular(start, plies, (), sight, sides, rules, found, dead, limit)
+        if found:
+            return found
+    return []
+
+
+def _search_irregular(position: Position, plies: int, line: tuple[Move, ...], sight: Sight,
+                      sides: dict[Colour, _Side], rules: Rules, found: list[IrregularLine],
+                      dead: set[tuple[Position, int]], limit: int) -> bool:
+    """Append to ``found`` the lines of exactly ``plies`` more plies, ``line`` (legal) so far,
+    the irregular ply here or further on; False when there are none from here (remembered
+    in ``dead`` with the plies left negated, apart from the legal search's)."""
+    if plies == 0 or len(found) >= limit:
+        return False
+    if (position, -plies) in dead or not _possible(position, plies, sides):
+        return False
+    before = len(found)
+    for ply in irregular_plies(position, rules):
+        after = Position(*ply.board, turn=position.turn.opponent)
+        rest: list[tuple[Move, ...]] = []
+        _search(after, plies - 1, (), sight, sides, rules, rest, dead, limit)
+        found += [IrregularLine(line, ply, moves) for moves in rest[:limit - len(found)]]
+    for move in position.legal_moves(rules):
+        _search_irregular(position.play(move), plies - 1, line + (move,), sight, sides, rules,
+                          found, dead, limit)
+    if len(found) == before:
+        dead.add((position, -plies))
+    return len(found) > before
 
 
 def _possible(position: Position, plies: int, sides: dict[Colour, _Side]) -> bool:

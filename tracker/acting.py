@@ -134,7 +134,7 @@ class Acts:
             return events + (self._again(story.then, time) if story.then is not None else [])
         events = self._matched(phase.game, time)
         if story.kind is StoryKind.GAP:
-            return events + self.gap(story, time)
+            return events + (self.gap_irregular(story, time) if story.irregular else self.gap(story, time))
         alert, h = self.alert, story.hypothesis
         if (alert is not None and alert.kind is AlertKind.IRREGULARITY and h is not None
                 and h.verdict in (Verdict.MOVE, Verdict.TWO_PLIES)
@@ -229,6 +229,22 @@ class Acts:
                            reason=f"{len(line)} plies unseen during a gap of {story.gap:.0f} s: "
                                   f"{len(texts)} lines explain the board ({shown})",
                            detail=Irregularity(IrregularityKind.GAP, lines=texts, gap=story.gap))]
+
+    def gap_irregular(self, story: Story, time: float) -> list[GameEvent]:
+        """A line through a gap with one irregular ply (no legal line explains the board): its
+        legal plies recorded as seen after the gap, the irregular ply alerted on the board it
+        left, as the camera would have; plies played on from that board make it stand (its
+        side played on), then are recorded too. Nothing is guessed beyond one irregular ply."""
+        line = story.irregular
+        assert line is not None and story.mover is not None and story.gap is not None
+        events = self._play(line.before, story.mover, Pending(), time, gap=story.gap) if line.before else []
+        game = self.logged_game.current.game
+        events += self.irregular(game, line.ply, time)
+        if not line.after:
+            return events
+        side = game.position.turn.opponent  # plays on from the irregular board
+        events += self._stand(side, time)
+        return events + self._play(line.after, side, Pending(), time, gap=story.gap)
 
     def _play(self, moves: tuple[Move, ...], mover: Colour, pending: Pending,
               time: float, gap: float | None = None, unconfirmed: bool = False,

@@ -18,8 +18,12 @@ the one played (:func:`glimpsed`).
 
 What the tracker then does (:meth:`tracker.acting.Acts.gap`): one line, its plies are
 recorded as seen after the gap; several, a notice for the referee lists them (offline,
-the likeliest is recorded and marked unconfirmed); none, the board stays a board no move
-explains, the mismatch it always was.
+the likeliest is recorded and marked unconfirmed). Where no legal line fits, a line with
+one irregular ply of the catalogue (a chain stopped early, a capture missed) may
+(:func:`irregular_lines_seen`): its irregular ply is alerted and stands as the camera
+would have recorded it (:meth:`tracker.acting.Acts.gap_irregular`). None, the board stays
+a board no move explains, the mismatch it always was: an irregular position change is the
+last resort (#42).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from makhos.engine import Colour, Move, Piece, Position
-from makhos.engine.gaps import Sight, gap_lines
+from makhos.engine.gaps import IrregularLine, Sight, gap_lines, irregular_gap_lines
 from makhos.engine.position import Board
 from makhos.engine.squares import BIT
 from makhos.events.game import MatchGame
@@ -81,6 +85,28 @@ def gap_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_mover:
         start = record.position_for(side)
         found += [(side, line) for line in gap_lines(start, seen, record.rules, most)]
     return kings_own_lines(record, _shortest(found), seen, fixed_first_mover)
+
+
+#: The most plies of a line with one irregular ply: such a line explains far more boards than
+#: a legal one (a misread or a board moved by hand is some irregular line of five or six
+#: plies), and its search grows as fast: a short sequence is the referee's reading (#42),
+#: past that the board is a mismatch. Four keeps the search within tens of milliseconds on
+#: a board read noisily (bench.gaps --part search).
+IRREGULAR_PLIES = 4
+
+#: Lines through a gap with one irregular ply, each with the side that made its first ply.
+IrregularLines = list[tuple[Colour, IrregularLine]]
+
+
+def irregular_lines_seen(record: MatchGame, seen: Sight, most: int,
+                         fixed_first_mover: bool) -> IrregularLines:
+    """The shortest lines of at most ``most`` plies from the game's position to the board
+    read with one irregular ply of the catalogue, the rest legal (asked only where no legal
+    line fits: kingplay 70047's 21x10 then 3x14 stopped after its first jump, under an arm)."""
+    found = [(side, line) for side in record.movers(fixed_first_mover)
+             for line in irregular_gap_lines(record.position_for(side), seen, record.rules, min(most, IRREGULAR_PLIES))]
+    shortest = min((line.plies for _, line in found), default=0)
+    return [(side, line) for side, line in found if line.plies == shortest]
 
 
 def kings_own_lines(record: MatchGame, found: Lines, seen: Sight, fixed_first_mover: bool) -> Lines:
@@ -144,14 +170,31 @@ def likeliest(record: MatchGame, found: Lines, reading: Reading, margin: float,
     if not found:
         return None
     positions = [_after(record.position_for(side), line) for side, line in found]
+    kept = _ranked(positions, reading, margin, glimpses)
+    mover = found[kept[0]][0]
+    return GapLines(mover, tuple(found[k][1] for k in kept if found[k][0] is mover), positions[kept[0]][-1].board)
+
+
+def likeliest_irregular(record: MatchGame, found: IrregularLines, reading: Reading,
+                        glimpses: tuple[Reading, ...] = ()) -> tuple[Colour, IrregularLine, Board] | None:
+    """Of the lines with one irregular ply ``found``, the one the reading and the
+    ``glimpses`` support best, with its side and the board it leads to; None when none."""
+    if not found:
+        return None
+    positions = [line.positions(record.position_for(side)) for side, line in found]
+    best = _ranked(positions, reading, 0.0, glimpses)[0]
+    return found[best][0], found[best][1], positions[best][-1].board
+
+
+def _ranked(positions: list[list[Position]], reading: Reading, margin: float,
+            glimpses: tuple[Reading, ...]) -> list[int]:
+    """The lines whose ``positions`` the reading (their last board) and the ``glimpses``
+    (:func:`glimpsed`) support within ``margin`` of the best, best first."""
     scores = score_boards(log_probabilities(reading), board_classes([p[-1].board for p in positions]))
-    if glimpses and len(found) > 1:
+    if glimpses and len(positions) > 1:
         scores += [glimpsed(glimpses, p) for p in positions]
     order = np.argsort(-scores, kind="stable")
-    kept = [k for k in order if scores[k] >= scores[order[0]] - margin]
-    best = int(order[0])
-    mover = found[best][0]
-    return GapLines(mover, tuple(found[k][1] for k in kept if found[k][0] is mover), positions[best][-1].board)
+    return [int(k) for k in order if scores[k] >= scores[order[0]] - margin]
 
 
 def glimpsed(glimpses: tuple[Reading, ...], positions: list[Position]) -> float:

@@ -17,6 +17,7 @@ from makhos.engine import Colour, Move, Piece, Position, Rules
 from makhos.engine.game import Game
 from makhos.engine.position import Board, place
 from makhos.engine.changes import Hypothesis, Pending, Verdict, hypotheses
+from makhos.engine.gaps import IrregularLine
 from makhos.engine.squares import BIT, row_col
 from makhos.events.game import movers
 
@@ -50,6 +51,8 @@ class Story:
     # (not part of the decision)
     then: Hypothesis | None = None  # STOOD: the same side moving again after ``hypothesis``
     # (WRONG_SIDE, from the board its first ply left)
+    irregular: IrregularLine | None = None  # GAP: the line, with one irregular ply, that
+    # explains the board where no legal line does (``lines`` then empty)
 
     @property
     def decision(self) -> tuple[object, ...]:
@@ -63,7 +66,7 @@ class Story:
                  else self.board[:2] if self.kind is StoryKind.MISMATCH else None)
         return (self.kind, board, h.verdict if h else None, h.moves if h else (),
                 h.plies_back if h else 0, h.landed_on if h else None, self.moves,
-                self.lines, self.then.moves if self.then else ())
+                self.lines, self.then.moves if self.then else (), self.irregular)
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,8 @@ from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
 from .scoring import SIDE_OF_CLASS, board_classes
 from .config import TrackerConfig
-from .gaps import Lines, first_seen, gap_lines_seen, likeliest, most_plies, sight
+from .gaps import (IrregularLines, Lines, first_seen, gap_lines_seen, irregular_lines_seen, likeliest,
+                   likeliest_irregular, most_plies, sight)
 from makhos.engine.starts import start_rules
 from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
 
@@ -52,6 +53,10 @@ _SETTLED = 0.8
 #: plies at most, and the glimpses that tell their order (each a settled reading not
 #: followed: a board on the way, should the board later be some plies on) come a few per ply.
 _GLIMPSES = 256
+
+#: Probability of its side at which a square a story of several plies changes is read well.
+_READ_WELL = 0.8
+
 
 #: The verdicts of a story that raises an irregularity about a board the game waits on.
 _IRREGULAR = frozenset({Verdict.MISSED_CAPTURE, Verdict.WRONG_SIDE, Verdict.STOPPED_AND_REPLIED,
@@ -106,7 +111,7 @@ class GameTracker:
         self._gap_from: float | None = None  # when the board was last seen before a gap
         self._gap_to = 0.0  # ... and first seen after it (how many plies fit is fixed then)
         self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
-        self._gap_cache: tuple[tuple[object, ...], Lines] | None = None
+        self._gap_cache: tuple[tuple[object, ...], Lines, IrregularLines] | None = None
         self._followed: float | None = None  # when the last reading whose story was confirmed came
         self._glimpses: deque[Reading] = deque(maxlen=_GLIMPSES)  # settled readings since, none
         # followed, the latest kept (tracker.gaps)
@@ -197,7 +202,7 @@ class GameTracker:
         else:
             self._streak = _Streak(story, 1, time)
         streak = self._streak
-        if not streak.acted and self._confirmed(streak, time):
+        if not streak.acted and self._confirmed(streak, time) and self._read_well(streak, reading, time):
             streak.acted = True
             self._saw_stop(story)
             events += self.acts.act(story, time)
@@ -373,17 +378,25 @@ class GameTracker:
         seen, most = sight(reading, config.square_tolerance), most_plies(seconds, config)
         key = (id(record), len(record.game.plies), record.game.position, seen, most)
         if self._gap_cache is None or self._gap_cache[0] != key:
-            self._gap_cache = (key, gap_lines_seen(record, seen, most, config.first_mover is not None))
+            fixed = config.first_mover is not None
+            lines = gap_lines_seen(record, seen, most, fixed)
+            # A line with one irregular ply only where no legal line fits (#42).
+            self._gap_cache = (key, lines, [] if lines else irregular_lines_seen(record, seen, most, fixed))
         glimpses = tuple(g for g in self._glimpses if g.time > since)
         found = likeliest(record, self._gap_cache[1], reading, config.margin, glimpses)
-        if found is None:
+        irregular = likeliest_irregular(record, self._gap_cache[2], reading, glimpses)
+        if found is not None:
+            story, plies = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines), len(found.lines[0])
+        elif irregular is not None:
+            mover, line, board = irregular
+            story, plies = Story(StoryKind.GAP, board, mover=mover, irregular=line), line.plies
+        else:
             return None
         if self._gap_from is None:
-            seconds = first_seen(glimpses, found.board, config.square_tolerance, time) - since
-            if most_plies(seconds, config) < len(found.lines[0]):
+            seconds = first_seen(glimpses, story.board, config.square_tolerance, time) - since
+            if most_plies(seconds, config) < plies:
                 return None  # more plies than the time before the board was seen allows
-        return Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
-                     gap=round(seconds, 1))
+        return replace(story, gap=round(seconds, 1))
 
     def _confirmed(self, streak: _Streak, time: float) -> bool:
         """Whether the streak's story has been read long enough to act on.
@@ -414,6 +427,30 @@ class GameTracker:
         if self._contradicted is not None and self._contradicted[0] == story.board[:2]:
             since = min(since, self._contradicted[1])  # read so since, taken for a misread
         return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
+
+    def _read_well(self, streak: _Streak, reading: Reading, time: float) -> bool:
+        """Whether a story of several plies at once (two plies, a chain stopped or a capture
+        missed then the reply, a side moving twice, a gap's line with an irregular ply) is
+        read well enough to act on: each square it changes on the board on the table read as holding the side the
+        story puts there with probability ``_READ_WELL`` at least; else only once it held
+        ``transit`` seconds. A story of one ply is believed as before, and so is a gap's
+        legal line, which the board seen after the gap and the glimpses before it choose
+        (the square a flying king left is read a little as holding it: kingplay 70024).
+
+        The more plies a story needs, the more boards it can explain: a board read a few
+        squares off on a dim, noisy frame is some line of two plies more often than the
+        players made one (kingplay 70032: two readings 5 squares off, 0.55 on a square the
+        story changes, taken for two plies nobody played)."""
+        story, game = streak.story, self.game
+        h = story.hypothesis
+        several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
+        if not several or game is None or time - streak.since >= self.config.transit:
+            return True
+        table = SIDE_OF_CLASS[board_classes([self._on_the_table(game.position)])[0]]
+        told = SIDE_OF_CLASS[board_classes([story.board])[0]]
+        changed = np.flatnonzero(told != table)
+        sides = side_probabilities(reading.probabilities)
+        return bool((sides[changed, told[changed]] >= _READ_WELL).all())
 
     def _relit_misread(self, story: Story) -> bool:
         """Whether a story of a reading made in new light (a shadow fell, a lamp went off)

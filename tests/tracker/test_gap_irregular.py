@@ -1,0 +1,103 @@
+"""A line through a gap with one irregular ply (#42, item 3), and stories of several plies
+believed only on a board read well."""
+
+import numpy as np
+
+from makhos.engine import Colour, Position
+from makhos.events import EventKind
+from makhos.events.details import AlertEnding, IrregularityKind, MovePlayed
+from makhos.tracker import GameTracker, TrackerConfig
+from makhos.vision.reading import Reading
+
+from test_gaps import moves_of, played, started
+from test_tracker import Feed
+
+#: Kingplay 70047 before its gap: dark's king on 21 must take 21x10; light's king on 3 then
+#: must take 3x14x32, and stops after its first jump.
+BEFORE = "B:W1,K3,K4,5,6,11,14,K20:BK21,22,24,26,27,28,K29,K31"
+#: The board after 21x10 and 3x14 stopped on 14.
+STOPPED = "B:W1,K4,5,6,11,K14,K20:B22,24,26,27,28,K29,K31"
+
+
+def test_a_gap_that_only_a_line_with_a_chain_stopped_explains_records_it_alerted():
+    feed = started(BEFORE)
+    feed.time += 6.0  # an arm over the board
+    events = feed.board(Position.from_fen(STOPPED), frames=10)
+    assert moves_of(events) == ["21x10"]
+    assert events[0].detail.gap is not None
+    (alert,) = [e for e in events if e.kind is EventKind.IRREGULARITY]
+    assert alert.detail.rule is IrregularityKind.PARTIAL_CHAIN and alert.move == "3x14"
+    assert feed.tracker.alert is not None
+    # Dark plays on from the irregular board: the chain stopped stands, then the reply.
+    feed.hand()
+    reply = Position.from_fen(STOPPED).with_turn(Colour.DARK)
+    (move,) = [m for m in reply.legal_moves() if str(m) == "29-25"]
+    events = feed.board(reply.play(move), frames=10)
+    assert moves_of(events) == ["3x14", "29-25"]
+    assert events[0].detail.irregular
+    assert any(e.kind is EventKind.ALERT_CLOSED and e.detail.how is AlertEnding.STOOD for e in events)
+    assert feed.tracker.alert is None
+
+
+def test_plies_played_on_from_the_irregular_ply_in_the_gap_make_it_stand():
+    feed = started(BEFORE)
+    feed.time += 6.0
+    stopped = Position.from_fen(STOPPED).with_turn(Colour.DARK)
+    (move,) = [m for m in stopped.legal_moves() if str(m) == "29-25"]
+    events = feed.board(stopped.play(move), frames=10)
+    assert moves_of(events) == ["21x10", "3x14", "29-25"]
+    played_events = [e for e in events if e.kind is EventKind.MOVE]
+    assert [e.detail.irregular for e in played_events] == [False, True, False]
+    assert any(e.kind is EventKind.IRREGULARITY and e.detail.rule is IrregularityKind.PARTIAL_CHAIN
+               for e in events)
+    assert feed.tracker.alert is None
+
+
+def test_a_legal_line_is_preferred_to_one_with_an_irregular_ply():
+    fen = "B:W7,20,28:B10,22,32"
+    feed = started(fen)
+    feed.time += 15.0
+    events = feed.board(played(Position.from_fen(fen), "10x3 20-24"), frames=10)
+    assert moves_of(events) == ["10x3", "20-24"]
+    assert not [e for e in events if e.kind is EventKind.IRREGULARITY]
+
+
+def unsure(position: Position, time: float, square: int, sureness: float) -> Reading:
+    """``position`` read with certainty but on ``square``, whose piece (or emptiness) is
+    read with only ``sureness``, the rest empty."""
+    p = Reading.certain(position, time).probabilities.copy()
+    row = p[square - 1]
+    piece = int(row.argmax())
+    other = 0 if piece else 1
+    row[:] = 0.0
+    row[piece], row[other] = sureness, 1 - sureness
+    return Reading(time, p.astype(np.float32))
+
+
+def two_plies_read(sureness: float, frames: int) -> list:
+    tracker = GameTracker("b1", config=TrackerConfig(first_mover=Colour.DARK))
+    feed = Feed(tracker)
+    feed.log(tracker.start_from(Position.start(), 0.0))
+    feed.board(Position.start())
+    feed.hand()
+    after = played(Position.start(), "25-21 5-9")
+    events = []
+    for _ in range(frames):
+        feed.time += 1 / 15
+        events += feed.log(tracker.observe(feed.time, unsure(after, feed.time, 9, sureness)))
+    return events
+
+
+def test_two_plies_read_well_are_recorded_at_once():
+    events = two_plies_read(0.99, 3)
+    assert moves_of(events) == ["25-21", "5-9"]
+
+
+def test_a_board_read_unsure_where_two_plies_change_it_is_not_two_plies_at_once():
+    assert moves_of(two_plies_read(0.55, 3)) == []
+
+
+def test_two_plies_read_unsure_are_recorded_once_they_held():
+    events = two_plies_read(0.55, 30)  # two seconds
+    assert moves_of(events) == ["25-21", "5-9"]
+    assert isinstance(events[0].detail, MovePlayed)
