@@ -118,14 +118,18 @@ class ConstantClassifier(RecordingClassifier):
         return answer
 
 
+def a_man_moved() -> tuple[np.ndarray, np.ndarray]:
+    """A board at the start, and the same board with light's man moved 7-11."""
+    scene = sample_scene(np.random.default_rng(7), elevation=(60, 80), size=(640, 480))
+    return (Renderer(scene).render(START, seed=1).image,
+            Renderer(scene).render({s: p for s, p in START.items() if s != 7} | {11: "l"}, seed=1).image)
+
+
 def cross_fade(network: RecordingClassifier) -> tuple[list, np.ndarray, int, int]:
     """A board settled and read, then a slow cross-fade (two seconds, no hand over the board)
     to the same board with a man moved, held three seconds: the results after the fade, the
     board after it, and the reads made before the fade and by its end."""
-    rng = np.random.default_rng(7)
-    scene = sample_scene(rng, elevation=(60, 80), size=(640, 480))
-    before = Renderer(scene).render(START, seed=1).image
-    after = Renderer(scene).render({s: p for s, p in START.items() if s != 7} | {11: "l"}, seed=1).image
+    before, after = a_man_moved()
     reader = BoardReader(network)
     fps, fade = 30, 60
     for k in range(5 * fps):  # settled, read, and past the glance's settling
@@ -177,10 +181,7 @@ def test_a_board_that_moved_under_the_gate_is_read_once_it_is_still_whatever_the
     from makhos.vision.occlusion import GateState
 
     monkeypatch.setattr(Glance, "changed_since", lambda self, before, corners: False)
-    rng = np.random.default_rng(7)
-    scene = sample_scene(rng, elevation=(60, 80), size=(640, 480))
-    before = Renderer(scene).render(START, seed=1).image
-    after = Renderer(scene).render({s: p for s, p in START.items() if s != 7} | {11: "l"}, seed=1).image
+    before, after = a_man_moved()
     network = ConstantClassifier()
     reader = BoardReader(network)
     fps = 30
@@ -212,10 +213,7 @@ def test_a_change_nothing_showed_is_read_within_a_few_seconds(monkeypatch):
 
     monkeypatch.setattr(Glance, "changed_since", lambda self, before, corners: False)
     monkeypatch.setattr(OcclusionGate, "_motion", lambda self, cells, rows, timestamp: (0.0, False))
-    rng = np.random.default_rng(7)
-    scene = sample_scene(rng, elevation=(60, 80), size=(640, 480))
-    before = Renderer(scene).render(START, seed=1).image
-    after = Renderer(scene).render({s: p for s, p in START.items() if s != 7} | {11: "l"}, seed=1).image
+    before, after = a_man_moved()
     network = ConstantClassifier()
     reader = BoardReader(network)
     fps = 30
