@@ -40,6 +40,12 @@ SIDE_OF_CLASS = np.zeros(len(CLASS_INDEX), dtype=np.int64)
 SIDE_OF_CLASS[[_LIGHT_MAN, _LIGHT_KING]] = 1
 SIDE_OF_CLASS[[_DARK_MAN, _DARK_KING]] = 2
 
+
+def board_sides(board: Board) -> np.ndarray:
+    """The side on each square of ``board`` (0 none, 1 light, 2 dark), kings as men."""
+    sides: np.ndarray = SIDE_OF_CLASS[board_classes([board])[0]]
+    return sides
+
 #: Share of a square's man probability also counted for a king of that colour, and back.
 #: Telling a king from a man is the classifier's weakest call (a stack seen from straight
 #: above is a man with a small offset), while the rules already know where every king is:

@@ -27,7 +27,7 @@ from makhos.vision.reading import CLASS_INDEX, LABELS, Reading, side_probabiliti
 
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
-from .scoring import SIDE_OF_CLASS, board_classes
+from .scoring import SIDE_OF_CLASS, board_sides
 from .config import TrackerConfig
 from .gaps import (IrregularLines, Lines, first_seen, gap_lines_seen, irregular_lines_seen, likeliest,
                    likeliest_irregular, most_plies, sight)
@@ -75,7 +75,7 @@ def washed_out(read: Board, candidates: Candidates, most: int) -> bool:
     any misread must. A man gone beside a step that is itself irregular (a man moved too
     far) is no story's board with men missing, and stays a hand's move, alerted at once."""
     told = SIDE_OF_CLASS[candidates.classes]
-    seen = SIDE_OF_CLASS[board_classes([read])[0]]
+    seen = board_sides(read)
     missing = (told != 0) & (seen == 0)
     count = missing.sum(axis=1)
     return bool(((count >= 1) & (count <= most) & np.all((told == seen) | missing, axis=1)).any())
@@ -85,7 +85,7 @@ def read_as(reading: Reading, board: Board) -> bool:
     """Whether the reading puts on every square the side (or none) that ``board`` does, a
     man and a king alike: no square left to a misread's tolerance."""
     read = side_probabilities(reading.probabilities).argmax(axis=1)
-    return bool((read == SIDE_OF_CLASS[board_classes([board])[0]]).all())
+    return bool((read == board_sides(board)).all())
 
 
 @dataclass
@@ -431,8 +431,9 @@ class GameTracker:
     def _read_well(self, streak: _Streak, reading: Reading, time: float) -> bool:
         """Whether a story of several plies at once (two plies, a chain stopped or a capture
         missed then the reply, a side moving twice, a gap's line with an irregular ply) is
-        read well enough to act on: each square it changes on the board on the table read as holding the side the
-        story puts there with probability ``_READ_WELL`` at least; else only once it held
+        read well enough to act on: each square it changes on the board on the table read as
+        holding the side the story puts there with probability ``_READ_WELL`` at least; else
+        only once it held
         ``transit`` seconds. A story of one ply is believed as before, and so is a gap's
         legal line, which the board seen after the gap and the glimpses before it choose
         (the square a flying king left is read a little as holding it: kingplay 70024).
@@ -446,8 +447,7 @@ class GameTracker:
         several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
         if not several or game is None or time - streak.since >= self.config.transit:
             return True
-        table = SIDE_OF_CLASS[board_classes([self._on_the_table(game.position)])[0]]
-        told = SIDE_OF_CLASS[board_classes([story.board])[0]]
+        table, told = board_sides(self._on_the_table(game.position)), board_sides(story.board)
         changed = np.flatnonzero(told != table)
         sides = side_probabilities(reading.probabilities)
         return bool((sides[changed, told[changed]] >= _READ_WELL).all())
@@ -463,8 +463,7 @@ class GameTracker:
         game = self.game
         if story.kind is not StoryKind.MISMATCH or game is None:
             return False
-        shown = board_classes([self._on_the_table(game.position)])[0]
-        changed = SIDE_OF_CLASS[board_classes([story.board])[0]] != SIDE_OF_CLASS[shown]
+        changed = board_sides(story.board) != board_sides(self._on_the_table(game.position))
         return int(changed.sum()) > self.config.relit_squares
 
     def _pieces_added(self, story: Story) -> bool:
