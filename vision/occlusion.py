@@ -62,6 +62,9 @@ from .light import FLOOR, corrected, light_gain, noise_level, unexplained
 SHADE_GAIN = 0.3
 #: The most a shadow's gain (as a log) differs from that of a neighbouring cell.
 SHADE_SMOOTH = 0.15
+#: A change is white light added or taken (a glare) where channels scaled alike (a shadow)
+#: leave this many times its residual.
+GLARE_MARGIN = 2.0
 
 
 class GateState(enum.Enum):
@@ -397,6 +400,9 @@ class OcclusionGate:
             # Every corner in view: a shadow over the ring (a person beside the table) is no
             # arm. With corners hidden it counts all the same: a hand may be on the board.
             ring = ring & ~_shaded(relit, self._reference, level)
+        else:
+            # ...but a glare that came or went is no hand's: light added or taken away.
+            ring = ring & ~_glared(relit, self._reference, level)
         changed = ring & (change > level)
         crossing = bool(changed.any())
         return crossing, crossing and self._spans_ring(changed, ring & (change > level / 2))
@@ -428,6 +434,27 @@ def _shaded(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarra
     smooth = np.max(steps, axis=0) <= SHADE_SMOOTH
     shaded: np.ndarray = neutral & smooth & (gain > SHADE_GAIN) & (gain < 1 / SHADE_GAIN)
     return shaded
+
+
+def _glared(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarray:
+    """``(h, w)`` cells whose change from ``reference`` is white light added or taken away
+    (a lamp's spot on the cloth that moved): the same number of grey levels in every
+    channel, where a shadow scales the channels (a hand's shadow keeps the cloth's colour,
+    only darker) and an arm puts its own colour there. Only cells of a colour where the two
+    differ by :data:`GLARE_MARGIN` times, and where the light added varies smoothly from a
+    cell to its neighbours (a sleeve's edge is sharp)."""
+    change = relit - reference
+    offset = change.mean(axis=2)
+    added = np.abs(change - offset[..., None]).max(axis=2)
+    base, lit = reference + FLOOR, relit + FLOOR
+    gain = (lit * base).sum(axis=2) / (base * base).sum(axis=2)
+    scaled = np.abs(lit - gain[..., None] * base).max(axis=2)
+    padded = np.pad(offset, 1, mode="edge")
+    steps = [np.abs(offset - padded[1 + dy: padded.shape[0] - 1 + dy, 1 + dx: padded.shape[1] - 1 + dx])
+             for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+    smooth = np.max(steps, axis=0) <= level
+    glared: np.ndarray = smooth & (GLARE_MARGIN * added < scaled)
+    return glared
 
 
 def _mismatch(cells: np.ndarray, halves: np.ndarray) -> float:

@@ -160,3 +160,44 @@ def test_men_on_corners_and_a_speck_in_the_ring_let_the_board_settle():
     assert states[39] is GateState.STILL
     settled = states.index(GateState.STILL, 41)
     assert (settled - 40) * DT < GateConfig().settle_s / 2
+
+
+def _men_on_corners(image: np.ndarray, frame) -> np.ndarray:
+    """Three corners of the grid hidden, as men just moved onto their squares hide them from
+    a low camera."""
+    covered = image.copy()
+    side = float(np.linalg.norm(frame.corners[1] - frame.corners[0])) / 8
+    for corner in _to_image(frame, [[2.0, 2.0], [6.0, 6.0], [4.0, 3.0]]):
+        cv2.circle(covered, (int(corner[0]), int(corner[1])), int(0.4 * side), (30, 30, 30), -1)
+    return covered
+
+
+def _glared(image: np.ndarray, frame, strength: float = 40.0) -> np.ndarray:
+    """A lamp's soft spot of white light on the cloth beside the board, over a side of the
+    ring: the same grey levels added to every channel."""
+    mask = np.zeros(image.shape[:2], np.float32)
+    centre = _to_image(frame, [[-1.5, 4.0]])[0]
+    side = float(np.linalg.norm(frame.corners[1] - frame.corners[0])) / 8
+    cv2.ellipse(mask, (int(centre[0]), int(centre[1])), (int(1.5 * side), int(4 * side)), 0, 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), side)
+    return np.clip(image + strength * mask[..., None], 0, 255).astype(np.uint8)
+
+
+def test_a_glare_that_leaves_the_ring_while_men_hide_corners_lets_the_board_settle():
+    """Kingplay 70067: the still view was taken with a lamp's spot on the ring; the spot
+    moved on and men moved onto corners, and the ring's change, with corners hidden,
+    counted as an arm for the rest of the game (never read again). Light taken away in
+    every channel alike is no hand's."""
+    frame = _board()
+    states = _states([_glared(frame.image, frame)] * 40 + [_men_on_corners(frame.image, frame)] * 60)
+    assert states[39] is GateState.STILL
+    assert GateState.STILL in states[41:]
+
+
+def test_a_shadow_across_the_ring_while_men_hide_corners_keeps_the_board_covered():
+    """With corners hidden a hand may be on the board, and its shadow (the cloth's colour,
+    only darker) is what crosses the ring: that still counts."""
+    frame = _board()
+    states = _states([frame.image] * 40 + [_shadowed(_men_on_corners(frame.image, frame), frame)] * 60)
+    assert states[39] is GateState.STILL
+    assert GateState.STILL not in states[41:]
