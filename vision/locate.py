@@ -999,6 +999,39 @@ def locate_board(
         near = refine_location(frame, hint, cfg, lens)
         if near is not None and near.confidence >= cfg.hint_confidence:
             return near
+    found = _search(frame, cfg, lens)
+    if found is None or _in_frame(found, frame):
+        return found
+    other = _search(_masked(frame, found), cfg, lens)
+    return other if other is not None and _in_frame(other, frame) else found
+
+
+def _in_frame(found: BoardLocation, frame: np.ndarray) -> bool:
+    """Whether every corner of the board lies inside the frame."""
+    height, width = frame.shape[:2]
+    x, y = found.corners[:, 0], found.corners[:, 1]
+    return bool((x >= 0).all() and (y >= 0).all() and (x < width).all() and (y < height).all())
+
+
+def _masked(frame: np.ndarray, found: BoardLocation) -> np.ndarray:
+    """The frame with the board ``found`` (and a square around it) painted over in the
+    frame's median colour: the search again then finds another board or none.
+
+    Why: a hall has boards side by side, and the finder takes the first good grid it grows.
+    A camera is set up to watch its own board whole, so a board cut by the frame's edge,
+    found first, is the neighbour's when a board wholly in view is found once it is out of
+    the way (kingplay 70061, 70069: the game never started on the neighbour's board)."""
+    outline = project(found.homography, np.array([[-1, -1], [9, -1], [9, 9], [-1, 9]], np.float64))
+    painted = frame.copy()
+    median = np.median(frame.reshape(-1, frame.shape[2] if frame.ndim == 3 else 1), axis=0)
+    cv2.fillPoly(painted, [np.round(outline).astype(np.int32).reshape(-1, 1, 2)],
+                 median.tolist() if frame.ndim == 3 else float(median[0]))
+    return painted
+
+
+def _search(frame: np.ndarray, cfg: LocateConfig, lens: Lens | None) -> BoardLocation | None:
+    """The board found among the frame's colour planes, group by group, or beside a cloth
+    (:func:`_plane_groups`, :func:`_beside_a_cloth`); None when no grid is seen."""
     best = None
     for planes, ring_first in _plane_groups(frame, cfg):
         for _, g, saddle, scale in planes:
