@@ -330,7 +330,11 @@ class BoardReader:
                 self.played, self.quarter_turns = numbering.played, numbering.quarter_turns
                 self._seeking_start = False
                 location = numbering.location
-                if isinstance(self.classifier, StartAdapting):
+                # A start agreed by later searches fixes the numbering only (a board one
+                # ply in is numbered as its set-up): the reader learns the set-up where
+                # the tracker confirms it (``started``). Taught on the agreeing frame,
+                # kingplay 70032 lost 3 of its 15 plies under a shadow 25 s on.
+                if isinstance(self.classifier, StartAdapting) and self._start_searches.first:
                     labels = "".join("." if (piece := position.piece_at(s)) is None else piece.value
                                      for s in range(1, 33))
                     self._adaptation = self.classifier.adapt(image, location.corners, numbering.played,

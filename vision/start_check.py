@@ -199,9 +199,18 @@ class StartSearches:
         self._next = time + START_LOOK_S
         return True
 
+    @property
+    def first(self) -> bool:
+        """Whether the last search due was its settled period's first: the one frame a
+        start is taught on (``BoardReader``). A later search's frame is the one whose codec
+        noise let the set-up pass where others of the same still board did not, and a board
+        one man's move into the game passes on some such frames too (kingplay 70048 after
+        25-21: 4 of 11): a frame picked by its luck is no frame to teach the reader."""
+        return self._looks == 1
+
     def agreed(self, found: tuple[str, int, int]) -> bool:
         """A search of this settled period found the start ``found`` (numbering and start):
         whether it stands, alone on the period's first search, or agreed by
         :data:`START_AGREE` of its searches."""
         self._found[found] = self._found.get(found, 0) + 1
-        return self._looks == 1 or self._found[found] >= START_AGREE
+        return self.first or self._found[found] >= START_AGREE
