@@ -45,8 +45,8 @@ from .rectify import SquareCrops, crop_squares
 from .relight import known_squares
 from .reading import CLASS_INDEX, Reading, side_probabilities
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
-from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartVerdict, allowed_misreads, chosen_numbering, half_turn,
-                          held_out_start, hides_pieces, leading_start, start_fits)
+from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads, chosen_numbering,
+                          half_turn, held_out_start, hides_pieces, leading_start, start_fits)
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
 #: before the glance may pass over frames that show nothing new: the gate first makes the
@@ -170,7 +170,7 @@ class BoardReader:
         self._disturbed = False  # moved, covered or lost since the last read: read again once still
         self._look_again: float | None = None  # when to read a board read in sight once more
         self._looks = 0  # how many more times, while the reads disagree
-        self._start_looked: float | None = None  # the settled period last searched for a start
+        self._start_searches = StartSearches()  # when a settled board is searched for its start
         self._start_verdict: StartVerdict | None = None  # why that search found none
         self._light: np.ndarray | None = None  # the light of the last read (``board_light``)
         self._taught_light: np.ndarray | None = None  # ... of the last read the game taught
@@ -322,15 +322,19 @@ class BoardReader:
             self._disturbed = True  # whatever the glance saw (kingplay 70000: a quick hand, a man moved unseen)
             self._moved_since_taught = True
             return FrameResult(time, location, status, None, self.played)
-        if self._seeking_start and self._expected is None and self._start_looked != status.since:
-            self._start_looked = status.since  # once per settled period
+        if self._seeking_start and self._expected is None and self._start_searches.due(status.since, time):
             start = self.numbering_from_start(image, found)
-            if start is not None:
+            if start is not None and self._start_searches.agreed(
+                    (start[0].played, start[0].quarter_turns, self._starts.index(start[1]))):
                 numbering, position = start
                 self.played, self.quarter_turns = numbering.played, numbering.quarter_turns
                 self._seeking_start = False
                 location = numbering.location
-                if isinstance(self.classifier, StartAdapting):
+                # A start agreed by later searches fixes the numbering only (a board one
+                # ply in is numbered as its set-up): the reader learns the set-up where
+                # the tracker confirms it (``started``). Taught on the agreeing frame,
+                # kingplay 70032 lost 3 of its 15 plies under a shadow 25 s on.
+                if isinstance(self.classifier, StartAdapting) and self._start_searches.first:
                     labels = "".join("." if (piece := position.piece_at(s)) is None else piece.value
                                      for s in range(1, 33))
                     self._adaptation = self.classifier.adapt(image, location.corners, numbering.played,

@@ -161,3 +161,56 @@ class StartVerdict:
             text += (f"; a reader fitted on the other squares doubts it by {self.held_out:.0f} nats, "
                      f"where {HELD_OUT_NATS:.0f} may, the other numberings {HELD_OUT_MARGIN:.0f} more")
         return text
+
+
+#: A settled board is searched for its start again every this many seconds while it stays
+#: still, at most :data:`START_LOOKS` times. The first search of a settled period decides
+#: alone, as it always did (a set-up settled for one search only: kingplay 70003 at 10 plies);
+#: a later search finds the start where :data:`START_AGREE` of them agree on its numbering.
+#: Why: the start was searched on a settled period's first frame only, and one frame's
+#: codec noise decides the held-out doubt. Kingplay 70048 (dim, a shadow, h264 at 238
+#: kbit/s): its set-up stood still 1.5 s, the first frame's held-out doubt was 30 nats, and
+#: 8 of the 15 frames searched every 0.1 s after it passed, so the game never started.
+START_LOOK_S = 0.1
+START_LOOKS = 8
+#: ... searches of one settled period that must agree after its first.
+START_AGREE = 2
+
+
+class StartSearches:
+    """When a settled board is searched for its start, and whether the searches of one
+    settled period agree on a numbering (:data:`START_LOOK_S`)."""
+
+    def __init__(self) -> None:
+        self._since: float | None = None  # the settled period searched
+        self._looks = 0  # searches made in it
+        self._next = 0.0  # when the next is due
+        self._found: dict[tuple[str, int, int], int] = {}  # (played, quarter turns, start): searches finding it
+
+    def due(self, since: float, time: float) -> bool:
+        """Whether the board settled since ``since`` is searched at ``time``: a new settled
+        period's first frame, or :data:`START_LOOK_S` after its last search while fewer than
+        :data:`START_LOOKS` were made."""
+        if since != self._since:
+            self._since, self._looks, self._next, self._found = since, 0, time, {}
+        if self._looks >= START_LOOKS or time < self._next:
+            return False
+        self._looks += 1
+        self._next = time + START_LOOK_S
+        return True
+
+    @property
+    def first(self) -> bool:
+        """Whether the last search due was its settled period's first: the one frame a
+        start is taught on (``BoardReader``). A later search's frame is the one whose codec
+        noise let the set-up pass where others of the same still board did not, and a board
+        one man's move into the game passes on some such frames too (kingplay 70048 after
+        25-21: 4 of 11): a frame picked by its luck is no frame to teach the reader."""
+        return self._looks == 1
+
+    def agreed(self, found: tuple[str, int, int]) -> bool:
+        """A search of this settled period found the start ``found`` (numbering and start):
+        whether it stands, alone on the period's first search, or agreed by
+        :data:`START_AGREE` of its searches."""
+        self._found[found] = self._found.get(found, 0) + 1
+        return self.first or self._found[found] >= START_AGREE

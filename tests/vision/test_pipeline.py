@@ -7,6 +7,7 @@ import pytest
 from lab.render import Renderer, sample_scene
 from makhos.vision.reading import LABELS
 from makhos.vision.pipeline import BoardReader
+from makhos.vision.start_check import START_LOOKS
 from makhos.vision.rectify import CROP, SquareCrops, crop_squares
 
 START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
@@ -35,10 +36,13 @@ def test_a_still_board_is_read_once_a_settle_and_in_the_next_view_when_it_settle
     results = [reader.process(frame.image, k / 30) for k in range(60)]
     readings = [r.reading for r in results if r.reading is not None]
     assert readings, "a still, unobstructed board is read within 2 s"
-    # A start is looked for once under the eight numberings (none fits a reader that says
-    # the same of every square), the colour in play is checked once on both colours'
-    # squares, then one read, and then the reading is re-used, not recomputed.
-    assert len(network.crops) == 8 + 2 + 1
+    # A start is looked for under the eight numberings as the board settles (none fits a
+    # reader that says the same of every square), the colour in play is checked once on
+    # both colours' squares, then one read; the start is looked for again every
+    # START_LOOK_S while the board stays still, START_LOOKS times in all, and the reading
+    # is re-used, not recomputed.
+    searches = 8 * START_LOOKS
+    assert len(network.crops) == searches + 2 + 1
     assert np.allclose(readings[-1].probabilities[:, 1], 1.0)  # the read's answer (call 11)
     straight = crop_squares(frame.image, results[-1].location.corners, results[-1].played).images
     first = network.crops[10]
@@ -51,10 +55,11 @@ def test_a_still_board_is_read_once_a_settle_and_in_the_next_view_when_it_settle
     for k in range(60, 75):
         reader.process(covered, k / 30)
     results = [reader.process(frame.image, k / 30) for k in range(75, 150)]
-    assert len(network.crops) == 8 + 2 + 1 + 8 + 1  # still no start: looked for again
+    assert len(network.crops) == 2 * searches + 2 + 1 + 1  # still no start: looked for again
+    read = searches + 2 + 1 + 8  # the new read, after the new settle's first search
     again = crop_squares(frame.image, results[-1].location.corners, results[-1].played).images
-    assert np.abs(network.crops[-1].astype(int) - again[:, :, ::-1]).mean() < 2
-    assert np.allclose(results[-1].reading.probabilities[:, 0], 1.0)  # the new read's answer (call 20)
+    assert np.abs(network.crops[read].astype(int) - again[:, :, ::-1]).mean() < 2
+    assert np.allclose(results[-1].reading.probabilities[:, (read + 1) % len(LABELS)], 1.0)  # its answer
 
 
 def test_frames_that_show_nothing_new_are_not_analysed():
