@@ -4,7 +4,8 @@ holds must not grow without bound with the plies.
     python -m bench.growth --video /tmp/bg/long/speed-60001-60-15fps.mp4
 
 One long rendered game (``bench.speed.make_video`` with ``plies`` 60) is recorded through the
-product's camera loop (:func:`bench.record.record`, as fast as it decodes). At every tenth
+product's camera loop (:class:`worker.loop.Worker`, as fast as it decodes, as
+:func:`bench.record.record` does). At every tenth
 ply recorded, and at the end, it prints the process's RSS and anonymous memory
 (:func:`bench.boards.memory`) beside what the board keeps that grows with the game: the
 reader's lessons and refits kept with the game (``READER_ADAPTED`` events: each accepted
@@ -21,16 +22,20 @@ import os
 os.environ.setdefault("OMP_NUM_THREADS", "1")  # one thread: the session's budget is one core
 
 import argparse
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
 
 from bench.boards import memory
 from bench.machine import describe
-from bench.record import compare, record
+from bench.record import compare
 from makhos.events import SQLiteLog
 from makhos.events.details import ReaderAdapted
 from makhos.session import BoardSession
+from makhos.worker.inputs import CameraInput
+from makhos.worker.loop import Worker, WorkerConfig
 
 #: Plies between two samples.
 EVERY = 10
@@ -44,6 +49,7 @@ def main() -> None:
     print("ply  video_s  rss_mib  anonymous_mib  events  kept_by_reader  kept_mib")
     samples: list[tuple[int, float]] = []
     sampled = [-1]
+    log = SQLiteLog()  # the worker writes to it through its outbox
 
     def sample(session: BoardSession) -> None:
         game, last = session.tracker.game, session.last
@@ -54,21 +60,25 @@ def main() -> None:
         show(session, plies, last.time)
 
     def show(session: BoardSession, plies: int, time: float) -> None:
-        assert isinstance(session.log, SQLiteLog)  # bench.record's
-        events = session.log.read_board(session.tracker.board_id)
+        events = log.read_board(session.tracker.board_id)
         kept = [e.detail.adaptation for e in events if isinstance(e.detail, ReaderAdapted)]
         rss, anonymous, _ = memory()
         samples.append((plies, rss))
         print(f"{plies:3d}  {time:7.1f}  {rss:7.0f}  {anonymous:13.0f}  {len(events):6d}  {len(kept):14d}"
               f"  {sum(map(len, kept)) / 2**20:8.2f}", flush=True)
 
-    session, events, cpu, frames = record(args.video, None, sample)
+    worker = Worker(WorkerConfig(board="bench"), log, CameraInput(str(args.video)), sample)
+    cpu = time.process_time()
+    worker.run(threading.Event())
+    cpu = time.process_time() - cpu
+    session = worker.session
+    assert session is not None  # run() started it
     game = session.tracker.game
     show(session, 0 if game is None else len(game.plies), session.last.time if session.last else 0.0)
-    result = compare(args.video, session, events)
+    result = compare(args.video, session, log.read_board("bench"))
     later = np.array([(p, r) for p, r in samples if p >= EVERY], float).reshape(-1, 2)
     slope = float(np.polyfit(later[:, 0], later[:, 1], 1)[0]) if len(later) >= 2 else float("nan")
-    print(f"move-perfect {result['perfect']}; {frames} frames, {cpu:.0f} s CPU; RSS per ply from ply "
+    print(f"move-perfect {result['perfect']}; {cpu:.0f} s CPU; RSS per ply from ply "
           f"{EVERY} on: {1024 * slope:.0f} KiB; peak RSS {max(r for _, r in samples):.0f} MiB")
 
 
