@@ -80,7 +80,8 @@ def measure(path: Path) -> None:
     session, events, cpu, _ = record(path, None, count)
     result = compare(path, session, events)
     fps = video_fps(path)
-    delay = f"{1000 * np.median(result['delays']):.0f} ms" if result["delays"] else "none"
+    delays = 1000 * np.asarray(result["delays"])
+    delay = f"{np.median(delays):.0f} ms, p95 {np.percentile(delays, 95):.0f} ms" if len(delays) else "none"
     print(f"{path.name}: {frames} frames at {fps:.0f} fps ({frames / fps:.0f} s), load {os.getloadavg()[0]:.1f}\n"
           f"  decoding alone: {decode:.2f} s CPU ({frames / decode:.0f} frames/s)\n"
           f"  makhos record:  {cpu:.2f} s CPU = {cpu / decode:.2f}x decoding, "

@@ -284,7 +284,17 @@ class AdaptingReader:
     def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
               lens: Lens | None = None) -> str:
         """The refit on the start, with what later refits need of the start (its squares'
-        embeddings, its men stacked into kings), to be kept with the game."""
+        embeddings, its men stacked into kings), to be kept with the game; read with from
+        now on, as a resumed worker will."""
+        kept = self.fit(image, corners, played, labels, lens)
+        self.restore(kept)
+        return kept
+
+    def fit(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
+            lens: Lens | None = None) -> str:
+        """What :meth:`adapt` keeps, not read with: it touches only the network and what it
+        makes here, so it runs off the camera's thread while the camera reads
+        (``BoardReader.relight``), and :meth:`restore` swaps it in."""
         state = self.reader.adapt(image, corners, played, labels, lens=lens)
         crops = self.reader.crops(image, corners, played, lens)
         men = man_profiles(crops, labels, GEOMETRY)
@@ -301,11 +311,7 @@ class AdaptingReader:
         if stacks is not None:
             start |= {"stacks": _packed(stacks[0].astype(KEPT)),
                       "stack_labels": "".join(stacks[1]), "stack_squares": stacks[2].tolist()}
-        kept = _with(state.to_json(), start=start)
-        self._begin(AdaptedState.from_json(kept), json.loads(kept)["start"])  # as a resumed worker will
-        self.memory.add(embeddings, labels)
-        self.memory.stacks = None if stacks is None else _unpacked_stacks(start)
-        return kept
+        return _with(state.to_json(), start=start)
 
     def held_out(self, crops: SquareCrops, layouts: Sequence[str]) -> np.ndarray:
         """(K, 32, 5): each of ``layouts`` checked on held-out squares (``read_held_out``),
@@ -317,10 +323,15 @@ class AdaptingReader:
 
     def restore(self, adaptation: str) -> None:
         """Read with an adaptation kept with the game. Later refits are pulled toward it and
-        learn from the positions accepted from now on (``resume`` takes up the game's memory)."""
+        learn from its frame's squares (where it was made on one: :meth:`fit`) and the
+        positions accepted from now on (``resume`` takes up the game's lessons kept before)."""
         state = AdaptedState.from_json(adaptation)
         self.reader.heads(state)  # refuses a state fitted for another network
-        self._begin(state, json.loads(adaptation).get("start"))
+        start = json.loads(adaptation).get("start")
+        self._begin(state, start)
+        if start is not None:
+            self.memory.add(_unpacked(start["embeddings"]), start["shown"])
+            self.memory.stacks = _unpacked_stacks(start)
 
     def resume(self, kept: Sequence[str]) -> str | None:
         """Take up a game from what ``adapt`` and ``learn`` kept with it (in the order kept):
@@ -345,9 +356,7 @@ class AdaptingReader:
             state, in_force = AdaptedState.from_json(text), text
             self.reader.heads(state)  # refuses a state fitted for another network
             if "start" in data:
-                self._begin(state, data["start"])
-                self.memory.add(_unpacked(data["start"]["embeddings"]), data["start"]["shown"])
-                self.memory.stacks = _unpacked_stacks(data["start"])
+                self.restore(text)
                 asked, fitted_on = None, 0
             fitted_on = int(data.get("lessons", fitted_on))
             if asked is not None and fitted_on >= asked[0]:

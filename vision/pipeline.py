@@ -24,7 +24,7 @@ seen anew, not through the same pixels.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -33,6 +33,7 @@ from makhos.engine import Colour, Position, Rules
 from makhos.engine.position import Board
 from makhos.engine.starts import start_boards
 
+from .background import Latest
 from .board_light import cell_light, light_changed
 from .follower import BoardFollower
 from .geometry import BoardLocation
@@ -99,6 +100,19 @@ class GameKnowledge:
     expected: Board | None = None
     in_play: bool = False
     kept: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Relit:
+    """A refit on a read in new light, made off the camera's thread (``BoardReader.relight``):
+    the adaptation; whether the board it was fit on is other than the one the game last
+    accepted (a ply made under the hand), so the reader is not yet taught the game's board;
+    the light of that read; and the reader's ``epoch`` when it was asked."""
+
+    adaptation: str
+    played_on: bool
+    light: np.ndarray | None
+    epoch: int
 
 
 def view(crops: SquareCrops, read: int) -> SquareCrops:
@@ -176,7 +190,12 @@ class BoardReader:
         self._taught_light: np.ndarray | None = None  # ... of the last read the game taught
         self._relit = False  # the last read was made in another light than that
         self._moved_since_taught = False  # the gate saw the board covered or moving since
-        self._weighed = False  # the last read was weighed against the boards the plies since leave
+        self._weighed = False  # the last read was handed to a relight (``relight``)
+        # Relights run off the camera's thread, one at a time (``relight``); what one made
+        # is adopted before a later frame is read, unless the epoch moved since it was asked:
+        # the gate saw the board covered or moving, or the game taught the reader.
+        self._relights: Latest[Relit | None] = Latest("relight")
+        self._epoch = 0
 
     def follow(self, game: GameKnowledge) -> None:
         """Read the board as the game knows it: the one way the session tells the reader
@@ -187,6 +206,7 @@ class BoardReader:
         if game.in_play:
             self._seeking_start = False  # a game is in play: its numbering stands
         if game.kept:
+            self._epoch += 1  # a relight asked before the game was taken up is outdated
             if self._learning is not None:
                 self._adaptation = self._learning.resume(game.kept)
             elif isinstance(self.classifier, StartAdapting):
@@ -207,8 +227,9 @@ class BoardReader:
 
     def _taught(self) -> None:
         """The last read was taught the game's board: its light is the light the reader
-        knows, and nothing has moved since."""
+        knows, and nothing has moved since (a relight asked before is outdated)."""
         self._taught_light, self._relit, self._moved_since_taught = self._light, False, False
+        self._epoch += 1
 
     def relight(self, shown: str, since: Sequence[str] = ()) -> bool:
         """The light on the board changed and the last read, made in it, reads the board
@@ -218,22 +239,60 @@ class BoardReader:
         covered or moving since, a ply may have been made under the hand and ``shown`` labels
         the frame no more: on the squares the boards the plies since can lead to (``since``:
         the game's stories, ``shown`` among them) pin, among those the frame supports
-        (:func:`relight.known_squares`), and only once per read. Returns whether it adapted;
-        the refit becomes :attr:`adaptation`, for the session to keep with the game."""
-        if not self._relit:
+        (:func:`relight.known_squares`). Once per read.
+
+        The weighing and the refit (a third of a second of CPU) run off the camera's thread
+        (``vision.background.Latest``), as a refit on an accepted board does, so the frames
+        that decide a move are not held up; the refit becomes :attr:`adaptation`, for the
+        session to keep with the game, before a later frame is read (``process``: a reader
+        not ``live`` waits for it there, so a recording reads the same each run). One that
+        lands after the gate saw the board covered or moving, or after the game taught the
+        reader, is dropped: the frame it was fit on may show a board that is gone. Returns
+        whether one was asked."""
+        if (not self._relit or self._weighed or self._read_frame is None or self.played is None
+                or not isinstance(self.classifier, StartAdapting)):
             return False
-        if not self._moved_since_taught:
-            return self._adapt_on_last_read(shown)
-        if (self._weighed or not since or self._read_crops is None
-                or not isinstance(self.classifier, StartChecking)):
+        labels = self._relit_labels(shown, tuple(since))
+        if labels is None:
             return False
         self._weighed = True
-        known = known_squares(self.classifier.held_out(self._read_crops, since), since)
-        if known is None:
-            return False
-        adapted = self._adapt_on_last_read(known)
-        self._moved_since_taught = known != shown  # the game's board is still the one before
-        return adapted
+        reader, (image, corners), played, lens = self.classifier, self._read_frame, self.played, self.lens
+        light, epoch = self._light, self._epoch
+
+        def job() -> Relit | None:
+            known = labels()
+            if known is None:
+                return None
+            return Relit(reader.fit(image, corners, played, known, lens), known != shown, light, epoch)
+
+        self._relights.ask(job)
+        return True
+
+    def _relit_labels(self, shown: str, since: tuple[str, ...]) -> Callable[[], str | None] | None:
+        """What the last read, made in new light, is to be adapted on, to be worked out off
+        the camera's thread (:meth:`relight`): ``shown`` where nothing moved since the game
+        last taught the reader; else the squares ``since`` pin (None from it: the frame
+        supports none of them well enough); None where they cannot be weighed."""
+        if not self._moved_since_taught:
+            return lambda: shown
+        reader, crops = self.classifier, self._read_crops
+        if not since or crops is None or not isinstance(reader, StartChecking):
+            return None
+        return lambda: known_squares(reader.held_out(crops, since), since)
+
+    def _adopt_relit(self) -> None:
+        """Read from now on with the refit a relight made (:meth:`relight`), where one
+        landed (waited for, unless the reader is ``live``) and is not outdated. Its read's
+        light is then the light the reader knows; where it was fit on a board played on from
+        the game's, the game's board is not what the reader was taught."""
+        live = isinstance(self.classifier, StartAdapting) and self.classifier.live
+        relit = self._relights.take(wait=not live)
+        if relit is None or relit.epoch != self._epoch or not isinstance(self.classifier, StartAdapting):
+            return
+        self.classifier.restore(relit.adaptation)
+        self._adaptation = relit.adaptation
+        self._taught_light, self._relit, self._moved_since_taught = relit.light, False, relit.played_on
+        self._epoch += 1
 
     def started(self, shown: str) -> None:
         """The game started from the board of the last read, the tracker confirmed it:
@@ -255,17 +314,16 @@ class BoardReader:
             return
         self._adapt_on_last_read(shown)
 
-    def _adapt_on_last_read(self, shown: str) -> bool:
+    def _adapt_on_last_read(self, shown: str) -> None:
         """Adapt the square reader on the frame of the last read, its squares showing
         ``shown``, as on a start (the refit becomes :attr:`adaptation`); that read's light is
-        then the light the reader knows. Returns whether it adapted: not where nothing was
-        read yet or the reader does not adapt."""
+        then the light the reader knows. Not where nothing was read yet or the reader does
+        not adapt."""
         if self._read_frame is None or self.played is None or not isinstance(self.classifier, StartAdapting):
-            return False
+            return
         image, corners = self._read_frame
         self._adaptation = self.classifier.adapt(image, corners, self.played, shown, self.lens)
         self._taught()
-        return True
 
     def _seek(self, positions: list[Position]) -> None:
         self._starts = positions
@@ -298,6 +356,7 @@ class BoardReader:
                              f"at {self.lens.size[0]}x{self.lens.size[1]}: calibrate it again")
         if self._learning is not None:  # a refit landed: read with it from this frame on
             self._adaptation = self._learning.refitted() or self._adaptation
+        self._adopt_relit()
         last = self._last
         settled = None
         if (last is not None and last.reading is not None and last.location is not None
@@ -321,6 +380,7 @@ class BoardReader:
         if status.state is not GateState.STILL or location is None or found is None:
             self._disturbed = True  # whatever the glance saw (kingplay 70000: a quick hand, a man moved unseen)
             self._moved_since_taught = True
+            self._epoch += 1  # a relight asked on the board before is outdated
             return FrameResult(time, location, status, None, self.played)
         if self._seeking_start and self._expected is None and self._start_searches.due(status.since, time):
             start = self.numbering_from_start(image, found)

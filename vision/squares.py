@@ -37,15 +37,31 @@ class StartAdapting(SquareReader, Protocol):
     """A reader that learns a board from its start position: the one frame where every
     square is known, with this game's own board, pieces, camera and light."""
 
+    @property
+    def live(self) -> bool:
+        """Frames come in real time: a read never waits for a refit made off the camera's
+        thread (it reads with the heads it has). Otherwise (a recording read as fast as it
+        is decoded) it waits for the refit asked before it, so a recording reads the same
+        from run to run."""
+        ...
+
     def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
               lens: Lens | None = None) -> str:
         """Refit on ``image``, whose squares (in the numbering of ``corners``) hold
         ``labels`` (32 of '.', 'l', 'd'); read with it from now on. Returns the adaptation
-        as JSON, to be kept with the game."""
+        as JSON, to be kept with the game: :meth:`fit`, then :meth:`restore`."""
+        ...
+
+    def fit(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
+            lens: Lens | None = None) -> str:
+        """The adaptation :meth:`adapt` makes, without reading with it: it changes nothing
+        the reader reads with, so it may run off the camera's thread while the reader reads
+        (``BoardReader.relight``); :meth:`restore` reads with it."""
         ...
 
     def restore(self, adaptation: str) -> None:
-        """Read with an adaptation kept with the game (a worker restarted mid-game)."""
+        """Read with an adaptation kept with the game (a worker restarted mid-game) or
+        made by :meth:`fit`, as the reader that made it did."""
         ...
 
 

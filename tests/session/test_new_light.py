@@ -9,6 +9,9 @@ recorded, and a hand that moved nothing leaves nothing recorded.
 
 from __future__ import annotations
 
+import json
+import threading
+
 import numpy as np
 
 from makhos.events import EventKind, SQLiteLog
@@ -34,6 +37,8 @@ class LightBoundReader:
     board on the table; in any other, light men on eight empty squares. The test says in
     which light its frames are (``light``)."""
 
+    live = False
+
     def __init__(self) -> None:
         self.light = "bright"
         self.adapted_in: str | None = None
@@ -51,12 +56,18 @@ class LightBoundReader:
 
     def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
               lens: Lens | None = None) -> str:
-        self.taught.append(labels)
-        self.adapted_in = self.light
-        return f'{{"adapted on": "{labels}", "in": "{self.light}"}}'
+        adaptation = self.fit(image, corners, played, labels, lens)
+        self.restore(adaptation)
+        return adaptation
+
+    def fit(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
+            lens: Lens | None = None) -> str:
+        return json.dumps({"adapted on": labels, "in": self.light})
 
     def restore(self, adaptation: str) -> None:
-        raise AssertionError("nothing to restore in a session that was not taken up")
+        made = json.loads(adaptation)
+        self.taught.append(made["adapted on"])
+        self.adapted_in = made["in"]
 
 
 def started(reader: LightBoundReader | None = None
@@ -110,7 +121,7 @@ def test_the_light_changed_with_no_hand_is_said_and_read_through() -> None:
                   and e.detail.status is CameraStatus.RELIT)
     assert reader.taught == [LABELLED, LABELLED]  # adapted again on the board it knows
     kept = [e.detail.adaptation for e in log.read("1") if isinstance(e.detail, ReaderAdapted)]
-    assert kept[-1] == f'{{"adapted on": "{LABELLED}", "in": "dim"}}'
+    assert json.loads(kept[-1]) == {"adapted on": LABELLED, "in": "dim"}
     assert notice.time < 4.0
     assert session.tracker.game is not None and session.tracker.game.plies == []
 
@@ -180,3 +191,71 @@ def test_new_light_after_a_hand_that_moved_nothing_records_nothing() -> None:
     assert session.tracker.alert is None
     assert said(log) == [("camera", RELIT_NOTICE)]
     assert reader.taught == [LABELLED, LABELLED]  # read through the new light, as it was
+
+
+class SlowReader(LightBoundReader):
+    """A :class:`LightBoundReader` read in real time whose refits off the camera's thread
+    (``fit``) take as long as the test says: each waits for ``release``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.live = True
+        self.fitting, self.release, self.fitted = threading.Event(), threading.Event(), threading.Event()
+
+    def fit(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
+            lens: Lens | None = None) -> str:
+        if self.light == "dim":  # the start's own refit is not the one held back
+            self.fitting.set()
+            self.release.wait(timeout=3.0)
+            self.fitted.set()
+        return super().fit(image, corners, played, labels, lens)
+
+
+def relit_while_a_refit_is_held(reader: SlowReader) -> tuple[BoardSession, SQLiteLog, np.ndarray, np.ndarray, int]:
+    """The lamp goes off with no hand, frame by frame until the session says so: the frame
+    after which the relight's refit was asked (and is held back)."""
+    session, _, log, start, hand = started(reader)
+    reader.light = "dim"
+    k = 60
+    while not any(isinstance(e.detail, CameraNotice) and e.detail.status is CameraStatus.RELIT for e in log.read("1")):
+        k += 1
+        assert k < 240, "the new light was never said"
+        session.feed(dimmed(start), k / 30)
+    return session, log, start, hand, k
+
+
+def test_the_camera_goes_on_while_a_relight_is_made_and_reads_with_it_once_made() -> None:
+    reader = SlowReader()
+    session, log, start, _, k = relit_while_a_refit_is_held(reader)
+    assert reader.fitting.wait(3.0)
+    assert not reader.fitted.is_set()  # the frame was handed back before the refit was made
+    assert reader.taught == [LABELLED]
+    reader.release.set()
+    reader.live = False  # the next frame waits for the refit: the test needs no clock
+    for j in range(k + 1, k + 60):
+        session.feed(dimmed(start), j / 30)
+    assert reader.taught == [LABELLED, LABELLED] and reader.adapted_in == "dim"
+    kept = [e.detail.adaptation for e in log.read("1") if isinstance(e.detail, ReaderAdapted)]
+    assert json.loads(kept[-1]) == {"adapted on": LABELLED, "in": "dim"}
+    assert session.tracker.game is not None and session.tracker.game.plies == []
+    # A worker restarted on the log reads with the relight's refit, as the first one did.
+    tracker = GameTracker("1")
+    seen = tracker.restore(log.read("1"))
+    again = LightBoundReader()
+    BoardSession(BoardReader(again), tracker, log, seen=seen)
+    assert again.adapted_in == "dim" and again.taught == [LABELLED]
+
+
+def test_a_relight_made_while_a_hand_crossed_the_board_is_not_read_with() -> None:
+    reader = SlowReader()
+    session, log, start, hand, k = relit_while_a_refit_is_held(reader)
+    for j in range(k + 1, k + 16):
+        session.feed(hand, j / 30)  # a ply may be made under it: the refit's frame is gone
+    reader.release.set()
+    reader.live = False
+    for j in range(k + 16, k + 120):
+        session.feed(dimmed(start), j / 30)
+    assert reader.fitted.is_set()
+    assert reader.taught == [LABELLED] and reader.adapted_in == "bright"
+    assert not any(json.loads(e.detail.adaptation).get("in") == "dim"
+                   for e in log.read("1") if isinstance(e.detail, ReaderAdapted))

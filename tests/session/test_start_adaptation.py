@@ -30,6 +30,8 @@ START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
 class LearningReader:
     """The bundled network, with a record of what it was taught."""
 
+    live = False
+
     def __init__(self) -> None:
         self.network = SquareClassifier()
         self.taught: list[str] = []
@@ -45,6 +47,10 @@ class LearningReader:
     def adapt(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
               lens: Lens | None = None) -> str:
         self.taught.append(labels)
+        return self.fit(image, corners, played, labels, lens)
+
+    def fit(self, image: np.ndarray, corners: np.ndarray, played: str, labels: str,
+            lens: Lens | None = None) -> str:
         return f'{{"labels": "{labels}"}}'
 
     def restore(self, adaptation: str) -> None:

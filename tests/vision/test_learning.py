@@ -140,6 +140,29 @@ def test_a_refit_of_the_game_before_is_not_read_with(network):
     assert reader.state.to_json() == AdaptedState.from_json(again).to_json()
 
 
+def test_a_refit_made_off_the_thread_changes_nothing_until_restored_then_reads_and_learns_as_adapt(network):
+    """A relight's refit is made off the camera's thread (``fit``) while the camera reads
+    with the heads it has, then swapped in (``restore``): from then on the reader reads and
+    learns as one adapted on that frame, as a worker taken up from the log does."""
+    renderer = Renderer(side_on(3))
+    start = renderer.render({k + 1: c for k, c in enumerate(START) if c != "."}, seed=1)
+    frame = renderer.render(ACCEPTED[0], seed=10)
+    crops = network.crops(frame.image, frame.corners, frame.played)
+    adapted, relit = AdaptingReader(network), AdaptingReader(network)
+    kept = adapted.adapt(start.image, start.corners, start.played, START)
+    before = relit.classify(crops)
+    assert relit.fit(start.image, start.corners, start.played, START) == kept
+    assert relit.state is None and np.array_equal(relit.classify(crops), before)
+    relit.restore(kept)
+    ours, theirs = relit.memory.snapshot(), adapted.memory.snapshot()
+    assert np.array_equal(ours.x, theirs.x) and np.array_equal(ours.labels, theirs.labels)
+    assert ours.stacks is not None and theirs.stacks is not None
+    assert np.array_equal(ours.stacks[0], theirs.stacks[0])
+    assert np.array_equal(relit.classify(crops), adapted.classify(crops))
+    assert relit.learn(crops, labels(ACCEPTED[0])) == adapted.learn(crops, labels(ACCEPTED[0]))
+    assert relit.refitted() == adapted.refitted()
+
+
 def test_only_a_board_misread_or_read_with_doubt_calls_for_a_refit():
     sure = np.full((32, 5), 0.01)
     sure[np.arange(32), [".ldLD".index(c) for c in START]] = 0.96
