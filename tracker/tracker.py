@@ -417,7 +417,8 @@ class GameTracker:
         first. A "moved twice" there is evidence of the line's parity, not of the players'."""
         other, game = self._parity, self.game
         if (other is None or game is None or story.kind is not StoryKind.GAME
-                or len(game.plies) != other.plies or not other.decides(story.hypothesis, game.rules)):
+                or len(game.plies) != other.plies or game.position.board != other.position.board
+                or not other.decides(story.hypothesis, game.rules)):
             return story
         assert story.hypothesis is not None
         return replace(story, hypothesis=replace(story.hypothesis, verdict=Verdict.MOVE),
