@@ -416,7 +416,7 @@ class GameTracker:
         after the line of the other parity (:mod:`tracker.parity`): the ply, that line read
         first. A "moved twice" there is evidence of the line's parity, not of the players'."""
         other, game = self._parity, self.game
-        if (other is None or game is None or story.kind is not StoryKind.GAME
+        if (other is None or game is None or story.kind is not StoryKind.GAME or self.alert is not None
                 or len(game.plies) != other.plies or game.position.board != other.position.board
                 or not other.decides(story.hypothesis, game.rules)):
             return story
@@ -434,9 +434,12 @@ class GameTracker:
     def _other_parity(self, story: Story, before: tuple[Position, int] | None) -> OtherParity | None:
         """After acting on ``story``, the line of the other parity to keep (:mod:`tracker.parity`):
         kept as it was while the record did not change, carried along or made anew by a
-        change of several legal plies, dropped by anything else (a single ply decides)."""
+        change of several legal plies, dropped by anything else: a single ply decides, and so
+        does an attempt alerted (an irregular ply in turn after the record's line; kingplay
+        70049: 3-14 25-22, then 14-21 with 14x27 due, played on by 22-17, is no 22-17 legal
+        after 3-7 25-22 7-14)."""
         game, kept = self.game, self._parity
-        if game is None or before is None:
+        if game is None or before is None or self.alert is not None:
             return None
         start, since = before
         if len(game.plies) == since and (kept is None or kept.plies == since):
