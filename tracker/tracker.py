@@ -215,7 +215,11 @@ class GameTracker:
                 self._gap_from, self._blind = None, False  # the board is explained: the gap is over
         if streak.acted:
             self._followed = time
-            self._glimpses.clear()
+            if story.kind is not StoryKind.MISMATCH:
+                # A board no story explains leaves the game where it was: what was glimpsed
+                # before it is still on the way to the next board (kingplay 70054: 30-25 seen
+                # before 22-17, then a misread board, then the gap's line).
+                self._glimpses.clear()
         else:
             self._glimpses.append(reading)
         events += self._patience(time)
@@ -393,7 +397,7 @@ class GameTracker:
             # A line with one irregular ply only where no legal line fits (#42).
             self._gap_cache = (key, lines, [] if lines else irregular_lines_seen(record, seen, most, fixed),
                                alerted)
-        glimpses = tuple(g for g in self._glimpses if g.time > since)
+        glimpses = tuple(g for g in self._glimpses if g.time >= since)
         alerted = self._gap_cache[3]
         found = likeliest(record, self._gap_cache[1], reading, config.margin, glimpses, alerted)
         irregular = likeliest_irregular(record, self._gap_cache[2], reading, glimpses)
