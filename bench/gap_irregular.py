@@ -16,9 +16,10 @@ each as a tracker searches after a gap (six plies fit):
   case is timed as ``no line, alert open`` (the same board searched from the start, then
   from the start with the same piece moved elsewhere, as an attempt leaves it).
 - ``parity``: a legal line of 1 to 6 plies, its end seen exactly, as a tracker takes it after
-  a gap (the shortest line), then the line of one ply more to the same board, the other
+  a gap (the shortest line, of at most 5 plies), then the line of one ply more to the same board, the other
   side to move after it (:func:`tracker.parity.other_parity`), searched once when the record
-  takes the change: how often there is one, and the time of both.
+  takes the change: how often there is one, and the time of that search (the shortest line's
+  is the tracker's as before).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from makhos.engine.changes import irregular_plies
 from makhos.engine.game import Game
 from makhos.engine.gaps import Sight, gap_lines, irregular_gap_lines
 from makhos.engine.position import Position, place
+from makhos.tracker import TrackerConfig
 from makhos.tracker.gaps import IRREGULAR_PLIES
 from makhos.tracker.parity import other_parity
 
@@ -81,15 +83,19 @@ def legal_line(position: Position, rng: random.Random) -> Position:
     return position
 
 
-def parity(start: Position, end: Position) -> bool:
-    """The record's shortest line to ``end``, then the other parity's (None: no line)."""
+def parity(start: Position, end: Position) -> tuple[bool, float] | None:
+    """Whether a line of the other parity leads from ``start`` to the board where the
+    record's shortest line to ``end`` leads, and the time of that search alone (the
+    shortest line is searched as before); None when no line leads there."""
     lines = gap_lines(start, Sight.exact(end.board), None, 6)
-    if not lines:
-        return False
+    if not lines or len(lines[0]) + 1 > TrackerConfig().gap_plies:
+        return None  # as the tracker, which looks no further than a gap's plies
     after = start
     for move in lines[0]:
         after = after.play(move)
-    return other_parity(start, after, 0, len(lines[0]), Rules(), None, ()) is not None
+    clock = time.perf_counter()
+    kept = other_parity(start, after, 0, len(lines[0]), Rules(), None, ()) is not None
+    return kept, ms(clock)
 
 
 def ms(clock: float) -> float:
@@ -141,17 +147,17 @@ def main() -> None:
     other = random.Random(args.seed + 1)
     for _ in range(args.samples):
         start = random_position(other)
-        end = legal_line(start, other)
-        clock = time.perf_counter()
-        kept += parity(start, end)
-        parity_ms.append(ms(clock))
+        searched = parity(start, legal_line(start, other))
+        if searched is not None:
+            kept += searched[0]
+            parity_ms.append(searched[1])
     for name, times in (("irregular", irregular_ms), ("no line", worst_ms),
                         ("no line, alert open", alert_ms), ("parity", parity_ms)):
         t = np.array(times)
         print(f"{name}: {len(t)} boards, median {np.median(t):.1f} ms, p95 {np.percentile(t, 95):.1f} ms, "
               f"max {t.max():.1f} ms")
     print(f"irregular lines found {found}/{tried}, the one line alone {alone}/{tried}; "
-          f"a line of the other parity kept {kept}/{args.samples}")
+          f"a line of the other parity kept {kept}/{len(parity_ms)}")
 
 
 if __name__ == "__main__":
