@@ -12,6 +12,14 @@ each as a tracker searches after a gap (six plies fit):
 - ``no line``: the board with one piece put on an empty square, which no line explains
   (a hand's move, a misread): the worst case, where the legal search finds nothing and the
   irregular one searches all it may. Its time is the legal search's plus the irregular one's.
+  With an irregular alert open, the legal search runs from the alert's board too: that
+  case is timed as ``no line, alert open`` (the same board searched from the start, then
+  from the start with the same piece moved elsewhere, as an attempt leaves it).
+- ``parity``: a legal line of 1 to 6 plies, its end seen exactly, as a tracker takes it after
+  a gap (the shortest line, of at most 5 plies), then the line of one ply more to the same board, the other
+  side to move after it (:func:`tracker.parity.other_parity`), searched once when the record
+  takes the change: how often there is one, and the time of that search (the shortest line's
+  is the tracker's as before).
 """
 
 from __future__ import annotations
@@ -22,11 +30,14 @@ import time
 
 import numpy as np
 
+from makhos.engine import Rules
 from makhos.engine.changes import irregular_plies
 from makhos.engine.game import Game
 from makhos.engine.gaps import Sight, gap_lines, irregular_gap_lines
 from makhos.engine.position import Position, place
+from makhos.tracker import TrackerConfig
 from makhos.tracker.gaps import IRREGULAR_PLIES
+from makhos.tracker.parity import other_parity
 
 
 def random_position(rng: random.Random) -> Position:
@@ -62,6 +73,31 @@ def irregular_line(position: Position, rng: random.Random) -> tuple[Position, st
     return position, " ".join(text)
 
 
+def legal_line(position: Position, rng: random.Random) -> Position:
+    """The end of a random legal line of 1 to 6 plies (shorter where the game ends)."""
+    for _ in range(rng.randint(1, 6)):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.play(rng.choice(moves))
+    return position
+
+
+def parity(start: Position, end: Position) -> tuple[bool, float] | None:
+    """Whether a line of the other parity leads from ``start`` to the board where the
+    record's shortest line to ``end`` leads, and the time of that search alone (the
+    shortest line is searched as before); None when no line leads there."""
+    lines = gap_lines(start, Sight.exact(end.board), None, 6)
+    if not lines or len(lines[0]) + 1 > TrackerConfig().gap_plies:
+        return None  # as the tracker, which looks no further than a gap's plies
+    after = start
+    for move in lines[0]:
+        after = after.play(move)
+    clock = time.perf_counter()
+    kept = other_parity(start, after, 0, len(lines[0]), Rules(), None, ()) is not None
+    return kept, ms(clock)
+
+
 def ms(clock: float) -> float:
     return 1000 * (time.perf_counter() - clock)
 
@@ -72,7 +108,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=42)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    found, alone, tried, irregular_ms, worst_ms = 0, 0, 0, [], []
+    attempts = random.Random(args.seed + 2)  # the first two kinds draw as before
+    found, alone, tried, kept = 0, 0, 0, 0
+    irregular_ms: list[float] = []
+    worst_ms: list[float] = []
+    alert_ms: list[float] = []
+    parity_ms: list[float] = []
     for _ in range(args.samples):
         start = random_position(rng)
         made = irregular_line(start, rng)
@@ -95,11 +136,28 @@ def main() -> None:
         if not gap_lines(start, Sight.exact(moved), None, 6):
             irregular_gap_lines(start, Sight.exact(moved), None, IRREGULAR_PLIES)
         worst_ms.append(ms(clock))
-    for name, times in (("irregular", irregular_ms), ("no line", worst_ms)):
+        clock = time.perf_counter()
+        if not gap_lines(start, Sight.exact(moved), None, 6):
+            # the alert's board: the same piece moved elsewhere by the side to move, an attempt
+            attempt = place(place(start.board, square, None), attempts.choice(empty), piece)
+            alerted = Position(*attempt, turn=start.turn.opponent)
+            if not gap_lines(alerted, Sight.exact(moved), None, 6):
+                irregular_gap_lines(start, Sight.exact(moved), None, IRREGULAR_PLIES)
+        alert_ms.append(ms(clock))
+    other = random.Random(args.seed + 1)
+    for _ in range(args.samples):
+        start = random_position(other)
+        searched = parity(start, legal_line(start, other))
+        if searched is not None:
+            kept += searched[0]
+            parity_ms.append(searched[1])
+    for name, times in (("irregular", irregular_ms), ("no line", worst_ms),
+                        ("no line, alert open", alert_ms), ("parity", parity_ms)):
         t = np.array(times)
         print(f"{name}: {len(t)} boards, median {np.median(t):.1f} ms, p95 {np.percentile(t, 95):.1f} ms, "
               f"max {t.max():.1f} ms")
-    print(f"irregular lines found {found}/{tried}, the one line alone {alone}/{tried}")
+    print(f"irregular lines found {found}/{tried}, the one line alone {alone}/{tried}; "
+          f"a line of the other parity kept {kept}/{len(parity_ms)}")
 
 
 if __name__ == "__main__":

@@ -133,8 +133,13 @@ class Acts:
             events += self._explained(self.logged_game.current.game, story, time)
             return events + (self._again(story.then, time) if story.then is not None else [])
         events = self._matched(phase.game, time)
+        if story.kind is StoryKind.GAP and story.on_alert:
+            assert story.mover is not None  # the attempt stands, its opponent played on unseen
+            return events + self._stand(story.mover, time) + self.gap(story, time)
         if story.kind is StoryKind.GAP:
             return events + (self.gap_irregular(story, time) if story.irregular else self.gap(story, time))
+        if story.reread is not None:
+            return events + self.reread(story, time)
         alert, h = self.alert, story.hypothesis
         if (alert is not None and alert.kind is AlertKind.IRREGULARITY and h is not None
                 and h.verdict in (Verdict.MOVE, Verdict.TWO_PLIES)
@@ -180,6 +185,26 @@ class Acts:
             events += self.irregular(game, first_ply(game.position, h), time)
             return events + self._stood(h.moves[1], story.mover.opponent, time, h.pending)
         return events + self.irregular(game, h, time)
+
+    def reread(self, story: Story, time: float) -> list[GameEvent]:
+        """A ply legal only after the record's last plies are read with the other side to
+        move after them (:mod:`tracker.parity`): those plies taken back, as a correction the
+        log keeps, the other line recorded as the record had taken its plies (after a gap, or
+        seen), then the ply. Nothing is renumbered unsaid."""
+        other, h = story.reread, story.hypothesis
+        assert other is not None and h is not None and story.mover is not None
+        game = self.logged_game.current.game
+        back = len(game.plies) - other.since
+        line = " ".join(str(m) for stretch in other.stretches for m in stretch.moves)
+        events = [self._emit(EventKind.TAKEBACK, time, fen=game.positions()[other.since].fen(),
+                             reason=f"{back} ply(s) read again as {line}: {h.moves[0]} is legal after "
+                                    f"them, not after the line first recorded", detail=Takeback(back))]
+        side = other.mover
+        for stretch in other.stretches:
+            events += self._play(stretch.moves, side, Pending(), time, gap=stretch.gap,
+                                 unconfirmed=stretch.unconfirmed)
+            side = self.logged_game.current.game.position.turn
+        return events + self._play(h.moves, story.mover, h.pending, time, gap=story.gap)
 
     def _again(self, h: Hypothesis, time: float) -> list[GameEvent]:
         """The side that has just moved moves again (``h``, out of turn): its first ply, if

@@ -87,6 +87,17 @@ def gap_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_mover:
     return kings_own_lines(record, _shortest(found), seen, fixed_first_mover)
 
 
+def lines_on_alert(record: MatchGame, alerted: Position, seen: Sight, most: int) -> Lines:
+    """The shortest legal lines of at most ``most`` plies from ``alerted``, the board of an
+    open irregular alert (its side to move playing on), to the board read.
+
+    An attempt alerted and then played on from under an arm resting on the board is a
+    gap's line from the attempt's board (kingplay 70058: 8-18 alerted, then 22x15 9x18 30-19
+    5-9 unseen): from the game's position it is five plies with one irregular, past what
+    that search looks for (``IRREGULAR_PLIES``), and it is the attempt the camera saw."""
+    return [(alerted.turn, line) for line in gap_lines(alerted, seen, record.rules, most)]
+
+
 #: The most plies of a line with one irregular ply: such a line explains far more boards than
 #: a legal one (a misread or a board moved by hand is some irregular line of five or six
 #: plies), and its search grows as fast: a short sequence is the referee's reading (#42),
@@ -120,14 +131,14 @@ def kings_own_lines(record: MatchGame, found: Lines, seen: Sight, fixed_first_mo
     (kingplay 70024: 24-19 ... 19-15 for the king's 29-15, three plies invented). A king
     that moves stays a king: the fewest plies, each piece keeping who it is, is the
     referee's reading of the board, at the cost of one man misread as gone."""
-    flights = {_king_flown(record.position_for(side), _after(record.position_for(side), line)[-1].board, seen)
+    flights = {_king_flown(record.position_for(side), line_positions(record.position_for(side), line)[-1].board, seen)
                for side, line in found}
     shorter: Lines = []
     for relaxed, missed in (flight for flight in flights if flight is not None):
         for mover in record.movers(fixed_first_mover):
             origin = record.position_for(mover)
             shorter += [(mover, kept) for kept in gap_lines(origin, relaxed, record.rules, len(found[0][1]) - 1)
-                        if _missed(_after(origin, kept)[-1].board, missed) <= 1]
+                        if _missed(line_positions(origin, kept)[-1].board, missed) <= 1]
     return _shortest(shorter) or found
 
 
@@ -164,12 +175,13 @@ def _shortest(found: Lines) -> Lines:
 
 
 def likeliest(record: MatchGame, found: Lines, reading: Reading, margin: float,
-              glimpses: tuple[Reading, ...] = ()) -> GapLines | None:
+              glimpses: tuple[Reading, ...] = (), start: Position | None = None) -> GapLines | None:
     """Of the lines ``found``, those that the reading and the ``glimpses`` met on the way
-    (:func:`glimpsed`) support within ``margin`` of the best of them; None when none."""
+    (:func:`glimpsed`) support within ``margin`` of the best of them; None when none.
+    ``start``: where the lines start (None: the game's position for their first mover)."""
     if not found:
         return None
-    positions = [_after(record.position_for(side), line) for side, line in found]
+    positions = [line_positions(start or record.position_for(side), line) for side, line in found]
     kept = _ranked(positions, reading, margin, glimpses)
     mover = found[kept[0]][0]
     return GapLines(mover, tuple(found[k][1] for k in kept if found[k][0] is mover), positions[kept[0]][-1].board)
@@ -222,7 +234,7 @@ def first_seen(glimpses: tuple[Reading, ...], board: Board, tolerance: float, no
                  if not contradicted(log_probabilities(g), classes, tolerance)), now)
 
 
-def _after(position: Position, line: tuple[Move, ...]) -> list[Position]:
+def line_positions(position: Position, line: tuple[Move, ...]) -> list[Position]:
     """The positions of ``line`` from ``position``: the start, then one after each ply."""
     positions = [position]
     for move in line:

@@ -21,6 +21,8 @@ from makhos.engine.gaps import IrregularLine
 from makhos.engine.squares import BIT, row_col
 from makhos.events.game import movers
 
+from .parity import OtherParity
+
 
 class StoryKind(enum.Enum):
     START = "start"  # a known set-up, perhaps with its first moves made, or the referee's start
@@ -53,6 +55,10 @@ class Story:
     # (WRONG_SIDE, from the board its first ply left)
     irregular: IrregularLine | None = None  # GAP: the line, with one irregular ply, that
     # explains the board where no legal line does (``lines`` then empty)
+    on_alert: bool = False  # GAP: the lines go on from the open irregular alert's board,
+    # which stands as played on
+    reread: OtherParity | None = None  # GAME: a ply legal only after the record's last plies
+    # are read with the other side to move after them (tracker.parity), done first
 
     @property
     def decision(self) -> tuple[object, ...]:
@@ -66,7 +72,7 @@ class Story:
                  else self.board[:2] if self.kind is StoryKind.MISMATCH else None)
         return (self.kind, board, h.verdict if h else None, h.moves if h else (),
                 h.plies_back if h else 0, h.landed_on if h else None, self.moves,
-                self.lines, self.then.moves if self.then else (), self.irregular)
+                self.lines, self.then.moves if self.then else (), self.irregular, self.on_alert, self.reread)
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,10 @@ from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
 from .scoring import SIDE_OF_CLASS, board_sides
 from .config import TrackerConfig
-from .gaps import (IrregularLines, Lines, first_seen, gap_lines_seen, irregular_lines_seen, likeliest,
+from .gaps import (IrregularLines, Lines, first_seen, gap_lines_seen, irregular_lines_seen, likeliest, lines_on_alert,
                    likeliest_irregular, most_plies, sight)
 from makhos.engine.starts import start_rules
+from .parity import OtherParity, other_parity
 from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
 
 __all__ = ["GameTracker", "NoGame", "Over", "Playing", "TRACKER_KINDS", "TrackerConfig"]
@@ -111,7 +112,7 @@ class GameTracker:
         self._gap_from: float | None = None  # when the board was last seen before a gap
         self._gap_to = 0.0  # ... and first seen after it (how many plies fit is fixed then)
         self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
-        self._gap_cache: tuple[tuple[object, ...], Lines, IrregularLines] | None = None
+        self._gap_cache: tuple[tuple[object, ...], Lines, IrregularLines, Position | None] | None = None
         self._followed: float | None = None  # when the last reading whose story was confirmed came
         self._glimpses: deque[Reading] = deque(maxlen=_GLIMPSES)  # settled readings since, none
         # followed, the latest kept (tracker.gaps)
@@ -124,6 +125,7 @@ class GameTracker:
         # (kings aside), since when, and whether they came in sight (no hand between)
         self._covered: float | None = None  # when the board was last covered (no reading)
         self._misread_in_new_light = False  # the last reading's board was the light's (_relit_misread)
+        self._parity: OtherParity | None = None  # the record's last plies, the other side to move after
 
     # ------------------------------------------------------------ what it knows
 
@@ -194,6 +196,7 @@ class GameTracker:
             self._streak, self._held = None, None
             self._glimpses.append(reading)
             return events
+        story = self._reread(story)
         if self._held is None or self._held[0] != story.decision:
             self._held = (story.decision, time)
         if self._streak and self._streak.story.decision == story.decision:
@@ -205,12 +208,18 @@ class GameTracker:
         if not streak.acted and self._confirmed(streak, time) and self._read_well(streak, reading, time):
             streak.acted = True
             self._saw_stop(story)
+            before = self._before(story)
             events += self.acts.act(story, time)
+            self._parity = self._other_parity(story, before)
             if story.kind in (StoryKind.GAME, StoryKind.STOOD, StoryKind.GAP, StoryKind.START):
                 self._gap_from, self._blind = None, False  # the board is explained: the gap is over
         if streak.acted:
             self._followed = time
-            self._glimpses.clear()
+            if story.kind is not StoryKind.MISMATCH:
+                # A board no story explains leaves the game where it was: what was glimpsed
+                # before it is still on the way to the next board (kingplay 70054: 30-25 seen
+                # before 22-17, then a misread board, then the gap's line).
+                self._glimpses.clear()
         else:
             self._glimpses.append(reading)
         events += self._patience(time)
@@ -374,19 +383,27 @@ class GameTracker:
             since, seconds = self._followed, time - self._followed
         else:
             return None
-        record, config = self.logged_game.current, self.config
+        record, config, alerted = self.logged_game.current, self.config, self._alerted()
         seen, most = sight(reading, config.square_tolerance), most_plies(seconds, config)
-        key = (id(record), len(record.game.plies), record.game.position, seen, most)
+        key = (id(record), len(record.game.plies), record.game.position, seen, most, alerted)
         if self._gap_cache is None or self._gap_cache[0] != key:
             fixed = config.first_mover is not None
             lines = gap_lines_seen(record, seen, most, fixed)
+            on_alert = [] if alerted is None else lines_on_alert(record, alerted, seen, most)
+            if on_alert and (not lines or len(on_alert[0][1]) < len(lines[0][1])):
+                lines = on_alert  # the attempt played on beats it taken back unseen, one ply more
+            else:
+                alerted = None
             # A line with one irregular ply only where no legal line fits (#42).
-            self._gap_cache = (key, lines, [] if lines else irregular_lines_seen(record, seen, most, fixed))
-        glimpses = tuple(g for g in self._glimpses if g.time > since)
-        found = likeliest(record, self._gap_cache[1], reading, config.margin, glimpses)
+            self._gap_cache = (key, lines, [] if lines else irregular_lines_seen(record, seen, most, fixed),
+                               alerted)
+        glimpses = tuple(g for g in self._glimpses if g.time >= since)
+        alerted = self._gap_cache[3]
+        found = likeliest(record, self._gap_cache[1], reading, config.margin, glimpses, alerted)
         irregular = likeliest_irregular(record, self._gap_cache[2], reading, glimpses)
         if found is not None:
-            story, plies = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines), len(found.lines[0])
+            story, plies = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
+                                 on_alert=alerted is not None), len(found.lines[0])
         elif irregular is not None:
             mover, line, board = irregular
             story, plies = Story(StoryKind.GAP, board, mover=mover, irregular=line), line.plies
@@ -397,6 +414,61 @@ class GameTracker:
             if most_plies(seconds, config) < plies:
                 return None  # more plies than the time before the board was seen allows
         return replace(story, gap=round(seconds, 1))
+
+    def _reread(self, story: Story) -> Story:
+        """A side moving twice right after the record took a change of several plies, legal
+        after the line of the other parity (:mod:`tracker.parity`): the ply, that line read
+        first. A "moved twice" there is evidence of the line's parity, not of the players'."""
+        other, game = self._parity, self.game
+        if (other is None or game is None or story.kind is not StoryKind.GAME or self.alert is not None
+                or len(game.plies) != other.plies or game.position.board != other.position.board
+                or not other.decides(story.hypothesis, game.rules)):
+            return story
+        assert story.hypothesis is not None
+        return replace(story, hypothesis=replace(story.hypothesis, verdict=Verdict.MOVE),
+                       mover=other.position.turn, reread=other)
+
+    def _before(self, story: Story) -> tuple[Position, int] | None:
+        """Where a story's plies start in the record, and how many plies it holds then."""
+        game, record = self.game, self.logged_game.current
+        if game is None or not isinstance(self.phase, Playing):
+            return None
+        return record.position_for(story.mover), len(game.plies)
+
+    def _other_parity(self, story: Story, before: tuple[Position, int] | None) -> OtherParity | None:
+        """After acting on ``story``, the line of the other parity to keep (:mod:`tracker.parity`):
+        kept as it was while the record did not change, carried along or made anew by a
+        change of several legal plies, dropped by anything else: a single ply decides, and so
+        does an attempt alerted (an irregular ply in turn after the record's line; kingplay
+        70049: 3-14 25-22, then 14-21 with 14x27 due, played on by 22-17, is no 22-17 legal
+        after 3-7 25-22 7-14)."""
+        game, kept = self.game, self._parity
+        if game is None or before is None or self.alert is not None:
+            return None
+        start, since = before
+        if len(game.plies) == since and (kept is None or kept.plies == since):
+            return kept
+        plies = len(game.plies) - since
+        several = (story.kind is StoryKind.GAP and story.irregular is None and not story.on_alert) or (
+            story.kind is StoryKind.GAME and story.reread is None and story.hypothesis is not None
+            and story.hypothesis.verdict is Verdict.TWO_PLIES)
+        if not several or plies < 1 or game.positions()[since] != start:
+            return None
+        glimpses = tuple(self._glimpses)
+        if kept is not None and kept.plies == since:
+            return kept.along(game.position, plies, game.rules, story.gap, glimpses)
+        room = self.config.gap_plies if story.gap is None else most_plies(story.gap, self.config)
+        if plies + 1 > room:
+            return None  # no time for one ply more
+        return other_parity(start, game.position, since, plies, game.rules, story.gap, glimpses)
+
+    def _alerted(self) -> Position | None:
+        """The board of the open irregular alert, its side to play on from it to move (None:
+        no such alert)."""
+        alert = self.alert
+        if alert is None or alert.kind is not AlertKind.IRREGULARITY or alert.fen is None:
+            return None
+        return Position.from_fen(alert.fen)
 
     def _confirmed(self, streak: _Streak, time: float) -> bool:
         """Whether the streak's story has been read long enough to act on.
