@@ -1,7 +1,7 @@
 """The reader in a dim hall's light (#42): ``bench.learning``'s games filmed in a dim hall.
 
     python -m bench.dim_light [--scenes 6] [--first 0] [--light 0.38 0.56] [--noise 8]
-                              [--quality 35] [--swing 0.2] [--smooth 0]
+                              [--quality 35] [--swing 0.2] [--smooth 0] [--frames 1]
 
 The same rendered games as ``bench.learning`` (480x270, side-on, low men; a dark man crowned
 a quarter of the way in), each frame, the start's included, taken at a share of the light
@@ -10,7 +10,8 @@ step, a shadow), with the sensor's noise raised by the gain the dim light needs 
 grey levels at full light, over the square root of the light) and compressed as JPEG at
 ``--quality`` (0: not compressed). ``--light 1 1 --noise 0 --quality 0`` is
 ``bench.learning``'s own light. ``--smooth`` blurs every crop the reader cuts (a Gaussian's
-sigma in crop pixels): a remedy tried here, not the product's.
+sigma in crop pixels), ``--frames`` reads the mean of that many frames of each still board
+(each its own noise and codec): remedies measured here, not the product's.
 
 Printed: before and after the first crowning, squares wrong, kings read as kings and men
 read as men, for the reader that learns the game (``vision.learning``; before the first
@@ -72,6 +73,12 @@ def dim_hall(image: np.ndarray, light: float, noise: float, quality: int,
     return np.asarray(cv2.imdecode(data, cv2.IMREAD_COLOR), np.uint8)
 
 
+def settled(image: np.ndarray, light: float, args: argparse.Namespace, rng: np.random.Generator) -> np.ndarray:
+    """The mean of ``args.frames`` frames of a still board, each with its own noise and codec."""
+    shots = [dim_hall(image, light, args.noise, args.quality, rng).astype(np.float32) for _ in range(args.frames)]
+    return np.asarray(np.round(np.mean(shots, 0)), np.uint8)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scenes", type=int, default=6)
@@ -82,6 +89,7 @@ def main() -> None:
     parser.add_argument("--quality", type=int, default=35)
     parser.add_argument("--swing", type=float, default=0.2)
     parser.add_argument("--smooth", type=float, default=0.0)
+    parser.add_argument("--frames", type=int, default=1)
     args = parser.parse_args()
     network = SmoothedReader(args.smooth)
     before, after, start_only = Counts(), Counts(), Counts()
@@ -93,14 +101,12 @@ def main() -> None:
         renderer = Renderer(side_on(1000 + seed))
         start = renderer.render({k + 1: c for k, c in enumerate(START) if c != "."}, seed=seed)
         reader, fixed = AdaptingReader(network), AdaptingReader(network)
-        fixed.restore(reader.adapt(dim_hall(start.image, light, args.noise, args.quality, rng),
-                                   start.corners, start.played, START))
+        fixed.restore(reader.adapt(settled(start.image, light, args, rng), start.corners, start.played, START))
         boards, crowning = game_boards(seed, args.plies)
         for k, truth in enumerate(boards):
             frame = renderer.render({s + 1: c for s, c in enumerate(truth) if c != "."}, seed=seed * 100 + k)
             lit = light * float(rng.uniform(1 - args.swing, 1 + args.swing))
-            crops = network.crops(dim_hall(frame.image, lit, args.noise, args.quality, rng),
-                                  frame.corners, frame.played)
+            crops = network.crops(settled(frame.image, lit, args, rng), frame.corners, frame.played)
             began = time.process_time()
             read = labels_of(reader.classify(crops))
             read_ms.append(1000 * (time.process_time() - began))
@@ -114,7 +120,7 @@ def main() -> None:
     print(describe())
     print(f"{args.scenes} rendered games of {args.plies} boards (scenes {args.first}..), light "
           f"{args.light[0]}-{args.light[1]} (each board +-{args.swing}), noise {args.noise}, "
-          f"JPEG {args.quality or 'none'}, crops smoothed {args.smooth}")
+          f"JPEG {args.quality or 'none'}, crops smoothed {args.smooth}, frames averaged {args.frames}")
     print(before.line("before the first crowning"))
     print(after.line("after it, learning the game"))
     print(start_only.line("after it, refit on the start alone"))
