@@ -1023,9 +1023,8 @@ def _masked(frame: np.ndarray, found: BoardLocation) -> np.ndarray:
     the way (kingplay 70061, 70069: the game never started on the neighbour's board)."""
     outline = project(found.homography, np.array([[-1, -1], [9, -1], [9, 9], [-1, 9]], np.float64))
     painted = frame.copy()
-    median = np.median(frame.reshape(-1, frame.shape[2] if frame.ndim == 3 else 1), axis=0)
-    cv2.fillPoly(painted, [np.round(outline).astype(np.int32).reshape(-1, 1, 2)],
-                 median.tolist() if frame.ndim == 3 else float(median[0]))
+    median = np.median(frame.reshape(-1, *frame.shape[2:]), axis=0)
+    cv2.fillPoly(painted, [np.round(outline).astype(np.int32).reshape(-1, 1, 2)], np.atleast_1d(median).tolist())
     return painted
 
 

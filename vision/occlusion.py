@@ -423,15 +423,9 @@ def _shaded(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarra
     its colour, and its soft edge changes the gain gently. An arm puts its own colour
     there, and its edges are sharp (the cells along them stay changed, and they cross the
     ring)."""
-    base = reference + FLOOR
-    lit = relit + FLOOR
-    gain = (lit * base).sum(axis=2) / (base * base).sum(axis=2)
-    neutral = np.abs(lit - gain[..., None] * base).max(axis=2) <= level
-    log_gain = np.log(np.clip(gain, SHADE_GAIN, 1 / SHADE_GAIN))
-    padded = np.pad(log_gain, 1, mode="edge")
-    steps = [np.abs(log_gain - padded[1 + dy: padded.shape[0] - 1 + dy, 1 + dx: padded.shape[1] - 1 + dx])
-             for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1))]
-    smooth = np.max(steps, axis=0) <= SHADE_SMOOTH
+    gain, scaled = _gain_fit(relit, reference)
+    neutral = scaled <= level
+    smooth = _steepest_step(np.log(np.clip(gain, SHADE_GAIN, 1 / SHADE_GAIN))) <= SHADE_SMOOTH
     shaded: np.ndarray = neutral & smooth & (gain > SHADE_GAIN) & (gain < 1 / SHADE_GAIN)
     return shaded
 
@@ -446,15 +440,26 @@ def _glared(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarra
     change = relit - reference
     offset = change.mean(axis=2)
     added = np.abs(change - offset[..., None]).max(axis=2)
+    _, scaled = _gain_fit(relit, reference)
+    glared: np.ndarray = (_steepest_step(offset) <= level) & (GLARE_MARGIN * added < scaled)
+    return glared
+
+
+def _gain_fit(relit: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(each cell's one gain that best scales ``reference`` onto ``relit``, the grey levels
+    that gain leaves unexplained in its worst channel): a shadow's fit."""
     base, lit = reference + FLOOR, relit + FLOOR
     gain = (lit * base).sum(axis=2) / (base * base).sum(axis=2)
-    scaled = np.abs(lit - gain[..., None] * base).max(axis=2)
-    padded = np.pad(offset, 1, mode="edge")
-    steps = [np.abs(offset - padded[1 + dy: padded.shape[0] - 1 + dy, 1 + dx: padded.shape[1] - 1 + dx])
+    return gain, np.abs(lit - gain[..., None] * base).max(axis=2)
+
+
+def _steepest_step(values: np.ndarray) -> np.ndarray:
+    """``(h, w)``: each cell's largest difference from its four neighbours (edges repeated)."""
+    padded = np.pad(values, 1, mode="edge")
+    steps = [np.abs(values - padded[1 + dy: padded.shape[0] - 1 + dy, 1 + dx: padded.shape[1] - 1 + dx])
              for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1))]
-    smooth = np.max(steps, axis=0) <= level
-    glared: np.ndarray = smooth & (GLARE_MARGIN * added < scaled)
-    return glared
+    steepest: np.ndarray = np.max(steps, axis=0)
+    return steepest
 
 
 def _mismatch(cells: np.ndarray, halves: np.ndarray) -> float:

@@ -220,15 +220,16 @@ class BoardReader:
         with the game; a refit it calls for runs in the background and becomes
         :attr:`adaptation` before a later frame is read. Called after the position is
         accepted, so the refit is never on the path that decides a move."""
-        self._taught()
+        self._taught(self._light)
         if self._learning is None or self._read_crops is None:
             return None
         return self._learning.learn(self._read_crops, shown)
 
-    def _taught(self) -> None:
-        """The last read was taught the game's board: its light is the light the reader
-        knows, and nothing has moved since (a relight asked before is outdated)."""
-        self._taught_light, self._relit, self._moved_since_taught = self._light, False, False
+    def _taught(self, light: np.ndarray | None, played_on: bool = False) -> None:
+        """The reader was taught a read: its ``light`` is the light the reader knows, and
+        nothing has moved since, unless the board it was taught is ``played_on`` from the
+        game's (a relight's); a relight asked before is outdated."""
+        self._taught_light, self._relit, self._moved_since_taught = light, False, played_on
         self._epoch += 1
 
     def relight(self, shown: str, since: Sequence[str] = ()) -> bool:
@@ -291,8 +292,7 @@ class BoardReader:
             return
         self.classifier.restore(relit.adaptation)
         self._adaptation = relit.adaptation
-        self._taught_light, self._relit, self._moved_since_taught = relit.light, False, relit.played_on
-        self._epoch += 1
+        self._taught(relit.light, relit.played_on)
 
     def started(self, shown: str) -> None:
         """The game started from the board of the last read, the tracker confirmed it:
@@ -323,7 +323,7 @@ class BoardReader:
             return
         image, corners = self._read_frame
         self._adaptation = self.classifier.adapt(image, corners, self.played, shown, self.lens)
-        self._taught()
+        self._taught(self._light)
 
     def _seek(self, positions: list[Position]) -> None:
         self._starts = positions
@@ -400,7 +400,7 @@ class BoardReader:
                     self._adaptation = self.classifier.adapt(image, location.corners, numbering.played,
                                                              labels, self.lens)
                     self._light = cell_light(image, location.corners, numbering.played)
-                    self._taught()
+                    self._taught(self._light)
         if self.played is None or self.quarter_turns is None:  # not oriented yet
             if self._expected is not None:
                 orientation = self._as_the_game_has_it(image, location, self._expected)
