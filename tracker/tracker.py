@@ -89,9 +89,20 @@ def read_as(reading: Reading, board: Board) -> bool:
     return bool((read == board_sides(board)).all())
 
 
+@dataclass(frozen=True)
+class _GapLines:
+    """The lines a gap's board was searched for, kept while the search would be the same
+    (``key``: the record, the board as seen, how many plies fit, the open alert's board)."""
+    key: tuple[object, ...]
+    legal: Lines
+    irregular: IrregularLines  # lines with one irregular ply, searched only where no legal line fits
+    alerted: Position | None  # the open alert's board where the lines start from it, else None
+
+
 @dataclass
 class _Streak:
-    story: Story
+    story: Story  # the latest variant of the story the readings tell
+    reading: Reading  # the latest reading that told it
     count: int
     since: float
     acted: bool = False
@@ -112,7 +123,7 @@ class GameTracker:
         self._gap_from: float | None = None  # when the board was last seen before a gap
         self._gap_to = 0.0  # ... and first seen after it (how many plies fit is fixed then)
         self._blind = False  # the gap had no frame at all: a camera away, a pause, a restart
-        self._gap_cache: tuple[tuple[object, ...], Lines, IrregularLines, Position | None] | None = None
+        self._gap_lines: _GapLines | None = None
         self._followed: float | None = None  # when the last reading whose story was confirmed came
         self._glimpses: deque[Reading] = deque(maxlen=_GLIMPSES)  # settled readings since, none
         # followed, the latest kept (tracker.gaps)
@@ -201,11 +212,11 @@ class GameTracker:
             self._held = (story.decision, time)
         if self._streak and self._streak.story.decision == story.decision:
             self._streak.count += 1
-            self._streak.story = story  # the latest variant: what the board shows now
+            self._streak.story, self._streak.reading = story, reading  # what the board shows now
         else:
-            self._streak = _Streak(story, 1, time)
+            self._streak = _Streak(story, reading, 1, time)
         streak = self._streak
-        if not streak.acted and self._confirmed(streak, time) and self._read_well(streak, reading, time):
+        if not streak.acted and self._confirmed(streak, time):
             streak.acted = True
             self._saw_stop(story)
             before = self._before(story)
@@ -386,7 +397,7 @@ class GameTracker:
         record, config, alerted = self.logged_game.current, self.config, self._alerted()
         seen, most = sight(reading, config.square_tolerance), most_plies(seconds, config)
         key = (id(record), len(record.game.plies), record.game.position, seen, most, alerted)
-        if self._gap_cache is None or self._gap_cache[0] != key:
+        if self._gap_lines is None or self._gap_lines.key != key:
             fixed = config.first_mover is not None
             lines = gap_lines_seen(record, seen, most, fixed)
             on_alert = [] if alerted is None else lines_on_alert(record, alerted, seen, most)
@@ -395,12 +406,13 @@ class GameTracker:
             else:
                 alerted = None
             # A line with one irregular ply only where no legal line fits (#42).
-            self._gap_cache = (key, lines, [] if lines else irregular_lines_seen(record, seen, most, fixed),
-                               alerted)
+            self._gap_lines = _GapLines(key, lines, [] if lines else irregular_lines_seen(record, seen, most, fixed),
+                                        alerted)
         glimpses = tuple(g for g in self._glimpses if g.time >= since)
-        alerted = self._gap_cache[3]
-        found = likeliest(record, self._gap_cache[1], reading, config.margin, glimpses, alerted)
-        irregular = likeliest_irregular(record, self._gap_cache[2], reading, glimpses)
+        gap = self._gap_lines
+        alerted = gap.alerted
+        found = likeliest(record, gap.legal, reading, config.margin, glimpses, alerted)
+        irregular = likeliest_irregular(record, gap.irregular, reading, glimpses)
         if found is not None:
             story, plies = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
                                  on_alert=alerted is not None), len(found.lines[0])
@@ -471,7 +483,8 @@ class GameTracker:
         return Position.from_fen(alert.fen)
 
     def _confirmed(self, streak: _Streak, time: float) -> bool:
-        """Whether the streak's story has been read long enough to act on.
+        """Whether the streak's story has been read long enough, and well enough
+        (:meth:`_read_well`), to act on.
 
         A board no story explains waits ``misread_patience`` seconds, as a misread is brief
         (a piece read for a moment on a square a hand just emptied, a board read in the
@@ -484,7 +497,7 @@ class GameTracker:
         is one that takes an open alert's attempt back and alerts anew (:meth:`_undoes_alert`)
         after a hand: two irregular acts at once are rarer than a glimpse misread."""
         story, config = streak.story, self.config
-        if streak.count < config.confirm_readings:
+        if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
         if (self._arrived is not None and (self._arrived[2] or self._undoes_alert(story))
                 and self._alerts(story) and time - self._arrived[1] < config.transit):
@@ -500,7 +513,7 @@ class GameTracker:
             since = min(since, self._contradicted[1])  # read so since, taken for a misread
         return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
 
-    def _read_well(self, streak: _Streak, reading: Reading, time: float) -> bool:
+    def _read_well(self, streak: _Streak, time: float) -> bool:
         """Whether a story of several plies at once (two plies, a chain stopped or a capture
         missed then the reply, a side moving twice, a gap's line with an irregular ply) is
         read well enough to act on: each square it changes on the board on the table read as
@@ -521,7 +534,7 @@ class GameTracker:
             return True
         table, told = board_sides(self._on_the_table(game.position)), board_sides(story.board)
         changed = np.flatnonzero(told != table)
-        sides = side_probabilities(reading.probabilities)
+        sides = side_probabilities(streak.reading.probabilities)
         return bool((sides[changed, told[changed]] >= _READ_WELL).all())
 
     def _relit_misread(self, story: Story) -> bool:
