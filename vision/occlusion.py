@@ -108,6 +108,7 @@ class GateConfig:
     refit_check: float = 0.02  # squares the location must jump in a frame to ask whether the picture moved
     same_level: float = 6.0  # grey levels every half square stays within, from the last judged frame, for "unchanged"
     same_quarter: float = 16.0  # ... and every quarter square (sampled sparsely, so noisier)
+    registration: float = 0.25  # quarter squares the board's registration may slip between frames
 
 
 class OcclusionGate:
@@ -129,7 +130,7 @@ class OcclusionGate:
     def _reset(self, location: BoardLocation | None) -> None:
         self._location = location
         self._probe: GridProbe | None = None
-        self._previous: np.ndarray | None = None  # half-square cells of the previous frame
+        self._previous: np.ndarray | None = None  # quarter-square cells of the previous frame
         self._reference: np.ndarray | None = None  # cells of the last still view
         self._reference_visible: np.ndarray | None = None  # corners seen in the last still view
         self._quiet_since: float | None = None
@@ -319,7 +320,7 @@ class OcclusionGate:
         self._correction = None
         self._last_view = location.homography
         cells = self._cells(frame, location.homography)
-        self._previous = _halves(cells)
+        self._previous = cells
         return cells
 
     def _motion(self, cells: np.ndarray, rows: np.ndarray, timestamp: float) -> tuple[float, bool]:
@@ -327,14 +328,21 @@ class OcclusionGate:
         levels, the light's change divided out) and whether it is motion."""
         cfg = self.cfg
         halves, half_rows = _halves(cells), _halves(rows[..., None])[..., 0]
-        previous, self._previous = self._previous, halves
-        if previous is None:
+        before, self._previous = self._previous, cells
+        if before is None:
             return 0.0, False
+        previous = _halves(before)
         bands, channel = light_gain(halves, previous, half_rows)
         change = unexplained(corrected(halves, half_rows, bands, channel), halves, previous)
+        # A picture registered a fraction of a pixel off slides each cell by that share of
+        # its steepest step to a neighbour in the previous frame: on a small board under a
+        # wobbling camera every square's edge changes so, frame after frame, and the board
+        # never looks quiet. A hand changes a cell by its own colour, far more, and over a
+        # plain square, where nothing slides, by all of it.
+        slid = cfg.registration * _halves(_steps(before)[..., None])[..., 0]
         # The third largest cell: a hand or an arm covers several half squares, while a
         # codec's block or a burst of sensor noise changes one.
-        per_cell = np.abs(change).max(axis=2).ravel()
+        per_cell = np.maximum(np.abs(change).max(axis=2) - slid, 0.0).ravel()
         motion = float(np.partition(per_cell, -3)[-3])
         level = max(cfg.motion_level, cfg.noise_factor * noise_level(change))
         moving = motion > level
@@ -462,9 +470,15 @@ def _steepest_step(values: np.ndarray) -> np.ndarray:
     return steepest
 
 
-def _mismatch(cells: np.ndarray, halves: np.ndarray) -> float:
-    """Mean absolute difference of quarter-square ``cells`` from half-square ``halves``."""
-    return float(np.abs(_halves(cells) - halves).mean())
+def _steps(cells: np.ndarray) -> np.ndarray:
+    """``(h, w)``: each cell's steepest step to a neighbour, over the colour channels."""
+    steps: np.ndarray = np.max([_steepest_step(cells[..., c]) for c in range(cells.shape[2])], axis=0)
+    return steps
+
+
+def _mismatch(cells: np.ndarray, other: np.ndarray) -> float:
+    """Mean absolute difference of two frames' quarter-square cells, in half squares."""
+    return float(np.abs(_halves(cells) - _halves(other)).mean())
 
 
 def _halves(cells: np.ndarray) -> np.ndarray:

@@ -1,0 +1,54 @@
+"""The gate on a small board whose registration slips a fraction of a pixel every frame
+(kingplay 70084: squares of 20 pixels under a wobbling camera; every square's edge changed
+from frame to frame, the board was never quiet and the game was never read after its start):
+such a board settles, and a hand over it is still a hand."""
+
+import cv2
+import numpy as np
+
+from makhos.vision.follower import BoardFollower
+from makhos.vision.geometry import project
+from makhos.vision.occlusion import GateState
+from tests.vision.test_gate_cues import _board, _gate_states
+
+SQUARE_PX = 20.0
+
+
+def _small_board():
+    frame = _board()
+    scale = SQUARE_PX / (float(np.linalg.norm(frame.corners[1] - frame.corners[0])) / 8)
+    small = cv2.resize(frame.image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    location = BoardFollower().update(small, 0.0)
+    assert location is not None
+    return small, location
+
+
+def _slipped(image: np.ndarray, rng: np.random.Generator, most: float = 0.7) -> np.ndarray:
+    """The picture moved by up to ``most`` pixels each way, the board's location not."""
+    dx, dy = rng.uniform(-most, most, 2)
+    return cv2.warpAffine(image, np.float32([[1, 0, dx], [0, 1, dy]]), image.shape[1::-1],
+                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
+def test_a_small_board_registered_a_fraction_of_a_pixel_off_each_frame_settles():
+    small, location = _small_board()
+    rng = np.random.default_rng(3)
+    images = [small] * 10 + [_slipped(small, rng) for _ in range(60)]
+    states = _gate_states(images, [location] * len(images))
+    assert states[-20:] == [GateState.STILL] * 20
+
+
+def test_a_hand_moving_over_such_a_board_is_never_read():
+    small, location = _small_board()
+    rng = np.random.default_rng(4)
+    images = [_slipped(small, rng) for _ in range(30)]
+    for k in range(30):  # a hand comes in from the near edge, a little further each frame
+        hand = _slipped(small, rng)
+        reach = 9.5 - 0.15 * k
+        palm = project(location.homography, np.float64([[3.0, 12.0], [5.0, 12.0], [5.0 + 0.3 * (k % 2), reach],
+                                                          [3.0, reach]])).astype(np.int32)
+        cv2.fillPoly(hand, [palm.reshape(-1, 1, 2)], (90, 120, 170))
+        images.append(hand)
+    states = _gate_states(images, [location] * len(images))
+    assert states[29] is GateState.STILL
+    assert GateState.STILL not in states[31:]
