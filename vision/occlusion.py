@@ -4,7 +4,8 @@ A frame is read only when the board has been quiet for ``still_s`` seconds and n
 covers it. Three cheap cues, on a tiny rectified view (``px`` pixels per square) of the
 board plus a ring of ``margin`` squares around it:
 
-- motion: some half square's mean colour changed since the previous frame;
+- motion: some half square's mean colour changed since the previous frame, by more than a
+  slip of the registration by a fraction of a pixel explains (``registration``);
 - hidden grid: X-corners that were visible in the last still view are gone (a hand or arm
   over the squares hides the points where squares meet; pieces on square centres do not);
 - crossing: the outer half of a two-square ring around the board changed since the last
