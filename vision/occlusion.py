@@ -110,6 +110,7 @@ class GateConfig:
     same_level: float = 6.0  # grey levels every half square stays within, from the last judged frame, for "unchanged"
     same_quarter: float = 16.0  # ... and every quarter square (sampled sparsely, so noisier)
     registration: float = 0.25  # quarter squares the board's registration may slip between frames
+    jolt_factor: float = 2.0  # ...unless the cells changed this many times the last second's median
 
 
 class OcclusionGate:
@@ -146,6 +147,7 @@ class OcclusionGate:
         self._correction: np.ndarray | None = None
         self._last_view: np.ndarray | None = None  # the homography the previous frame was cut with
         self._shakes: list[tuple[float, float]] = []  # (time, pixels moved since the previous frame)
+        self._slips: list[tuple[float, float]] = []  # (time, cells' change with no slip allowed)
         self._judged: np.ndarray | None = None  # the cells of the last frame whose motion was measured
         self._views = 0  # still views taken: a ring verdict holds for one of them only
         self._settled_view = False  # a still view was taken past ``settle_s`` in this quiet run
@@ -343,9 +345,11 @@ class OcclusionGate:
         slid = cfg.registration * _halves(_steps(before)[..., None])[..., 0]
         # The third largest cell: a hand or an arm covers several half squares, while a
         # codec's block or a burst of sensor noise changes one.
-        per_cell = np.maximum(np.abs(change).max(axis=2) - slid, 0.0).ravel()
-        motion = float(np.partition(per_cell, -3)[-3])
+        changed = np.abs(change).max(axis=2)
         level = max(cfg.motion_level, cfg.noise_factor * noise_level(change))
+        slipped = _third_largest(changed)
+        jolted = self._jolted(slipped, level, timestamp)  # then the slip counts in full
+        motion = slipped if jolted else _third_largest(np.maximum(changed - slid, 0.0))
         moving = motion > level
         # One frame that moves a little between quiet ones is a key frame's pulse or a
         # burst of noise, not a hand: a hand moves the board's cells for frames on end,
@@ -357,6 +361,17 @@ class OcclusionGate:
         if pulse:
             self._last_pulse = timestamp
         return motion, moving and not pulse
+
+    def _jolted(self, slipped: float, level: float, timestamp: float) -> bool:
+        """Whether the cells' change with no slip allowed (``slipped``) is a jolt: beyond the
+        level and ``jolt_factor`` times what the picture slipped by over the last
+        ``shake_s``. A slip as large as the camera's usual one is the board's registration
+        wavering; one far beyond it is the camera knocked, and a board read then is read
+        off its squares until the follower has caught up."""
+        self._slips = [(t, slip) for t, slip in self._slips if t > timestamp - self.cfg.shake_s]
+        usual = float(np.median([slip for _, slip in self._slips])) if self._slips else 0.0
+        self._slips.append((timestamp, slipped))
+        return slipped > level and slipped > self.cfg.jolt_factor * usual
 
     def _covered(self, cells: np.ndarray, rows: np.ndarray, check: GridCheck,
                  quiet: float, same: bool) -> tuple[int, bool]:
@@ -469,6 +484,10 @@ def _steepest_step(values: np.ndarray) -> np.ndarray:
              for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1))]
     steepest: np.ndarray = np.max(steps, axis=0)
     return steepest
+
+
+def _third_largest(changes: np.ndarray) -> float:
+    return float(np.partition(changes.ravel(), -3)[-3])
 
 
 def _steps(cells: np.ndarray) -> np.ndarray:

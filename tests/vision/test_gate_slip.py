@@ -9,7 +9,7 @@ import numpy as np
 from makhos.vision.follower import BoardFollower
 from makhos.vision.geometry import project
 from makhos.vision.occlusion import GateState
-from tests.vision.test_gate_cues import _board, _gate_states
+from tests.vision.test_gate_cues import DT, _board, _gate_states
 
 SQUARE_PX = 20.0
 
@@ -23,27 +23,27 @@ def _small_board():
     return small, location
 
 
-def _slipped(image: np.ndarray, rng: np.random.Generator, most: float = 0.7) -> np.ndarray:
-    """The picture moved by up to ``most`` pixels each way, the board's location not."""
-    dx, dy = rng.uniform(-most, most, 2)
+def _slipped(image: np.ndarray, k: int, most: float = 0.7) -> np.ndarray:
+    """Frame ``k`` of a picture wobbling by up to ``most`` pixels each way (a few times a
+    second), the board's location not."""
+    t = k * DT
+    dx, dy = most * np.sin(2 * np.pi * t / 0.4), most * np.cos(2 * np.pi * t / 0.55)
     return cv2.warpAffine(image, np.float32([[1, 0, dx], [0, 1, dy]]), image.shape[1::-1],
                           flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
 
 
 def test_a_small_board_registered_a_fraction_of_a_pixel_off_each_frame_settles():
     small, location = _small_board()
-    rng = np.random.default_rng(3)
-    images = [small] * 10 + [_slipped(small, rng) for _ in range(60)]
+    images = [_slipped(small, k) for k in range(70)]
     states = _gate_states(images, [location] * len(images))
     assert states[-20:] == [GateState.STILL] * 20
 
 
 def test_a_hand_moving_over_such_a_board_is_never_read():
     small, location = _small_board()
-    rng = np.random.default_rng(4)
-    images = [_slipped(small, rng) for _ in range(30)]
+    images = [_slipped(small, k) for k in range(30)]
     for k in range(30):  # a hand comes in from the near edge, a little further each frame
-        hand = _slipped(small, rng)
+        hand = _slipped(small, 30 + k)
         reach = 9.5 - 0.15 * k
         palm = project(location.homography, np.float64([[3.0, 12.0], [5.0, 12.0], [5.0 + 0.3 * (k % 2), reach],
                                                           [3.0, reach]])).astype(np.int32)
