@@ -132,7 +132,10 @@ def on_its_square(evidence: CellEvidence) -> np.ndarray:
 
 
 #: How many standard errors the camps must stand apart on their squares
-#: (:func:`camps_apart`) for the board to name the light camp.
+#: (:func:`camps_apart`) for the board to name the light camp against the reader's sides:
+#: clear evidence only. Under the right numbering the rendered starts stand far above it and
+#: a few close calls (a dim room, a real set seen side-on) below it, and a close call is left
+#: to the reader (``bench/RESULTS.md``, "The start's camps named by the board").
 CAMPS_CLEAR = 4.0
 
 
