@@ -4,8 +4,11 @@ A light king played 3-10; the camera, side-on, still read a king on 3, as either
 halves, and the man on 8 in front of it as gone. The board as read was one piece moved
 against the rules (the man 8-10, off its diagonal) and was alerted at once, and the game
 stopped there. A board that differs from a legal ply on a square the reader cannot tell the
-side of is that ply with a misread until the reading says otherwise for sure: the step is
-alerted at once only where each square it takes as read is read well, as a hand's step is.
+side of is that ply with a misread until the reading says otherwise for sure: a step is
+alerted at once only where the squares it changes, and those of the pieces a legal move would
+have brought to the square it fills, are read well, as a hand's step is. The two plies that
+follow, the king still read on 3, are those plies, not the other side moving twice, and the
+board they leave is not then the king going back.
 """
 
 from __future__ import annotations
@@ -43,12 +46,13 @@ def read(position: Position, time: float, misread: dict[int, dict[Piece | None, 
 
 def held(feed: Feed, position: Position, seconds: float, misread: dict[int, dict[Piece | None, float]]) -> list:
     """``seconds`` of one settled read of ``position`` with ``misread``, after a hand."""
-    new = feed.hand(15)
+    covered = feed.hand(15)
+    seen = []
     for _ in range(round(seconds * 30)):
         feed.time += 1 / 30
-        new += feed.log(feed.tracker.observe(feed.time, read(position, feed.time, misread)))
-    feed.events += new[15:]
-    return new
+        seen += feed.log(feed.tracker.observe(feed.time, read(position, feed.time, misread)))
+    feed.events += seen
+    return covered + seen
 
 
 #: The king still read on 3, as either side's by halves; the man on 8 read as gone.
