@@ -15,7 +15,10 @@ board plus a ring of ``margin`` squares around it:
   so a thin wrist at a corner, or a sleeve of nearly the table's colour, still counts. With
   every corner in view, only a change that reaches across the ring's depth in one piece is
   an arm: a line along the board's edge (a border pattern that the codec or the
-  registration shifts by a fraction of a pixel) or a cell or two is not.
+  registration shifts by a fraction of a pixel) or a cell or two is not. Nor is an arm
+  that left: a still view taken with a sleeve lying on the board's edge (after a knock, or
+  as the new normal) changes, when the sleeve is lifted for good, as if an arm came; but
+  where it lay the ring is the table again, like the cells beside it.
 
 Motion is measured between consecutive frames; a lone frame that moves a little between
 quiet ones (a key frame's pulse in a compressed video) does not end a quiet run.
