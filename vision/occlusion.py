@@ -178,8 +178,8 @@ class OcclusionGate:
 
     def _vacated(self, cells: np.ndarray, piece: np.ndarray, unchanged: np.ndarray, level: float) -> bool:
         """Whether an arm's ``piece`` of the ring is an arm that left rather than one that came:
-        the still view was taken with it lying there (a sleeve resting on the board's edge, in
-        view for longer than ``settle_s``) and it has gone. An arm that came puts its own
+        the still view was taken with it lying there (a sleeve resting on the board's edge,
+        settled as the new normal or there when the views started afresh) and it has gone. An arm that came puts its own
         colour there; where one left, the cells are now the table again: like the ring's
         ``unchanged`` cells beside them, where in the still view they were not. Each cell is
         judged within its own picture (the light divides out) against the median of the
