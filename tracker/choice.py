@@ -21,8 +21,8 @@ from makhos.engine.position import Board, place
 from makhos.vision.reading import CLASSES, Reading
 
 from .config import TrackerConfig
-from .scoring import (KING_CLASSES, MAN_CLASSES, SIDE_OF_CLASS, board_classes, contradicted,
-                      log_probabilities, score_boards)
+from .scoring import (KING_CLASSES, MAN_CLASSES, SIDE_OF_CLASS, board_classes, board_sides, contradicted,
+                      log_probabilities, read_well, score_boards)
 from .stories import Story, StoryKind
 
 
@@ -42,16 +42,17 @@ class Candidates:
 
 
 def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
-               left: int | None = None) -> Story | None:
+               left: frozenset[int] = frozenset()) -> Story | None:
     """The story to act on, a MISMATCH story when none fits, or None while unsure. A story
-    that a misread may explain names the squares ``against`` it. ``left``: the square the
-    game's last ply left, which may still read as holding its piece."""
+    that a misread may explain names the squares ``against`` it. ``left``: the squares the
+    game's last change left (its last ply's, with those of the plies taken with it), which
+    may still read as holding their pieces."""
     log_p = log_probabilities(reading)
     stories, classes, decisions = candidates.stories, candidates.classes, candidates.decisions
     scores = score_boards(log_p, classes)
     best = int(np.argmax(scores))
     against = contradicted(log_p, classes[best], config.square_tolerance)
-    if against and not _misread(reading, classes[best], against, config.misread_squares):
+    if against and not _misread(reading, stories[best].board, against, config.misread_squares):
         return as_read(reading, stories[best].board, against)
     sides = SIDE_OF_CLASS[classes]
     same_sides = np.all(sides == sides[best], axis=1)
@@ -86,41 +87,49 @@ def as_read(reading: Reading, board: Board, against: tuple[int, ...]) -> Story:
 
 
 def _left_behind(log_p: np.ndarray, candidates: Candidates, close: np.ndarray,
-                 tolerance: float, left: int | None) -> int | None:
-    """Among close stories that each need a misread, the one move whose misread is only
-    the square it left, read as still holding a piece (None: not one decision); first of
-    all the board unchanged whose misread is only the square the last ply left, a misread
-    already taken for one, which lasts until it clears.
+                 tolerance: float, left: frozenset[int]) -> int | None:
+    """Among close stories that each need a misread, the one story of moves whose misread
+    is only squares they left, read as still holding a piece (None: not one decision);
+    first of all the board unchanged whose misread is only squares the last change left, a
+    misread already taken for one, which lasts until it clears.
 
     A piece seen side-on covers part of the square behind it, so the square a piece just
     left is read, often with confidence, as still holding it; a piece coming from nowhere
-    onto a square is far rarer than a piece moved next to its old square."""
+    onto a square is far rarer than a piece moved next to its old square. So two plies
+    whose one misread is the square the first left beat the other side moving twice with a
+    piece read from nowhere on the square the first landed on (kingplay 70077: a king's
+    3-10 and the reply, 3 still read as the king); a story of several plies is then acted
+    on only once it held (``GameTracker._read_well``)."""
     found = []
     for k in close:
         h = candidates.stories[k].hypothesis
         against = contradicted(log_p, candidates.classes[k], tolerance)
         if h is None or h.pending or not against:
             continue
-        if h.verdict is Verdict.UNCHANGED and set(against) <= {left}:
+        if h.verdict is Verdict.UNCHANGED and set(against) <= left:
             return int(k)
-        if len(h.moves) == 1 and set(against) <= {h.moves[0].start}:
+        if h.moves and set(against) <= {m.start for m in h.moves}:
             found.append(int(k))
     if not found or len({int(candidates.decisions[k]) for k in found}) != 1:
         return None
     return max(found, key=lambda k: float(log_p[np.arange(32), candidates.classes[k]].sum()))
 
 
-def _misread(reading: Reading, classes: np.ndarray, against: tuple[int, ...], most: int) -> bool:
-    """Whether the squares ``against`` a story may be a misread: at most ``most`` of them,
-    and not a piece gone from one and a piece of its side come on the other, which is a
-    move (a board a ply further on than the story) far more often than a misread."""
+def _misread(reading: Reading, board: Board, against: tuple[int, ...], most: int) -> bool:
+    """Whether the squares ``against`` a story's ``board`` may be a misread: at most
+    ``most`` of them, and not a piece gone from one and a piece of its side come on the
+    other, read well (:func:`read_well`), which is a move (a board a ply further on than
+    the story) far more often than a misread. Read with a doubt, it is the misread: a king
+    read on the square it just left, as a king of either side by halves, and the man
+    beside it read as gone, is no man that moved off its diagonal (kingplay 70077)."""
     if len(against) > most:
         return False
     if len(against) != 2:
         return True
-    told = SIDE_OF_CLASS[classes[[s - 1 for s in against]]]
-    read = SIDE_OF_CLASS[reading.labels()[[s - 1 for s in against]]]
-    return not (sorted(told.tolist()) == sorted(read.tolist()) and 0 in told and told.any())
+    seen = as_read(reading, board, against).board
+    told, read = board_sides(board)[[s - 1 for s in against]], board_sides(seen)[[s - 1 for s in against]]
+    moved = sorted(told.tolist()) == sorted(read.tolist()) and 0 in told and bool(told.any())
+    return not (moved and read_well(reading, seen, against))
 
 
 def _set_up(reading: Reading, classes: np.ndarray, candidates: np.ndarray, margin: float) -> int:

@@ -6,12 +6,14 @@ a doubtful one and lets the rules pick the story the pixels support best.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 import numpy as np
 
 from makhos.engine import Piece
 from makhos.engine.position import Board
 from makhos.engine.squares import BIT_INDEX
-from makhos.vision.reading import CLASS_INDEX, Reading
+from makhos.vision.reading import CLASS_INDEX, Reading, side_probabilities
 
 _FLOOR = 1e-6  # a misread square costs at most ~14 nats, so one bad square never vetoes a board
 _ALL = np.arange(32)
@@ -45,6 +47,24 @@ def board_sides(board: Board) -> np.ndarray:
     """The side on each square of ``board`` (0 none, 1 light, 2 dark), kings as men."""
     sides: np.ndarray = SIDE_OF_CLASS[board_classes([board])[0]]
     return sides
+
+
+#: Probability of its side at which a square is read well.
+READ_WELL = 0.8
+
+
+def read_well(reading: Reading, board: Board, squares: Iterable[int]) -> bool:
+    """Whether each of ``squares`` is read as holding the side ``board`` puts there (or
+    none), a man and a king alike, with probability :data:`READ_WELL` at least.
+
+    A board that asks more of the reading than one legal ply (two plies at once, a piece
+    moved against the rules where a ply explains all but a square or two) is believed at
+    once only where the reading is sure of the squares that make it that board: a square
+    read half one side, half the other, is a doubt, not a piece."""
+    index = np.array([s - 1 for s in squares], dtype=np.int64)
+    sides = side_probabilities(reading.probabilities)[index]
+    return bool((sides[np.arange(len(index)), board_sides(board)[index]] >= READ_WELL).all())
+
 
 #: Share of a square's man probability also counted for a king of that colour, and back.
 #: Telling a king from a man is the classifier's weakest call (a stack seen from straight

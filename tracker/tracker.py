@@ -27,7 +27,7 @@ from makhos.vision.reading import CLASS_INDEX, LABELS, Reading, side_probabiliti
 
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
-from .scoring import SIDE_OF_CLASS, board_sides
+from .scoring import SIDE_OF_CLASS, board_sides, read_well
 from .config import TrackerConfig
 from .gaps import (IrregularLines, Lines, first_seen, gap_lines_seen, irregular_lines_seen, likeliest, lines_on_alert,
                    likeliest_irregular, most_plies, sight)
@@ -54,10 +54,6 @@ _SETTLED = 0.8
 #: plies at most, and the glimpses that tell their order (each a settled reading not
 #: followed: a board on the way, should the board later be some plies on) come a few per ply.
 _GLIMPSES = 256
-
-#: Probability of its side at which a square a story of several plies changes is read well.
-_READ_WELL = 0.8
-
 
 #: The verdicts of a story that raises an irregularity about a board the game waits on.
 _IRREGULAR = frozenset({Verdict.MISSED_CAPTURE, Verdict.WRONG_SIDE, Verdict.STOPPED_AND_REPLIED,
@@ -137,6 +133,8 @@ class GameTracker:
         self._covered: float | None = None  # when the board was last covered (no reading)
         self._misread_in_new_light = False  # the last reading's board was the light's (_relit_misread)
         self._parity: OtherParity | None = None  # the record's last plies, the other side to move after
+        self._change: tuple[int, int] | None = None  # the plies the game held before and after
+        # the last change that added plies (_left)
 
     # ------------------------------------------------------------ what it knows
 
@@ -222,6 +220,8 @@ class GameTracker:
             before = self._before(story)
             events += self.acts.act(story, time)
             self._parity = self._other_parity(story, before)
+            if before is not None and self.game is not None and len(self.game.plies) > before[1]:
+                self._change = (before[1], len(self.game.plies))
             if story.kind in (StoryKind.GAME, StoryKind.STOOD, StoryKind.GAP, StoryKind.START):
                 self._gap_from, self._blind = None, False  # the board is explained: the gap is over
         if streak.acted:
@@ -348,11 +348,17 @@ class GameTracker:
         king not stacked yet (the overlay) included."""
         return with_overlay(position.board, position, self.overlay)
 
-    def _left(self) -> int | None:
-        """The square the game's last ply left (None: none, or no game)."""
+    def _left(self) -> frozenset[int]:
+        """The squares the game's last change left: its last ply's, and those of the plies
+        taken with it in one change (two plies read at once, a gap's line), each of which
+        may still read as holding its piece (empty: no ply, or no game)."""
         game = self.game
-        move = game.plies[-1].move if game is not None and game.plies else None
-        return None if move is None else move.start
+        if game is None or not game.plies:
+            return frozenset()
+        first = len(game.plies) - 1
+        if self._change is not None and self._change[1] == len(game.plies):
+            first = min(first, self._change[0])
+        return frozenset(p.move.start for p in game.plies[first:] if p.move is not None)
 
     def _start_story(self, position: Position) -> Story:
         """The referee's start from ``position``, its side to move named."""
@@ -489,9 +495,10 @@ class GameTracker:
         A board no story explains waits ``misread_patience`` seconds, as a misread is brief
         (a piece read for a moment on a square a hand just emptied, a board read in the
         middle of a cross-fade that no hand announced, must not become the record). It is
-        acted on at once when it is one piece moved against the rules: two squares that
-        change together, as a hand does and a misread rarely does. A board that raises an
-        irregularity and came with no hand over the board (read changing in sight: a video's
+        acted on at once when it is one piece moved against the rules, read well
+        (:meth:`_stepped`): two squares that change together, as a hand does and a misread
+        rarely does. A board that raises an irregularity and came with no hand over the
+        board (read changing in sight: a video's
         cross-fade, a reading in transit) is acted on once it stayed ``transit`` seconds:
         a ply is made by a hand, and a board that changes without one is rarely a board. So
         is one that takes an open alert's attempt back and alerts anew (:meth:`_undoes_alert`)
@@ -506,7 +513,7 @@ class GameTracker:
             return False  # the board the alert was raised on is not yet the reply to it
         if story.kind is StoryKind.STOOD and self._pieces_added(story):
             return self._played_on_for_sure(streak)
-        if story.kind is not StoryKind.MISMATCH or self._moved_against_rules(story):
+        if story.kind is not StoryKind.MISMATCH or self._stepped(story, streak.reading):
             return True
         since = streak.since
         if self._contradicted is not None and self._contradicted[0] == story.board[:2]:
@@ -517,8 +524,7 @@ class GameTracker:
         """Whether a story of several plies at once (two plies, a chain stopped or a capture
         missed then the reply, a side moving twice, a gap's line with an irregular ply) is
         read well enough to act on: each square it changes on the board on the table read as
-        holding the side the story puts there with probability ``_READ_WELL`` at least; else
-        only once it held
+        holding the side the story puts there (:func:`read_well`); else only once it held
         ``transit`` seconds. A story of one ply is believed as before, and so is a gap's
         legal line, which the board seen after the gap and the glimpses before it choose
         (the square a flying king left is read a little as holding it: kingplay 70024).
@@ -533,9 +539,7 @@ class GameTracker:
         if not several or game is None or time - streak.since >= self.config.transit:
             return True
         table, told = board_sides(self._on_the_table(game.position)), board_sides(story.board)
-        changed = np.flatnonzero(told != table)
-        sides = side_probabilities(streak.reading.probabilities)
-        return bool((sides[changed, told[changed]] >= _READ_WELL).all())
+        return read_well(streak.reading, story.board, np.flatnonzero(told != table) + 1)
 
     def _relit_misread(self, story: Story) -> bool:
         """Whether a story of a reading made in new light (a shadow fell, a lamp went off)
@@ -625,10 +629,33 @@ class GameTracker:
         seen = as_read(reading, story.board, story.against)
         if self._contradicted is None or self._contradicted[0] != seen.board[:2]:
             self._contradicted = (seen.board[:2], time)  # a king read as a man and back is no change
-        if (self._gap_from is not None or self._moved_against_rules(seen)
+        if (self._gap_from is not None or self._stepped(seen, reading)
                 or time - self._contradicted[1] >= self.config.misread_patience):
             return seen
         return story
+
+    def _stepped(self, story: Story, reading: Reading) -> bool:
+        """Whether a board no story explains is one piece moved against the rules
+        (:meth:`_moved_against_rules`), and read well (:func:`read_well`) on the squares
+        that make it so: those it changes, and those of the pieces a legal move would have
+        brought to a square it fills. Such a board is a hand's step, alerted at once.
+
+        Read with a doubt there, it is no surer than the legal move with a misread, which
+        it stays until it lasts ``misread_patience`` (kingplay 70077: a king's legal 3-10,
+        the king still read on 3 as either side's by halves and the man on 8 read as gone,
+        was alerted at once as that man leaving its diagonal for 10, and the record
+        stopped there)."""
+        game = self.game
+        if game is None or not self._moved_against_rules(story):
+            return False
+        alerted = self._alerted()  # the step is made on the open irregular alert's board
+        position = game.position if alerted is None else alerted
+        table = self._on_the_table(position) if alerted is None else alerted.board
+        told = board_sides(story.board)
+        changed = {int(s) + 1 for s in np.flatnonzero(told != board_sides(table))}
+        filled = {s for s in changed if told[s - 1]}
+        rivals = {m.start for m in position.legal_moves(game.rules) if m.end in filled}
+        return read_well(reading, story.board, sorted(changed | rivals))
 
     def _moved_against_rules(self, story: Story) -> bool:
         """Whether a board no story explains is the game's, or the open irregular alert's,

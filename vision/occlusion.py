@@ -16,7 +16,10 @@ board plus a ring of ``margin`` squares around it:
   so a thin wrist at a corner, or a sleeve of nearly the table's colour, still counts. With
   every corner in view, only a change that reaches across the ring's depth in one piece is
   an arm: a line along the board's edge (a border pattern that the codec or the
-  registration shifts by a fraction of a pixel) or a cell or two is not.
+  registration shifts by a fraction of a pixel) or a cell or two is not. Nor is an arm
+  that left: a still view taken with a sleeve lying on the board's edge (after a knock, or
+  as the new normal) changes, when the sleeve is lifted for good, as if an arm came; but
+  where it lay the ring is the table again, like the cells beside it.
 
 Motion is measured between consecutive frames; a lone frame that moves a little between
 quiet ones (a key frame's pulse in a compressed video) does not end a quiet run.
@@ -66,6 +69,14 @@ SHADE_SMOOTH = 0.15
 #: A change is white light added or taken (a glare) where channels scaled alike (a shadow)
 #: leave this many times its residual.
 GLARE_MARGIN = 2.0
+#: An arm's piece of the ring is one that left (:meth:`OcclusionGate._vacated`) where at most
+#: this share of its cells now stands out from the cells around it...
+VACATED_FOREIGN = 0.1
+#: ...where in the still view at least this share did,
+VACATED_WAS = 0.5
+#: ...and the unchanged ring cells beside it at each depth are at least this many times as
+#: many as its own there.
+VACATED_AROUND = 0.5
 
 
 class GateState(enum.Enum):
@@ -154,20 +165,43 @@ class OcclusionGate:
         # The ring's verdict (crossing, arm), for the still view and corner count it was judged with.
         self._ring_verdict: tuple[tuple[int, bool], tuple[bool, bool]] | None = None
 
-    def _spans_ring(self, strong: np.ndarray, weak: np.ndarray) -> bool:
-        """Whether changed ring cells reach from its outer edge to its inner edge in one
-        piece, as an arm reaching in does: cells of ``weak`` joined (8 neighbours) into a
-        piece that holds a cell of ``strong``, as an edge is traced from strong points."""
+    def _arms(self, strong: np.ndarray, weak: np.ndarray) -> list[np.ndarray]:
+        """The pieces of changed ring cells that reach from its outer edge to its inner edge,
+        as an arm reaching in does: cells of ``weak`` joined (8 neighbours) into a piece that
+        holds a cell of ``strong``, as an edge is traced from strong points. Each a mask."""
         count, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
         if count <= 1:
-            return False
+            return []
         armed = np.zeros(count, bool)
         armed[np.unique(labels[strong])] = True
         outside = np.zeros(count, bool)
         outside[np.unique(labels[weak & (self._depth == 0)])] = True
         inside = np.zeros(count, bool)
         inside[np.unique(labels[weak & (self._depth == self._inner)])] = True
-        return bool((armed & outside & inside)[1:].any())
+        return [labels == k for k in np.flatnonzero(armed & outside & inside) if k > 0]
+
+    def _vacated(self, cells: np.ndarray, piece: np.ndarray, unchanged: np.ndarray, level: float) -> bool:
+        """Whether an arm's ``piece`` of the ring is an arm that left rather than one that came:
+        the still view was taken with it lying there (a sleeve resting on the board's edge,
+        settled as the new normal or there when the views started afresh) and it has gone. An arm that came puts its own
+        colour there; where one left, the cells are now the table again: like the ring's
+        ``unchanged`` cells beside them, where in the still view they were not. Each cell is
+        judged within its own picture (the light divides out) against the median of the
+        unchanged cells within two of the piece at its own depth in the ring (a board's frame
+        and the table's edge run along the board, so the ring changes across its depth, not
+        along it); a patterned table or an object beside the piece keeps it an arm."""
+        assert self._reference is not None  # judged against a still view
+        near = (cv2.dilate(piece.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0) & unchanged
+        now, then = np.zeros(piece.shape, bool), np.zeros(piece.shape, bool)
+        for depth in range(self._inner + 1):
+            here, around = piece & (self._depth == depth), near & (self._depth == depth)
+            if not here.any():
+                continue
+            if around.sum() < VACATED_AROUND * here.sum():
+                return False
+            for off, picture in ((now, cells), (then, self._reference)):
+                off[here] = np.abs(picture[here] - np.median(picture[around], axis=0)).max(axis=1) > level
+        return bool(now[piece].mean() <= VACATED_FOREIGN and then[piece].mean() >= VACATED_WAS)
 
     def _rows(self, homography: np.ndarray) -> np.ndarray:
         """Image rows of the quarter cells' centres, ``(4n, 4n)``."""
@@ -429,7 +463,9 @@ class OcclusionGate:
             ring = ring & ~_glared(relit, self._reference, level)
         changed = ring & (change > level)
         crossing = bool(changed.any())
-        return crossing, crossing and self._spans_ring(changed, ring & (change > level / 2))
+        weak = ring & (change > level / 2)
+        arms = self._arms(changed, weak) if crossing else []
+        return crossing, any(not self._vacated(cells, piece, self._ring & ~weak, level) for piece in arms)
 
     def _status(
         self, state: GateState, timestamp: float, lost: int = 0, motion: float = 0.0,

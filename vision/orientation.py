@@ -28,7 +28,7 @@ import numpy as np
 
 from .geometry import BoardLocation
 from .lens import Lens
-from .rectify import camera_foot, crop_squares
+from .rectify import camera_foot, crop_squares, played_cells
 from .squares import SquareReader
 
 PX = 32  # rectified pixels per square
@@ -117,6 +117,44 @@ def cell_evidence(frame: np.ndarray, location: BoardLocation) -> CellEvidence:
     return CellEvidence(occupied, score, piece_tone, square_tone)
 
 
+def on_its_square(evidence: CellEvidence) -> np.ndarray:
+    """(8, 8) each cell's centre (a piece's top, where one stands) against the cell's own
+    corners, as a log ratio: how much lighter a piece is than the square it stands on.
+
+    Both camps stand on squares of one colour, so the lighter camp is the one lighter
+    against its squares. Weighed so, a light that falls on part of the board only (a lamp's
+    glare over one camp, a shadow, a lens's fall-off) lights a piece and its square alike,
+    where the pieces' own tones, compared across the board, take the camp under the glare
+    for the lighter (kingplay 70079: black men under a glare read as light, red ones out of
+    it as dark, in a dim blue light)."""
+    relative: np.ndarray = np.log((evidence.piece_tone + 8.0) / (evidence.square_tone + 8.0))
+    return relative
+
+
+#: How many standard errors the camps must stand apart on their squares
+#: (:func:`camps_apart`) for the board to name the light camp against the reader's sides:
+#: clear evidence only. Under the right numbering the rendered starts stand far above it and
+#: a few close calls (a dim room, a real set seen side-on) below it, and a close call is left
+#: to the reader (``bench/RESULTS.md``, "The start's camps named by the board").
+CAMPS_CLEAR = 4.0
+
+
+def camps_apart(frame: np.ndarray, location: BoardLocation, played: str,
+                classes: np.ndarray) -> float:
+    """How much lighter the camp ``classes`` (32,) (0 empty, 1 light, 2 dark, squares 1-32)
+    calls light stands on its squares than the dark camp (:func:`on_its_square`), in
+    standard errors of the difference of their means (negative: the dark camp is the
+    lighter); 0 where a camp has fewer than two pieces. ``location`` is the numbering
+    frame, ``played`` the colour of the squares in play (``vision.rectify.played_cells``)."""
+    rows, cols = played_cells(played).T
+    relative = on_its_square(cell_evidence(frame, location))[rows, cols]
+    light, dark = relative[classes == 1], relative[classes == 2]
+    if min(len(light), len(dark)) < 2:
+        return 0.0
+    error = np.sqrt(light.var() / len(light) + dark.var() / len(dark))
+    return float((light.mean() - dark.mean()) / max(float(error), 1e-3))
+
+
 def _cell_map(location: BoardLocation, turned: BoardLocation) -> np.ndarray:
     """(8, 8, 2): for each cell (row, col) of ``turned``, its (row, col) in ``location``."""
     rc = np.moveaxis(np.mgrid[0:8, 0:8], 0, -1).reshape(-1, 2).astype(np.float32)
@@ -160,9 +198,8 @@ def orient(
 
     # Light men start on rows 0-2 and dark men on rows 5-7: weigh each played square's
     # brightness by its distance from the middle; the right half turn makes the sum positive.
-    # Brightness is taken relative to the square's own corners, which cancels uneven light.
     weight = (3.5 - np.arange(8))[:, None] * np.ones((1, 8))
-    relative = np.log((ev.piece_tone + 8.0) / (ev.square_tone + 8.0))
+    relative = on_its_square(ev)
     played_here = parity == want_parity
     sums = []
     for _, _, cell in candidates:

@@ -40,14 +40,14 @@ from .geometry import BoardLocation
 from .glance import Glance
 from .lens import Lens
 from .occlusion import GateState, GateStatus, OcclusionGate
-from .orientation import Orientation
+from .orientation import CAMPS_CLEAR, Orientation, camps_apart
 from .photo import numbered
 from .rectify import SquareCrops, crop_squares
 from .relight import known_squares
 from .reading import CLASS_INDEX, Reading, side_probabilities
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
 from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads, chosen_numbering,
-                          half_turn, held_out_start, hides_pieces, leading_start, start_fits)
+                          half_turn, held_out_start, hides_pieces, leading_start, start_fits, swaps_camps)
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
 #: before the glance may pass over frames that show nothing new: the gate first makes the
@@ -495,7 +495,7 @@ class BoardReader:
         leading = leading_start(np.array(fits))
         if leading is not None and misreads[leading[0]][leading[1]] <= self._start_misreads[leading[1]]:
             self._start_verdict = None
-            return numberings[leading[0]], self._starts[leading[1]]
+            return self._camps_named(image, numberings, *leading)
         zero_shot = np.array(fits)[:, 0]  # the configured set-up's
         best = int(np.argmax(zero_shot))
         held_out = None
@@ -508,18 +508,34 @@ class BoardReader:
             held_out = float(doubts.min())
             if min(counts) <= self._start_misreads[0]:
                 self._start_verdict = None
-                return numberings[numbering], self._starts[0]
+                return self._camps_named(image, numberings, numbering, 0)
             if hides_pieces(sides[numbering], self._start_classes[0]) and held_out <= HELD_OUT_NATS:
                 for other in np.flatnonzero(np.isinf(doubts)):  # weighed against every other numbering
                     doubts[other] = self._held_out_fit(crops[other])[0]
                 if held_out_start(doubts, numbering):
                     self._start_verdict = None
-                    return numberings[numbering], self._starts[0]
+                    return self._camps_named(image, numberings, numbering, 0)
         misread = np.flatnonzero(sides[best].argmax(axis=1) != self._start_classes[0]) + 1
         self._start_verdict = StartVerdict(float(zero_shot[best] - np.delete(zero_shot, best).max()),
                                            tuple(int(square) for square in misread),
                                            int(self._start_misreads[0]), held_out)
         return None
+
+    def _camps_named(self, image: np.ndarray, numberings: list[Orientation], numbering: int,
+                     start: int) -> tuple[Orientation, Position]:
+        """The start found, ``start`` (index of :attr:`starts`) under ``numberings[numbering]``,
+        with its camps named by the board: where the set-up reads alike turned half round
+        with its camps swapped (:func:`start_check.swaps_camps`), the reader's sides alone
+        chose between the numbering and its half turn, and they name the lighter camp by the
+        pieces' tones across the board; where the pieces, each against the square it stands
+        on, clearly say the other camp is the lighter (``orientation.camps_apart``,
+        :data:`orientation.CAMPS_CLEAR`), the half turn is the numbering."""
+        chosen = numberings[numbering]
+        classes = self._start_classes[start]
+        if (swaps_camps(classes) and camps_apart(image, chosen.location, chosen.played, classes)
+                <= -CAMPS_CLEAR):
+            chosen = numberings[half_turn(numbering)]
+        return chosen, self._starts[start]
 
     def _held_out_fit(self, crops: SquareCrops) -> tuple[float, int]:
         """The nats the reader, adapted to the configured set-up's labels on the other half

@@ -80,6 +80,15 @@ def half_turn(numbering: int) -> int:
     return NUMBERINGS.index((played, (turns + 2) % 4))
 
 
+def swaps_camps(classes: np.ndarray) -> bool:
+    """Whether a start layout (32,) of side classes (0 empty, 1 light, 2 dark) is itself
+    turned half round with its camps swapped: every standard set-up (men, kings, 8 or 12 a
+    side). A numbering and its half turn then read it alike but for which camp is light,
+    so the reader's sides alone choose between them (``vision.orientation.camps_apart``)."""
+    swapped = np.where(classes > 0, 3 - classes, 0)[::-1]
+    return bool(np.array_equal(swapped, classes))
+
+
 def chosen_numbering(zero_shot: np.ndarray) -> int | None:
     """The numbering under which the configured set-up's zero-shot fit, of (8,), leads every
     other numbering by :data:`START_MARGIN`; None where none does.

@@ -202,3 +202,42 @@ def test_a_shadow_across_the_ring_while_men_hide_corners_keeps_the_board_covered
     states = _states([frame.image] * 40 + [_shadowed(_men_on_corners(frame.image, frame), frame)] * 60)
     assert states[39] is GateState.STILL
     assert GateState.STILL not in states[41:]
+
+
+def _sleeve(image: np.ndarray, frame, colour=(60, 110, 190)) -> np.ndarray:
+    """A sleeve lying across the ring up to the board's edge: it hides no corner of the grid."""
+    armed = image.copy()
+    arm = _to_image(frame, [[3.6, -6.0], [4.4, -6.0], [4.4, -0.7], [3.6, -0.7]])
+    cv2.fillPoly(armed, [arm.reshape(-1, 1, 2)], colour)
+    return armed
+
+
+def test_a_sleeve_that_lay_in_the_still_view_and_left_while_men_hide_corners_lets_the_board_settle():
+    """Kingplay 70073 and 70078: a player's sleeve rested on the board's edge when the still
+    view was taken (after a knock, or settled as the new normal); it was lifted to play and
+    did not come back, and men moved onto corners. The sleeve's going changed the ring
+    across its depth as an arm coming does, and with corners hidden the board was covered
+    for the rest of the game. Where it lay the ring is the table again, as beside it."""
+    frame = _board()
+    states = _states([_sleeve(frame.image, frame)] * 40 + [_men_on_corners(frame.image, frame)] * 60)
+    assert states[39] is GateState.STILL
+    assert GateState.STILL in states[41:]
+
+
+def test_an_arm_that_comes_while_men_hide_corners_keeps_the_board_covered():
+    """The other side: an arm that came puts its own colour on the ring, unlike the table
+    beside it, however long it rests."""
+    frame = _board()
+    states = _states([frame.image] * 40 + [_sleeve(_men_on_corners(frame.image, frame), frame)] * 120)
+    assert states[39] is GateState.STILL
+    assert GateState.STILL not in states[41:]
+
+
+def test_an_arm_that_comes_where_a_sleeve_lay_keeps_the_board_covered():
+    """A sleeve in the still view, lifted, and a hand of another colour reaching in over the
+    same place with men on corners: no longer the table there, so an arm."""
+    frame = _board()
+    states = _states([_sleeve(frame.image, frame)] * 40
+                     + [_sleeve(_men_on_corners(frame.image, frame), frame, (200, 60, 40))] * 120)
+    assert states[39] is GateState.STILL
+    assert GateState.STILL not in states[41:]
