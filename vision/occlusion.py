@@ -121,7 +121,7 @@ class GateConfig:
     same_level: float = 6.0  # grey levels every half square stays within, from the last judged frame, for "unchanged"
     same_quarter: float = 16.0  # ... and every quarter square (sampled sparsely, so noisier)
     registration: float = 0.25  # quarter squares the board's registration may slip between frames
-    jolt_factor: float = 2.0  # ...unless the cells changed this many times the last second's median
+    jolt_factor: float = 2.0  # ...where it usually does, unless this many times more than usual
 
 
 class OcclusionGate:
@@ -382,8 +382,8 @@ class OcclusionGate:
         changed = np.abs(change).max(axis=2)
         level = max(cfg.motion_level, cfg.noise_factor * noise_level(change))
         slipped = _third_largest(changed)
-        jolted = self._jolted(slipped, level, timestamp)  # then the slip counts in full
-        motion = slipped if jolted else _third_largest(np.maximum(changed - slid, 0.0))
+        wavering = self._wavering(slipped, level, timestamp)
+        motion = _third_largest(np.maximum(changed - slid, 0.0)) if wavering else slipped
         moving = motion > level
         # One frame that moves a little between quiet ones is a key frame's pulse or a
         # burst of noise, not a hand: a hand moves the board's cells for frames on end,
@@ -396,16 +396,18 @@ class OcclusionGate:
             self._last_pulse = timestamp
         return motion, moving and not pulse
 
-    def _jolted(self, slipped: float, level: float, timestamp: float) -> bool:
-        """Whether the cells' change with no slip allowed (``slipped``) is a jolt: beyond the
-        level and ``jolt_factor`` times what the picture slipped by over the last
-        ``shake_s``. A slip as large as the camera's usual one is the board's registration
-        wavering; one far beyond it is the camera knocked, and a board read then is read
-        off its squares until the follower has caught up."""
+    def _wavering(self, slipped: float, level: float, timestamp: float) -> bool:
+        """Whether the cells' change with no slip allowed (``slipped``) is the board's
+        registration wavering, to be allowed its slip: the picture's usual change over the
+        last ``shake_s`` (its median) is beyond the level, so that without the allowance
+        the board would never be quiet, and this one is no jolt (at most ``jolt_factor``
+        times the usual). A camera that wavers less keeps the plain measure, and a jolt
+        counts in full: a board read then is read off its squares until the follower has
+        caught up."""
         self._slips = [(t, slip) for t, slip in self._slips if t > timestamp - self.cfg.shake_s]
         usual = float(np.median([slip for _, slip in self._slips])) if self._slips else 0.0
         self._slips.append((timestamp, slipped))
-        return slipped > level and slipped > self.cfg.jolt_factor * usual
+        return usual > level and slipped <= self.cfg.jolt_factor * usual
 
     def _covered(self, cells: np.ndarray, rows: np.ndarray, check: GridCheck,
                  quiet: float, same: bool) -> tuple[int, bool]:

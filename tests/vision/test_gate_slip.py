@@ -23,7 +23,7 @@ def _small_board():
     return small, location
 
 
-def _slipped(image: np.ndarray, k: int, most: float = 0.7) -> np.ndarray:
+def _slipped(image: np.ndarray, k: int, most: float = 1.2) -> np.ndarray:
     """Frame ``k`` of a picture wobbling by up to ``most`` pixels each way (a few times a
     second), the board's location not."""
     t = k * DT
