@@ -122,6 +122,7 @@ class GateConfig:
     same_quarter: float = 16.0  # ... and every quarter square (sampled sparsely, so noisier)
     registration: float = 0.25  # quarter squares the board's registration may slip between frames
     jolt_factor: float = 2.0  # ...where it usually does, unless this many times more than usual
+    unread_s: float = 2.0  # ...and only on a board not still for this long
 
 
 class OcclusionGate:
@@ -149,6 +150,8 @@ class OcclusionGate:
         self._quiet_since: float | None = None
         self._was_moving = False  # the previous frame moved beyond the motion level
         self._last_pulse = -np.inf  # when a lone frame's motion was last let pass
+        self._still_at: float | None = None  # when the board was last still (or first seen)
+        self._allowing = False  # the slip is allowed, until a hand moves (_wavering)
         self._quiet_frames = 0
         self._state = GateState.NO_BOARD
         self._since = 0.0
@@ -295,6 +298,7 @@ class OcclusionGate:
             state = GateState.MOVING
         else:
             state = GateState.STILL
+            self._still_at = timestamp
             settled = quiet >= cfg.settle_s and not (same and self._settled_view)
             if self._state is not GateState.STILL or settled:
                 # The still view is taken as the board settles, not frame by frame: a hand
@@ -384,6 +388,7 @@ class OcclusionGate:
         slipped = _third_largest(changed)
         wavering = self._wavering(slipped, level, timestamp)
         motion = _third_largest(np.maximum(changed - slid, 0.0)) if wavering else slipped
+        self._allowing = wavering and motion <= level  # a hand ends it
         moving = motion > level
         # One frame that moves a little between quiet ones is a key frame's pulse or a
         # burst of noise, not a hand: a hand moves the board's cells for frames on end,
@@ -403,11 +408,16 @@ class OcclusionGate:
         the board would never be quiet, and this one is no jolt (at most ``jolt_factor``
         times the usual). A camera that wavers less keeps the plain measure, and a jolt
         counts in full: a board read then is read off its squares until the follower has
-        caught up."""
+        caught up. Only from a board not still for ``unread_s`` on, until a hand moves: the
+        allowance lets a board be read where it would be lost, not sooner where it is read,
+        as a hand that changes a cell by little more than its edges slide passes under it."""
+        if self._still_at is None:
+            self._still_at = timestamp
         self._slips = [(t, slip) for t, slip in self._slips if t > timestamp - self.cfg.shake_s]
         usual = float(np.median([slip for _, slip in self._slips])) if self._slips else 0.0
         self._slips.append((timestamp, slipped))
-        return usual > level and slipped <= self.cfg.jolt_factor * usual
+        unread = self._allowing or timestamp - self._still_at >= self.cfg.unread_s
+        return unread and usual > level and slipped <= self.cfg.jolt_factor * usual
 
     def _covered(self, cells: np.ndarray, rows: np.ndarray, check: GridCheck,
                  quiet: float, same: bool) -> tuple[int, bool]:
