@@ -4,7 +4,8 @@ A frame is read only when the board has been quiet for ``still_s`` seconds and n
 covers it. Three cheap cues, on a tiny rectified view (``px`` pixels per square) of the
 board plus a ring of ``margin`` squares around it:
 
-- motion: some half square's mean colour changed since the previous frame;
+- motion: some half square's mean colour changed since the previous frame, by more than a
+  slip of the registration by a fraction of a pixel explains (``registration``);
 - hidden grid: X-corners that were visible in the last still view are gone (a hand or arm
   over the squares hides the points where squares meet; pieces on square centres do not);
 - crossing: the outer half of a two-square ring around the board changed since the last
@@ -119,6 +120,9 @@ class GateConfig:
     refit_check: float = 0.02  # squares the location must jump in a frame to ask whether the picture moved
     same_level: float = 6.0  # grey levels every half square stays within, from the last judged frame, for "unchanged"
     same_quarter: float = 16.0  # ... and every quarter square (sampled sparsely, so noisier)
+    registration: float = 0.25  # quarter squares the board's registration may slip between frames
+    jolt_factor: float = 2.0  # ...where it usually does, unless this many times more than usual
+    unread_s: float = 2.0  # ...and only on a board not still for this long
 
 
 class OcclusionGate:
@@ -140,12 +144,14 @@ class OcclusionGate:
     def _reset(self, location: BoardLocation | None) -> None:
         self._location = location
         self._probe: GridProbe | None = None
-        self._previous: np.ndarray | None = None  # half-square cells of the previous frame
+        self._previous: np.ndarray | None = None  # quarter-square cells of the previous frame
         self._reference: np.ndarray | None = None  # cells of the last still view
         self._reference_visible: np.ndarray | None = None  # corners seen in the last still view
         self._quiet_since: float | None = None
         self._was_moving = False  # the previous frame moved beyond the motion level
         self._last_pulse = -np.inf  # when a lone frame's motion was last let pass
+        self._still_at: float | None = None  # when the board was last still (or first seen)
+        self._allowing = False  # the slip is allowed, until a hand moves (_wavering)
         self._quiet_frames = 0
         self._state = GateState.NO_BOARD
         self._since = 0.0
@@ -155,6 +161,7 @@ class OcclusionGate:
         self._correction: np.ndarray | None = None
         self._last_view: np.ndarray | None = None  # the homography the previous frame was cut with
         self._shakes: list[tuple[float, float]] = []  # (time, pixels moved since the previous frame)
+        self._slips: list[tuple[float, float]] = []  # (time, cells' change with no slip allowed)
         self._judged: np.ndarray | None = None  # the cells of the last frame whose motion was measured
         self._views = 0  # still views taken: a ring verdict holds for one of them only
         self._settled_view = False  # a still view was taken past ``settle_s`` in this quiet run
@@ -291,6 +298,7 @@ class OcclusionGate:
             state = GateState.MOVING
         else:
             state = GateState.STILL
+            self._still_at = timestamp
             settled = quiet >= cfg.settle_s and not (same and self._settled_view)
             if self._state is not GateState.STILL or settled:
                 # The still view is taken as the board settles, not frame by frame: a hand
@@ -353,7 +361,7 @@ class OcclusionGate:
         self._correction = None
         self._last_view = location.homography
         cells = self._cells(frame, location.homography)
-        self._previous = _halves(cells)
+        self._previous = cells
         return cells
 
     def _motion(self, cells: np.ndarray, rows: np.ndarray, timestamp: float) -> tuple[float, bool]:
@@ -361,16 +369,26 @@ class OcclusionGate:
         levels, the light's change divided out) and whether it is motion."""
         cfg = self.cfg
         halves, half_rows = _halves(cells), _halves(rows[..., None])[..., 0]
-        previous, self._previous = self._previous, halves
-        if previous is None:
+        before, self._previous = self._previous, cells
+        if before is None:
             return 0.0, False
+        previous = _halves(before)
         bands, channel = light_gain(halves, previous, half_rows)
         change = unexplained(corrected(halves, half_rows, bands, channel), halves, previous)
+        # A picture registered a fraction of a pixel off slides each cell by that share of
+        # its steepest step to a neighbour in the previous frame: on a small board under a
+        # wobbling camera every square's edge changes so, frame after frame, and the board
+        # never looks quiet. A hand changes a cell by its own colour, far more, and over a
+        # plain square, where nothing slides, by all of it.
+        slid = cfg.registration * _halves(_steps(before)[..., None])[..., 0]
         # The third largest cell: a hand or an arm covers several half squares, while a
         # codec's block or a burst of sensor noise changes one.
-        per_cell = np.abs(change).max(axis=2).ravel()
-        motion = float(np.partition(per_cell, -3)[-3])
+        changed = np.abs(change).max(axis=2)
         level = max(cfg.motion_level, cfg.noise_factor * noise_level(change))
+        slipped = _third_largest(changed)
+        wavering = self._wavering(slipped, level, timestamp)
+        motion = _third_largest(np.maximum(changed - slid, 0.0)) if wavering else slipped
+        self._allowing = wavering and motion <= level  # a hand ends it
         moving = motion > level
         # One frame that moves a little between quiet ones is a key frame's pulse or a
         # burst of noise, not a hand: a hand moves the board's cells for frames on end,
@@ -382,6 +400,24 @@ class OcclusionGate:
         if pulse:
             self._last_pulse = timestamp
         return motion, moving and not pulse
+
+    def _wavering(self, slipped: float, level: float, timestamp: float) -> bool:
+        """Whether the cells' change with no slip allowed (``slipped``) is the board's
+        registration wavering, to be allowed its slip: the picture's usual change over the
+        last ``shake_s`` (its median) is beyond the level, so that without the allowance
+        the board would never be quiet, and this one is no jolt (at most ``jolt_factor``
+        times the usual). A camera that wavers less keeps the plain measure, and a jolt
+        counts in full: a board read then is read off its squares until the follower has
+        caught up. Only from a board not still for ``unread_s`` on, until a hand moves: the
+        allowance lets a board be read where it would be lost, not sooner where it is read,
+        as a hand that changes a cell by little more than its edges slide passes under it."""
+        if self._still_at is None:
+            self._still_at = timestamp
+        self._slips = [(t, slip) for t, slip in self._slips if t > timestamp - self.cfg.shake_s]
+        usual = float(np.median([slip for _, slip in self._slips])) if self._slips else 0.0
+        self._slips.append((timestamp, slipped))
+        unread = self._allowing or timestamp - self._still_at >= self.cfg.unread_s
+        return unread and usual > level and slipped <= self.cfg.jolt_factor * usual
 
     def _covered(self, cells: np.ndarray, rows: np.ndarray, check: GridCheck,
                  quiet: float, same: bool) -> tuple[int, bool]:
@@ -498,9 +534,19 @@ def _steepest_step(values: np.ndarray) -> np.ndarray:
     return steepest
 
 
-def _mismatch(cells: np.ndarray, halves: np.ndarray) -> float:
-    """Mean absolute difference of quarter-square ``cells`` from half-square ``halves``."""
-    return float(np.abs(_halves(cells) - halves).mean())
+def _third_largest(changes: np.ndarray) -> float:
+    return float(np.partition(changes.ravel(), -3)[-3])
+
+
+def _steps(cells: np.ndarray) -> np.ndarray:
+    """``(h, w)``: each cell's steepest step to a neighbour, over the colour channels."""
+    steps: np.ndarray = np.max([_steepest_step(cells[..., c]) for c in range(cells.shape[2])], axis=0)
+    return steps
+
+
+def _mismatch(cells: np.ndarray, other: np.ndarray) -> float:
+    """Mean absolute difference of two frames' quarter-square cells, in half squares."""
+    return float(np.abs(_halves(cells) - _halves(other)).mean())
 
 
 def _halves(cells: np.ndarray) -> np.ndarray:

@@ -55,10 +55,11 @@ def test_an_arm_across_the_ring_keeps_the_board_covered_though_every_corner_show
 
 
 def _cells(level: float, changed: int = 16) -> np.ndarray:
-    """Quarter-square cells of a plain board, ``changed`` of them brighter by ``level``."""
+    """Quarter-square cells of a plain board, a band half a square high and ``changed``
+    quarters long brighter by ``level`` (a codec's blocks are no thinner)."""
     q = 4 * (8 + 2 * GateConfig().margin)
     cells = np.full((q, q, 3), 100.0, np.float32)
-    cells[0, :changed] += level
+    cells[:2, :changed] += level
     return cells
 
 
@@ -66,7 +67,7 @@ def test_a_lone_pulse_keeps_the_quiet_run_but_pulses_close_together_end_it():
     """A key frame steps the codec's picture a little; the frames after it build on it."""
     gate = OcclusionGate()
     rows = np.tile(np.arange(48, dtype=np.float32)[:, None] * 10, (1, 48))
-    pulse = 1.3 * GateConfig().motion_level * 2  # a half square holds two changed quarters
+    pulse = 1.3 * GateConfig().motion_level
     steps = [(0.0, 0), (0.033, pulse), (0.067, pulse),  # a key frame: no motion
              (0.2, 2 * pulse), (0.233, 2 * pulse),  # another 0.13 s later: motion
              (0.8, 5 * pulse)]  # alone, but too large for a pulse: motion
