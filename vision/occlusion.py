@@ -375,20 +375,22 @@ class OcclusionGate:
         previous = _halves(before)
         bands, channel = light_gain(halves, previous, half_rows)
         change = unexplained(corrected(halves, half_rows, bands, channel), halves, previous)
-        # A picture registered a fraction of a pixel off slides each cell by that share of
-        # its steepest step to a neighbour in the previous frame: on a small board under a
-        # wobbling camera every square's edge changes so, frame after frame, and the board
-        # never looks quiet. A hand changes a cell by its own colour, far more, and over a
-        # plain square, where nothing slides, by all of it.
-        slid = cfg.registration * _halves(_steps(before)[..., None])[..., 0]
         # The third largest cell: a hand or an arm covers several half squares, while a
         # codec's block or a burst of sensor noise changes one.
         changed = np.abs(change).max(axis=2)
         level = max(cfg.motion_level, cfg.noise_factor * noise_level(change))
-        slipped = _third_largest(changed)
-        wavering = self._wavering(slipped, level, timestamp)
-        motion = _third_largest(np.maximum(changed - slid, 0.0)) if wavering else slipped
-        self._allowing = wavering and motion <= level  # a hand ends it
+        motion = _third_largest(changed)
+        if self._wavering(motion, level, timestamp):
+            # A picture registered a fraction of a pixel off slides each cell by that share
+            # of its steepest step to a neighbour in the previous frame: on a small board
+            # under a wobbling camera every square's edge changes so, frame after frame, and
+            # the board never looks quiet. A hand changes a cell by its own colour, far
+            # more, and over a plain square, where nothing slides, by all of it.
+            slid = cfg.registration * _halves(_steps(before)[..., None])[..., 0]
+            motion = _third_largest(np.maximum(changed - slid, 0.0))
+            self._allowing = motion <= level  # a hand ends it
+        else:
+            self._allowing = False
         moving = motion > level
         # One frame that moves a little between quiet ones is a key frame's pulse or a
         # burst of noise, not a hand: a hand moves the board's cells for frames on end,
