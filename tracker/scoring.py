@@ -49,6 +49,13 @@ def board_sides(board: Board) -> np.ndarray:
     return sides
 
 
+def changed_squares(board: Board, other: Board) -> np.ndarray:
+    """The squares (1-32) on which ``board`` puts another side than ``other`` (or a piece
+    where it has none, or none where it has one), a man and a king alike."""
+    changed: np.ndarray = np.flatnonzero(board_sides(board) != board_sides(other)) + 1
+    return changed
+
+
 #: Probability of its side at which a square is read well.
 READ_WELL = 0.8
 

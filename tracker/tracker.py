@@ -27,7 +27,7 @@ from makhos.vision.reading import CLASS_INDEX, LABELS, Reading, side_probabiliti
 
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
-from .scoring import SIDE_OF_CLASS, board_sides, read_well
+from .scoring import SIDE_OF_CLASS, board_sides, changed_squares, read_well
 from .config import TrackerConfig
 from .gaps import (IrregularLines, Lines, first_seen, gap_lines_seen, irregular_lines_seen, likeliest, lines_on_alert,
                    likeliest_irregular, most_plies, sight)
@@ -538,8 +538,7 @@ class GameTracker:
         several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
         if not several or game is None or time - streak.since >= self.config.transit:
             return True
-        table, told = board_sides(self._on_the_table(game.position)), board_sides(story.board)
-        return read_well(streak.reading, story.board, np.flatnonzero(told != table) + 1)
+        return read_well(streak.reading, story.board, changed_squares(story.board, self._on_the_table(game.position)))
 
     def _relit_misread(self, story: Story) -> bool:
         """Whether a story of a reading made in new light (a shadow fell, a lamp went off)
@@ -552,8 +551,7 @@ class GameTracker:
         game = self.game
         if story.kind is not StoryKind.MISMATCH or game is None:
             return False
-        changed = board_sides(story.board) != board_sides(self._on_the_table(game.position))
-        return int(changed.sum()) > self.config.relit_squares
+        return len(changed_squares(story.board, self._on_the_table(game.position))) > self.config.relit_squares
 
     def _pieces_added(self, story: Story) -> bool:
         """Whether ``story`` plays on from an open board-mismatch alert whose board holds more
@@ -652,7 +650,7 @@ class GameTracker:
         position = game.position if alerted is None else alerted
         table = self._on_the_table(position) if alerted is None else alerted.board
         told = board_sides(story.board)
-        changed = {int(s) + 1 for s in np.flatnonzero(told != board_sides(table))}
+        changed = {int(s) for s in changed_squares(story.board, table)}
         filled = {s for s in changed if told[s - 1]}
         rivals = {m.start for m in position.legal_moves(game.rules) if m.end in filled}
         return read_well(reading, story.board, sorted(changed | rivals))

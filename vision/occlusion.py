@@ -386,7 +386,7 @@ class OcclusionGate:
             # under a wobbling camera every square's edge changes so, frame after frame, and
             # the board never looks quiet. A hand changes a cell by its own colour, far
             # more, and over a plain square, where nothing slides, by all of it.
-            slid = cfg.registration * _halves(_steps(before)[..., None])[..., 0]
+            slid = cfg.registration * _halves(_steepest_step(before)[..., None])[..., 0]
             motion = _third_largest(np.maximum(changed - slid, 0.0))
             self._allowing = motion <= level  # a hand ends it
         else:
@@ -528,22 +528,17 @@ def _gain_fit(relit: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.
 
 
 def _steepest_step(values: np.ndarray) -> np.ndarray:
-    """``(h, w)``: each cell's largest difference from its four neighbours (edges repeated)."""
-    padded = np.pad(values, 1, mode="edge")
+    """``(h, w)``: each cell's largest difference from its four neighbours (edges repeated),
+    in its channel that differs most where ``values`` is ``(h, w, c)``."""
+    padded = np.pad(values, [(1, 1), (1, 1)] + [(0, 0)] * (values.ndim - 2), mode="edge")
     steps = [np.abs(values - padded[1 + dy: padded.shape[0] - 1 + dy, 1 + dx: padded.shape[1] - 1 + dx])
              for dy, dx in ((-1, 0), (1, 0), (0, -1), (0, 1))]
-    steepest: np.ndarray = np.max(steps, axis=0)
+    steepest: np.ndarray = np.max(steps, axis=0).reshape(*values.shape[:2], -1).max(axis=2)
     return steepest
 
 
 def _third_largest(changes: np.ndarray) -> float:
     return float(np.partition(changes.ravel(), -3)[-3])
-
-
-def _steps(cells: np.ndarray) -> np.ndarray:
-    """``(h, w)``: each cell's steepest step to a neighbour, over the colour channels."""
-    steps: np.ndarray = np.max([_steepest_step(cells[..., c]) for c in range(cells.shape[2])], axis=0)
-    return steps
 
 
 def _mismatch(cells: np.ndarray, other: np.ndarray) -> float:
