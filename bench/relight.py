@@ -1,14 +1,16 @@
 """A board read in new light after plies made under the hands, read with the rules (#42).
 
-    python -m bench.relight [--seeds 10] [--first 70010]
+    python -m bench.relight [--seeds 10] [--first 70010] [--made 0 1 2 3 4]
 
 For each kingplay scene (:func:`lab.videos.kings.king_play`: 480x270, side-on, kings that
 look like men), the reader is adapted on the game's board a few plies in, in full light.
-Then 0, 1 or 2 plies are made and a shadow falls over half the board (a third of the
-light left on the top half, or on the left half). The boards the game's stories lead to
-(one or two plies, the irregular catalogue) are weighed against the frame on held-out
-squares (:func:`vision.relight.known_squares`), as the session does when a read in new
-light fits no story. Printed per case: the boards weighed, the squares known, how many of
+Then 0, 1 or 2 plies are made (``--made``: 3 or 4 are more than the stories hold, as under
+a sleeve, and what they changed should not be known) and a shadow falls over half the
+board (a third of the light left on the top half, or on the left half). The boards the
+game's stories lead to (one or two plies, the irregular catalogue) are weighed against the
+frame on held-out squares (:func:`vision.relight.known_squares`), as the session does when
+a read in new light fits no story. Printed per case: the boards weighed, the best board's
+held-out fit, the squares known, how many of
 them are not the board on the table (each one a square the reader is taught wrong), and the
 CPU milliseconds of the weighing and of the adaptation on the known squares, on one core.
 In all: cases with known squares, known squares wrong, the squares read wrong in the shadow
