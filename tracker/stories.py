@@ -61,11 +61,6 @@ class Story:
     # are read with the other side to move after them (tracker.parity), done first
 
     @property
-    def taken_back(self) -> bool:
-        """Whether the story's board is one the game had before, not one its plies lead to."""
-        return self.hypothesis is not None and self.hypothesis.verdict is Verdict.TAKEBACK
-
-    @property
     def decision(self) -> tuple[object, ...]:
         """What acting on the story would do; variants differing only in what is still
         pending (men not lifted, a king not stacked) lead to the same decision."""

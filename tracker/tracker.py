@@ -323,10 +323,7 @@ class GameTracker:
         made since its last accepted board lead to, each once: every story of the game's
         state (the board on the table, one or two plies, the catalogue's irregular plies,
         an open alert's board and play on from it). The reader weighs them against a frame
-        read in new light after a hand crossed the board (``BoardReader.relight``). Not the
-        boards the game had before: a frame fit best by one of them is taught it, and then
-        reads it, so a board played on unseen under a sleeve in new light (kingplay 70096:
-        five plies, dark men still home) was taught as the set-up and taken back to it. None
+        read in new light after a hand crossed the board (``BoardReader.relight``). None
         where no game is in play, or where the last reading was not a board the new light
         made (:meth:`_relit_misread`): a story explains it (a gap's line: more plies than
         these boards hold, made under an arm resting on the board, kingplay 70024), and a
@@ -334,9 +331,7 @@ class GameTracker:
         if not isinstance(self.phase, Playing) or not self._misread_in_new_light:
             return []
         unsure = set(self.overlay)  # a captured man not lifted yet may be: no story says
-        candidates = self._candidates()
-        ahead = [k for k, story in enumerate(candidates.stories) if not story.taken_back]
-        rows = np.unique(candidates.classes[ahead], axis=0)
+        rows = np.unique(self._candidates().classes, axis=0)
         return sorted({"".join("?" if s in unsure else LABELS[k] for s, k in enumerate(row, 1)) for row in rows})
 
     def _left_as_ended(self, game: Game) -> Story:

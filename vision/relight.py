@@ -39,10 +39,6 @@ DOUBT = 30.0
 #: The fewest known squares holding pieces that are worth adapting on: fewer cannot carry
 #: the light of the whole board.
 FEWEST_PIECES = 6
-#: The least held-out probability of its side a known square's label must have: a square the
-#: frame contradicts is left to the reader even where the boards agree on it, since a ply the
-#: stories do not hold (made under a sleeve, three plies in all) changed it.
-SUPPORT = 0.2
 _SIDE = {".": 0, "l": 1, "L": 1, "d": 2, "D": 2}
 
 
@@ -50,24 +46,17 @@ def held_out_fit(held: np.ndarray, boards: Sequence[str]) -> np.ndarray:
     """(K,) the log-likelihood of each of ``boards`` (32 labels each, '?' where the game
     cannot say: a captured man perhaps lifted) under its own held-out read ``held``
     (K, 32, 5): the sides only, since the rules, not the light, say which pieces are kings."""
-    fit: np.ndarray = _square_fit(held, boards).sum(axis=1)
-    return fit
-
-
-def _square_fit(held: np.ndarray, boards: Sequence[str]) -> np.ndarray:
-    """(K, 32) each square's log-likelihood under :func:`held_out_fit` (0 where unsaid)."""
     sides = np.array([[_SIDE.get(label, 0) for label in board] for board in boards])
     said = np.array([[label != "?" for label in board] for board in boards])
     p = side_probabilities(held.reshape(-1, 5)).reshape(len(boards), 32, 3)
     chosen = np.take_along_axis(p, sides[:, :, None], axis=2)[:, :, 0]
-    fit: np.ndarray = np.log(np.clip(chosen, 1e-6, None)) * said
+    fit: np.ndarray = (np.log(np.clip(chosen, 1e-6, None)) * said).sum(axis=1)
     return fit
 
 
 def known_squares(held: np.ndarray, boards: Sequence[str], margin: float = MARGIN) -> str | None:
     """The labels of the squares every board within ``margin`` nats of the best held-out fit
-    (:func:`held_out_fit`) agrees on and each gives at least :data:`SUPPORT` held-out
-    probability, '?' on the others; None where even the best is doubted
+    (:func:`held_out_fit`) agrees on, '?' on the others; None where even the best is doubted
     more than :data:`DOUBT` nats (the board on the table is none of them), or where the
     known squares hold fewer than :data:`FEWEST_PIECES` pieces, too few to adapt on.
 
@@ -77,14 +66,11 @@ def known_squares(held: np.ndarray, boards: Sequence[str], margin: float = MARGI
     >>> known_squares(held, ["l" * 8 + "." * 24, "l" * 7 + "." * 25], margin=20.0)
     'lllllll?........................'
     """
-    squares = _square_fit(held, boards)
-    fit = squares.sum(axis=1)
+    fit = held_out_fit(held, boards)
     if fit.max() < -DOUBT:
         return None
-    close = np.flatnonzero(fit >= fit.max() - margin)
-    supported = (squares[close] >= np.log(SUPPORT)).all(axis=0)
-    known = "".join(labels[0] if len(set(labels)) == 1 and ok else "?"
-                    for labels, ok in zip(zip(*(boards[k] for k in close)), supported))
+    close = [board for board, f in zip(boards, fit) if f >= fit.max() - margin]
+    known = "".join(labels[0] if len(set(labels)) == 1 else "?" for labels in zip(*close))
     if sum(label not in ".?" for label in known) < FEWEST_PIECES:
         return None
     return known

@@ -15,7 +15,6 @@ from makhos.tracker.stories import game_stories
 from makhos.vision.learning import AdaptingReader
 from makhos.vision.reading import LABELS
 from makhos.vision.rectify import crop_squares
-from makhos.vision import relight
 from makhos.vision.relight import FEWEST_PIECES, known_squares
 
 from lab.render import Renderer
@@ -72,35 +71,3 @@ def test_the_squares_known_in_new_light_are_the_board_on_the_table(shadow, plies
     assert known is not None
     assert all(k in ("?", t) for k, t in zip(known, on_table))
     assert sum(k not in ".?" for k in known) >= FEWEST_PIECES
-
-
-def test_three_plies_under_the_shadow_teach_fewer_squares_they_changed(shadow, monkeypatch) -> None:
-    """A third ply made under the hands is more than the stories hold: the boards they lead
-    to agree on squares that ply changed, and the frame, where it contradicts them, has the
-    last word there (kingplay 70096: three plies under a sleeve in new light were taught as
-    the board one story left, and read as it from then on)."""
-    renderer, game, reader, corners, played = shadow
-    table = Game(game.rules, game.start)
-    for ply in game.plies + [p for p in king_play(70012, 10)[0].game.plies[3:6]]:
-        table.play(ply.move)
-    on_table = labels(table.position)
-    image = shaded(renderer.render(pieces(on_table), seed=5).image)
-    boards = since(game)
-    assert on_table not in boards
-    held = reader.held_out(crop_squares(image, corners, played, reader.geometry), boards)
-
-    def taught_wrong() -> int:
-        known = known_squares(held, boards)
-        assert known is not None
-        return sum(k not in ("?", t) for k, t in zip(known, on_table))
-
-    supported = taught_wrong()
-    monkeypatch.setattr(relight, "SUPPORT", 1e-9)  # every square the boards agree on
-    assert supported < taught_wrong()
-
-
-def test_a_square_the_frame_contradicts_is_left_to_the_reader() -> None:
-    held = np.zeros((1, 32, 5))
-    held[:, :8, 1] = 1.0  # the frame shows light men on 1-8
-    held[:, 8:, 0] = 1.0
-    assert known_squares(held, ["l" * 7 + "." * 25]) == "l" * 7 + "?" + "." * 24
