@@ -1,14 +1,16 @@
 """A board read in new light after plies made under the hands, read with the rules (#42).
 
-    python -m bench.relight [--seeds 10] [--first 70010]
+    python -m bench.relight [--seeds 10] [--first 70010] [--made 0 1 2 3 4]
 
 For each kingplay scene (:func:`lab.videos.kings.king_play`: 480x270, side-on, kings that
 look like men), the reader is adapted on the game's board a few plies in, in full light.
-Then 0, 1 or 2 plies are made and a shadow falls over half the board (a third of the
-light left on the top half, or on the left half). The boards the game's stories lead to
-(one or two plies, the irregular catalogue) are weighed against the frame on held-out
-squares (:func:`vision.relight.known_squares`), as the session does when a read in new
-light fits no story. Printed per case: the boards weighed, the squares known, how many of
+Then 0, 1 or 2 plies are made (``--made``: 3 or 4 are more than the stories hold, as under
+a sleeve, and what they changed should not be known) and a shadow falls over half the
+board (a third of the light left on the top half, or on the left half). The boards the
+game's stories lead to (one or two plies, the irregular catalogue) are weighed against the
+frame on held-out squares (:func:`vision.relight.known_squares`), as the session does when
+a read in new light fits no story. Printed per case: the boards weighed, the best board's
+held-out fit, the squares known, how many of
 them are not the board on the table (each one a square the reader is taught wrong), and the
 CPU milliseconds of the weighing and of the adaptation on the known squares, on one core.
 In all: cases with known squares, known squares wrong, the squares read wrong in the shadow
@@ -42,7 +44,7 @@ from makhos.tracker.stories import game_stories
 from makhos.vision.learning import AdaptingReader
 from makhos.vision.reading import LABELS, side_probabilities
 from makhos.vision.rectify import SquareCrops, crop_squares
-from makhos.vision.relight import known_squares
+from makhos.vision.relight import held_out_fit, known_squares
 
 #: The ply of each game the reader was last taught at.
 TAUGHT = 3
@@ -73,9 +75,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--first", type=int, default=70010)
+    parser.add_argument("--made", type=int, nargs="+", default=[0, 1, 2],
+                        help="plies made under the shadow; more than 2 is more than the stories hold, "
+                             "where nothing should be known")
     args = parser.parse_args()
     print(f"# {describe()}")
-    print("seed  plies  shadow  boards  known  wrong  before  after  weigh_cpu_ms  adapt_cpu_ms  swap_cpu_ms")
+    print("seed  plies  shadow  boards  best_fit  known  wrong  before  after  weigh_cpu_ms  adapt_cpu_ms  swap_cpu_ms")
     cases = known_cases = wrong = before_all = after_all = 0
     weighs: list[float] = []
     on_thread_before: list[float] = []  # weighing + refit, where the camera's thread made them
@@ -94,7 +99,7 @@ def main() -> None:
         taught = renderer.render({s: c for s, c in enumerate(labels(game.position), 1) if c != "."}, seed=1)
         rows = np.unique(board_classes([s.board for s in game_stories(game, True, {}, None)]), axis=0)
         boards = ["".join(LABELS[k] for k in row) for row in rows]
-        for made in (0, 1, 2):
+        for made in args.made:
             if any(ply.irregularity for ply in plies[TAUGHT:TAUGHT + made]):
                 continue  # an irregular ply's board is no story of two legal plies
             on_table = labels(positions[TAUGHT + made])
@@ -106,8 +111,10 @@ def main() -> None:
                 crops = crop_squares(image, frame.corners, frame.played, reader.geometry)
                 before = misread(reader, crops, on_table)
                 start = time.process_time()
-                known = known_squares(reader.held_out(crops, boards), boards)
+                held = reader.held_out(crops, boards)
+                known = known_squares(held, boards)
                 weighed = (time.process_time() - start) * 1000
+                best_fit = float(held_out_fit(held, boards).max())
                 weighs.append(weighed)
                 cases += 1
                 bad, after, adapt_ms, swap_ms = 0, before, 0.0, 0.0
@@ -127,7 +134,7 @@ def main() -> None:
                 before_all += before
                 after_all += after
                 count = "-" if known is None else str(sum(k != "?" for k in known))
-                print(f"{seed}  {made:5d}  {'top ' if top else 'left'}  {len(boards):6d}  {count:>5}"
+                print(f"{seed}  {made:5d}  {'top ' if top else 'left'}  {len(boards):6d}  {best_fit:8.1f}  {count:>5}"
                       f"  {bad:5d}  {before:6d}  {after:5d}  {weighed:8.0f}  {adapt_ms:8.0f}  {swap_ms:8.1f}",
                       flush=True)
     print(f"cases {cases}; squares known in {known_cases}; known squares wrong {wrong}; squares read "
