@@ -413,6 +413,13 @@ def describe_change(before: Position, observed: Position, setup: Position | None
     """What a change no legal move explains is, in a referee's words; ``setup`` is the
     game's start (a side never has more pieces than it began with).
 
+    One piece moved is a step when every other piece gone is the opponent's, on its path
+    or, one at most, off it (the wrong man lifted: a false capture). Pieces gone off its
+    path beyond that are no one hand's step but the board changed: a reading that lost
+    half a camp would otherwise be a step that "took" every piece it lost (kingplay 70098:
+    five dark pieces read as gone beside a light king's 3-10, named a king that jumped its
+    own man, and alerted at once as one hand's step).
+
     >>> describe_change(Position.from_fen("B:W1:B22"), Position.from_fen("W:W1:B13")).reason
     'dark man moved more than one square (22-13)'
     >>> describe_change(Position.from_fen("B:W1,5:B22"), Position.from_fen("B:W1:B22")).fault
@@ -431,7 +438,8 @@ def describe_change(before: Position, observed: Position, setup: Position | None
         start, end = movers[0]
         piece = gone[start]
         taken = [s for s, p in gone.items() if s != start and p.colour is not piece.colour]
-        if all(s == start or s in taken for s in gone):
+        stray = [s for s in taken if s not in _squares_between(start, end)]
+        if all(s == start or s in taken for s in gone) and len(stray) <= 1:
             return _describe_step(before, piece, start, end, taken)
     parts = []
     for square, piece in sorted(gone.items()):

@@ -148,3 +148,17 @@ def test_identical_chains_are_reported_as_ambiguous_when_only_the_path_differs()
         verdict = explain(before, after, rules)
         expected = Verdict.AMBIGUOUS if len(moves) > 1 else Verdict.MOVE
         assert verdict.verdict is expected
+
+
+def test_a_step_with_pieces_gone_off_its_path_is_no_step():
+    """One piece moved against the rules takes what it jumped, and at most one man it did
+    not jump (the wrong man lifted). A step beside which pieces vanished all over the board
+    is the board changed, not one hand's step (kingplay 70098: the dark camp read as empty,
+    five dark pieces "taken" by a light king's 3x10 over its own man)."""
+    before = fen("W:W1,2,K3,K4,5,6,7,8:B21,26,27,28,K29,K30,31,32")
+    verdict = explain(before, fen("B:W1,2,K4,5,6,7,8,K10:B26,27,31"))
+    assert verdict.verdict is Verdict.ILLEGAL and verdict.fault is Fault.POSITION_CHANGED
+    assert "light king removed from 3" in verdict.reason and "dark man removed from 21" in verdict.reason
+    one_stray = explain(before, fen("B:W1,2,K4,5,6,7,8,K10:B21,26,27,28,K29,K30,31"))
+    assert one_stray.fault is Fault.OWN_PIECE_JUMPED
+    assert one_stray.reason == "light king jumped over its own piece on 7 (3x10)"
