@@ -162,3 +162,12 @@ def test_a_step_with_pieces_gone_off_its_path_is_no_step():
     one_stray = explain(before, fen("B:W1,2,K4,5,6,7,8,K10:B21,26,27,28,K29,K30,31"))
     assert one_stray.fault is Fault.OWN_PIECE_JUMPED
     assert one_stray.reason == "light king jumped over its own piece on 7 (3x10)"
+
+
+def test_a_step_whose_men_taken_lie_about_its_way_is_still_one_step():
+    """A capture chain seen only at its ends turns at its landings: the men it took lie
+    off the line from its start to its end, but about its way (kingplay 70033's light king's
+    20x27x18x29 read from a board it was not legal on)."""
+    before = fen("W:WK3,K4,5,6,8,9,15,K20:B17,19,K23,24,K25,26,K30,32")
+    verdict = explain(before, fen("B:WK3,K4,5,6,8,9,15,K29:B19,K23,26,K30"))
+    assert verdict.reason == "light king left its diagonal (20x29)"
