@@ -151,8 +151,8 @@ def test_identical_chains_are_reported_as_ambiguous_when_only_the_path_differs()
 
 
 def test_a_step_with_pieces_gone_off_its_path_is_no_step():
-    """One piece moved against the rules takes what it jumped, and at most one man it did
-    not jump (the wrong man lifted). A step beside which pieces vanished all over the board
+    """One piece moved against the rules takes the men about its way, and at most one
+    elsewhere (the wrong man lifted). A step beside which pieces vanished across the board
     is the board changed, not one hand's step (kingplay 70098: the dark camp read as empty,
     five dark pieces "taken" by a light king's 3x10 over its own man)."""
     before = fen("W:W1,2,K3,K4,5,6,7,8:B21,26,27,28,K29,K30,31,32")
