@@ -150,7 +150,7 @@ def test_identical_chains_are_reported_as_ambiguous_when_only_the_path_differs()
         assert verdict.verdict is expected
 
 
-def test_a_step_with_pieces_gone_off_its_path_is_no_step():
+def test_a_step_with_pieces_gone_across_the_board_is_no_step():
     """One piece moved against the rules takes the men about its way, and at most one
     elsewhere (the wrong man lifted). A step beside which pieces vanished across the board
     is the board changed, not one hand's step (kingplay 70098: the dark camp read as empty,
