@@ -413,6 +413,14 @@ def describe_change(before: Position, observed: Position, setup: Position | None
     """What a change no legal move explains is, in a referee's words; ``setup`` is the
     game's start (a side never has more pieces than it began with).
 
+    One piece moved is a step when every other piece gone is the opponent's, about its way
+    (:func:`_about_its_way`) or, one at most, elsewhere (the wrong man lifted: a false
+    capture). Pieces gone across the board beyond that are no one hand's step but the
+    board changed: a reading that lost half a camp would otherwise be a step that "took"
+    every piece it lost (kingplay 70098: five dark pieces read as gone beside a light
+    king's 3-10, named a king that jumped its own man, and alerted at once as one hand's
+    step).
+
     >>> describe_change(Position.from_fen("B:W1:B22"), Position.from_fen("W:W1:B13")).reason
     'dark man moved more than one square (22-13)'
     >>> describe_change(Position.from_fen("B:W1,5:B22"), Position.from_fen("B:W1:B22")).fault
@@ -431,7 +439,8 @@ def describe_change(before: Position, observed: Position, setup: Position | None
         start, end = movers[0]
         piece = gone[start]
         taken = [s for s, p in gone.items() if s != start and p.colour is not piece.colour]
-        if all(s == start or s in taken for s in gone):
+        stray = [s for s in taken if not _about_its_way(s, start, end)]
+        if all(s == start or s in taken for s in gone) and len(stray) <= 1:
             return _describe_step(before, piece, start, end, taken)
     parts = []
     for square, piece in sorted(gone.items()):
@@ -457,6 +466,14 @@ def describe_change(before: Position, observed: Position, setup: Position | None
         # A man never moves backwards: on its own back row it can only have stayed there.
         return Change(Fault.IMPOSSIBLE, f"{reason}, its own back row, where it cannot come back")
     return Change(Fault.PIECE_ADDED, reason)
+
+
+def _about_its_way(square: int, start: int, end: int) -> bool:
+    """Whether ``square`` lies within the rows and columns a step from ``start`` to ``end``
+    spans, one square wider: where the men a capture chain seen only at its ends jumped
+    lie (a chain turns at its landings, off the line from its start to its end)."""
+    (r, c), (r0, c0), (r1, c1) = row_col(square), row_col(start), row_col(end)
+    return min(r0, r1) - 1 <= r <= max(r0, r1) + 1 and min(c0, c1) - 1 <= c <= max(c0, c1) + 1
 
 
 def _own_back_row(square: int, colour: Colour) -> bool:

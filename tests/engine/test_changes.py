@@ -148,3 +148,26 @@ def test_identical_chains_are_reported_as_ambiguous_when_only_the_path_differs()
         verdict = explain(before, after, rules)
         expected = Verdict.AMBIGUOUS if len(moves) > 1 else Verdict.MOVE
         assert verdict.verdict is expected
+
+
+def test_a_step_with_pieces_gone_across_the_board_is_no_step():
+    """One piece moved against the rules takes the men about its way, and at most one
+    elsewhere (the wrong man lifted). A step beside which pieces vanished across the board
+    is the board changed, not one hand's step (kingplay 70098: the dark camp read as empty,
+    five dark pieces "taken" by a light king's 3x10 over its own man)."""
+    before = fen("W:W1,2,K3,K4,5,6,7,8:B21,26,27,28,K29,K30,31,32")
+    verdict = explain(before, fen("B:W1,2,K4,5,6,7,8,K10:B26,27,31"))
+    assert verdict.verdict is Verdict.ILLEGAL and verdict.fault is Fault.POSITION_CHANGED
+    assert "light king removed from 3" in verdict.reason and "dark man removed from 21" in verdict.reason
+    one_stray = explain(before, fen("B:W1,2,K4,5,6,7,8,K10:B21,26,27,28,K29,K30,31"))
+    assert one_stray.fault is Fault.OWN_PIECE_JUMPED
+    assert one_stray.reason == "light king jumped over its own piece on 7 (3x10)"
+
+
+def test_a_step_whose_men_taken_lie_about_its_way_is_still_one_step():
+    """A capture chain seen only at its ends turns at its landings: the men it took lie
+    off the line from its start to its end, but about its way (kingplay 70033's light king's
+    20x27x18x29 read from a board it was not legal on)."""
+    before = fen("W:WK3,K4,5,6,8,9,15,K20:B17,19,K23,24,K25,26,K30,32")
+    verdict = explain(before, fen("B:WK3,K4,5,6,8,9,15,K29:B19,K23,26,K30"))
+    assert verdict.reason == "light king left its diagonal (20x29)"
