@@ -417,7 +417,7 @@ class OcclusionGate:
         A board never still since the gate began has no read to keep, and its set-up may
         stand only a moment before the first move: it is allowed the slip from its first
         frame (kingplay 70005: a camera wavering from the first frame, the board was first
-        still at 2.8 s, after the first move at 2.1 s, and no game was found)."""
+        still after the first move, and no game was found)."""
         if self._still_at is None:
             self._still_at = timestamp
         self._slips = [(t, slip) for t, slip in self._slips if t > timestamp - self.cfg.shake_s]

@@ -395,10 +395,10 @@ class BoardReader:
                 # ply in is numbered as its set-up): the reader learns the set-up where
                 # the tracker confirms it (``started``). Taught on the agreeing frame,
                 # kingplay 70032 lost 3 of its 15 plies under a shadow 25 s on. Where the
-                # zero-shot reading hides the set-up's pieces (``start_hidden``), the
+                # zero-shot reading hides the set-up's pieces (``_start_hidden``), the
                 # tracker never sees the set-up it would confirm, and the reader, never
                 # taught, reads no game: kingplay 70095 (dim, its men unseen) started
-                # nowhere, then at 21.7 s on a mid-game board read with one piece a side.
+                # nowhere, and at last on a mid-game board read with one piece a side.
                 if isinstance(self.classifier, StartAdapting) and (self._start_searches.first
                                                                    or self._start_hidden):
                     labels = "".join("." if (piece := position.piece_at(s)) is None else piece.value

@@ -46,7 +46,7 @@ def test_a_small_board_registered_a_fraction_of_a_pixel_off_each_frame_settles()
 
 def test_a_board_wavering_from_the_first_frame_settles_before_the_first_move():
     """Never still yet, no read to keep: the set-up may stand only a moment before the first
-    move (kingplay 70005: first still at 2.8 s, after the first move at 2.1 s)."""
+    move (kingplay 70005: first still after the first move, no game found)."""
     small, location = _small_board()
     images = [_slipped(small, k) for k in range(60)]
     states = _gate_states(images, [location] * len(images))
