@@ -11,7 +11,15 @@ from .rules import Rules, Setup
 
 def start_rules(rules: Rules) -> list[Rules]:
     """The rule variants whose start the tracker looks for: the configured one first,
-    then the standard 8- and 12-man starts and the special set-ups of the 8-man game."""
+    then the standard 8- and 12-man starts and the special set-ups of the 8-man game.
+
+    Rules that name a set-up with kings (a special set-up, a golden board) are looked for
+    alone: the referee named the set-up, and another one, of few pieces, is found in a
+    board some plies on that is read in poor light with its men unseen (kingplay 70095:
+    configured with three kings a side, a mid-game board under a shadow was taken for the
+    first golden board's two kings, and the game recorded nothing)."""
+    if rules.setup is not Setup.STANDARD:
+        return [rules]
     variants = [rules]
     for men in (8, 12):
         variants.append(rules.with_(men_per_side=men, setup=Setup.STANDARD))

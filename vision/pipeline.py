@@ -186,6 +186,7 @@ class BoardReader:
         self._looks = 0  # how many more times, while the reads disagree
         self._start_searches = StartSearches()  # when a settled board is searched for its start
         self._start_verdict: StartVerdict | None = None  # why that search found none
+        self._start_hidden = False  # the start it found hides its pieces from the zero-shot reading
         self._light: np.ndarray | None = None  # the light of the last read (``board_light``)
         self._taught_light: np.ndarray | None = None  # ... of the last read the game taught
         self._relit = False  # the last read was made in another light than that
@@ -393,8 +394,13 @@ class BoardReader:
                 # A start agreed by later searches fixes the numbering only (a board one
                 # ply in is numbered as its set-up): the reader learns the set-up where
                 # the tracker confirms it (``started``). Taught on the agreeing frame,
-                # kingplay 70032 lost 3 of its 15 plies under a shadow 25 s on.
-                if isinstance(self.classifier, StartAdapting) and self._start_searches.first:
+                # kingplay 70032 lost 3 of its 15 plies under a shadow 25 s on. Where the
+                # zero-shot reading hides the set-up's pieces (``_start_hidden``), the
+                # tracker never sees the set-up it would confirm, and the reader, never
+                # taught, reads no game: kingplay 70095 (dim, its men unseen) started
+                # nowhere, and at last on a mid-game board read with one piece a side.
+                if isinstance(self.classifier, StartAdapting) and (self._start_searches.first
+                                                                   or self._start_hidden):
                     labels = "".join("." if (piece := position.piece_at(s)) is None else piece.value
                                      for s in range(1, 33))
                     self._adaptation = self.classifier.adapt(image, location.corners, numbering.played,
@@ -487,12 +493,14 @@ class BoardReader:
         read within its misreads on held-out squares, or, where the zero-shot reading hides
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
         :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`). Where none is,
-        :attr:`start_verdict` says why."""
+        :attr:`start_verdict` says why; where one is, ``_start_hidden`` says whether the
+        zero-shot reading hides the set-up's pieces (:func:`start_check.hides_pieces`)."""
         reads = self._read_each_numbering(image, found)
         numberings, crops = [o for o, _, _ in reads], [c for _, c, _ in reads]
         sides = [side_probabilities(p) for _, _, p in reads]
         fits, misreads = zip(*(start_fits(side, self._start_classes) for side in sides))
         leading = leading_start(np.array(fits))
+        self._start_hidden = False
         if leading is not None and misreads[leading[0]][leading[1]] <= self._start_misreads[leading[1]]:
             self._start_verdict = None
             return self._camps_named(image, numberings, *leading)
@@ -506,10 +514,11 @@ class BoardReader:
                 doubts[n], count = self._held_out_fit(crops[n])
                 counts.append(count)
             held_out = float(doubts.min())
+            self._start_hidden = hides_pieces(sides[numbering], self._start_classes[0])
             if min(counts) <= self._start_misreads[0]:
                 self._start_verdict = None
                 return self._camps_named(image, numberings, numbering, 0)
-            if hides_pieces(sides[numbering], self._start_classes[0]) and held_out <= HELD_OUT_NATS:
+            if self._start_hidden and held_out <= HELD_OUT_NATS:
                 for other in np.flatnonzero(np.isinf(doubts)):  # weighed against every other numbering
                     doubts[other] = self._held_out_fit(crops[other])[0]
                 if held_out_start(doubts, numbering):

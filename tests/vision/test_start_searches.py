@@ -4,7 +4,8 @@
 game. Later searches of the same settled period stand only where two of them agree: one
 frame's pass alone is no start. A later search fixes the numbering only: the reader is taught
 the set-up on the first search's frame, or where the tracker confirms it, never on the frame
-whose luck let it pass (kingplay 70032 and 70048: a board one ply in passes so too)."""
+whose luck let it pass (kingplay 70032 and 70048: a board one ply in passes so too), unless
+the zero-shot reading hides the set-up's pieces, where the tracker cannot confirm it."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from makhos.engine import Position
+from makhos.engine import Position, Rules, Setup
+from makhos.engine.starts import start_boards
 from makhos.vision.classifier import SquareClassifier
 from makhos.vision.learning import AdaptingReader
 from makhos.vision.geometry import BoardLocation
@@ -22,6 +24,7 @@ from makhos.vision.pipeline import BoardReader
 from makhos.vision.start_check import START_LOOKS
 
 from lab.render import Renderer, sample_scene
+from lab.videos.kings import king_play
 
 START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
 ONE_PLY_IN = {s: piece for s, piece in START.items() if s != 25} | {21: "d"}  # 25-21 made
@@ -95,3 +98,22 @@ def test_a_start_found_on_the_first_search_of_a_settled_board_is_taught_there(mo
         reader.process(start_image, k / 30)
     assert not reader.seeking_start
     assert reader.adaptation is not None  # taught on the frame the board settled on, as before
+
+
+def test_a_set_up_whose_pieces_the_zero_shot_reading_hides_is_taught_where_later_searches_agree(
+        monkeypatch) -> None:
+    """Pieces the colour of their squares read zero-shot as the squares they hide: the
+    tracker never sees such a set-up to confirm it, so a reader taught only there reads no
+    game (kingplay 70095: dim, refused on its first settled frame, the game started nowhere
+    and at last on a mid-game board read with one piece a side)."""
+    rules = Rules(setup=Setup.THREE_KINGS)
+    script, scene, _ = king_play(70005, 8)
+    start = Position.start(rules)
+    image = Renderer(scene).render({s: p.value for s in range(1, 33) if (p := start.piece_at(s)) is not None},
+                                   seed=1).image
+    searched(monkeypatch, lambda search: search > 1)
+    reader = BoardReader(AdaptingReader(), starts=start_boards(rules))
+    for k in range(60):
+        reader.process(image, k / 30)
+    assert not reader.seeking_start
+    assert reader.adaptation is not None  # taught the set-up: the tracker can now see it
