@@ -1,8 +1,7 @@
 """The gate on a small board whose registration slips a fraction of a pixel every frame
 (kingplay 70084: squares of 20 pixels under a wobbling camera; every square's edge changed
 from frame to frame, the board was never quiet and the game was never read after its start):
-such a board settles once it has gone unread for a while (at once where it was never still:
-no read to keep), and a hand over it is still a hand."""
+such a board settles once it has gone unread for a while, and a hand over it is still a hand."""
 
 import cv2
 import numpy as np
@@ -35,22 +34,11 @@ def _slipped(image: np.ndarray, k: int, most: float = 1.2) -> np.ndarray:
 
 def test_a_small_board_registered_a_fraction_of_a_pixel_off_each_frame_settles():
     small, location = _small_board()
-    still = [small] * 45  # read once, the camera steady
-    images = still + [_slipped(small, k) for k in range(1, 151)]
+    images = [_slipped(small, k) for k in range(150)]
     states = _gate_states(images, [location] * len(images))
-    assert states[len(still) - 1] is GateState.STILL
-    unread = len(still) + int(GateConfig().unread_s / DT)  # not still again before: the plain measure's
-    assert GateState.STILL not in states[len(still) + 10:unread]
+    unread = int(GateConfig().unread_s / DT)  # never still before: the plain measure's
+    assert GateState.STILL not in states[10:unread]
     assert states[-60:] == [GateState.STILL] * 60
-
-
-def test_a_board_wavering_from_the_first_frame_settles_before_the_first_move():
-    """Never still yet, no read to keep: the set-up may stand only a moment before the first
-    move (kingplay 70005: first still after the first move, no game found)."""
-    small, location = _small_board()
-    images = [_slipped(small, k) for k in range(60)]
-    states = _gate_states(images, [location] * len(images))
-    assert GateState.STILL in states[:int(GateConfig().unread_s / DT) // 2]
 
 
 def test_a_hand_moving_over_such_a_board_is_never_read():
