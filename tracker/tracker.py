@@ -59,6 +59,10 @@ _GLIMPSES = 256
 _IRREGULAR = frozenset({Verdict.MISSED_CAPTURE, Verdict.WRONG_SIDE, Verdict.STOPPED_AND_REPLIED,
                         Verdict.MISSED_AND_REPLIED})
 
+#: The verdicts of a story whose board is none a relight weighs (:meth:`GameTracker.boards_since`):
+#: the game going back, or the side that has just moved moving again.
+_NOT_SINCE = frozenset({Verdict.TAKEBACK, Verdict.WRONG_SIDE})
+
 
 def washed_out(read: Board, candidates: Candidates, most: int) -> bool:
     """Whether the board as read is the board of a story of the rules with a piece or two
@@ -327,11 +331,22 @@ class GameTracker:
         where no game is in play, or where the last reading was not a board the new light
         made (:meth:`_relit_misread`): a story explains it (a gap's line: more plies than
         these boards hold, made under an arm resting on the board, kingplay 70024), and a
-        reader taught one of these boards would read it away."""
+        reader taught one of these boards would read it away.
+
+        A board the game already left (plies taken back) is none of them: the new light is
+        read against the plies that may have been made since, and a frame whose held-out
+        read fits an earlier board better than the one on the table is the light misleading
+        the reader, not the players going back. Taught that board, the reader reads it for
+        good, and the game takes back its plies and replays others on the misread squares
+        (kingplay 70082: 6-9 taken back as a shadow fell, then "6-10 22-17", 13 plies
+        invented)."""
         if not isinstance(self.phase, Playing) or not self._misread_in_new_light:
             return []
         unsure = set(self.overlay)  # a captured man not lifted yet may be: no story says
-        rows = np.unique(self._candidates().classes, axis=0)
+        candidates = self._candidates()
+        forward = [k for k, story in enumerate(candidates.stories)
+                   if story.hypothesis is None or story.hypothesis.verdict not in _NOT_SINCE]
+        rows = np.unique(candidates.classes[forward], axis=0)
         return sorted({"".join("?" if s in unsure else LABELS[k] for s, k in enumerate(row, 1)) for row in rows})
 
     def _left_as_ended(self, game: Game) -> Story:
