@@ -333,13 +333,14 @@ class GameTracker:
         these boards hold, made under an arm resting on the board, kingplay 70024), and a
         reader taught one of these boards would read it away.
 
-        A board the game already left (plies taken back) is none of them: the new light is
-        read against the plies that may have been made since, and a frame whose held-out
-        read fits an earlier board better than the one on the table is the light misleading
-        the reader, not the players going back. Taught that board, the reader reads it for
-        good, and the game takes back its plies and replays others on the misread squares
-        (kingplay 70082: 6-9 taken back as a shadow fell, then "6-10 22-17", 13 plies
-        invented)."""
+        A board the game already left (plies taken back) is none of them, nor one of the
+        side that has just moved moving again: the plies made since are the next side's and
+        its opponent's. A frame in new light whose held-out read fits such a board better
+        than the one on the table is the light misleading the reader, not the players going
+        back or out of turn; taught that board, the reader reads it for good, and the game
+        takes its plies back and goes on over the misread squares (kingplay 70082: 6-9
+        taken back as a shadow fell, then 6-10 and the rest of the game invented; 1-6 after
+        6-9 fitted next best)."""
         if not isinstance(self.phase, Playing) or not self._misread_in_new_light:
             return []
         unsure = set(self.overlay)  # a captured man not lifted yet may be: no story says
