@@ -548,13 +548,25 @@ class GameTracker:
         The more plies a story needs, the more boards it can explain: a board read a few
         squares off on a dim, noisy frame is some line of two plies more often than the
         players made one (kingplay 70032: two readings 5 squares off, 0.55 on a square the
-        story changes, taken for two plies nobody played)."""
+        story changes, taken for two plies nobody played).
+
+        A gap's line read in new light (``Reading.relit``: by a reader not adapted to it) is
+        believed only read well, however long it holds: such a reader misreads many squares
+        at once, steadily, and among the lines of up to ``gap_plies`` plies one fits nearly
+        any board (kingplay 70096: unseen for 12 s under a dim, changing light, a board read
+        in it with a square at 0.46 was taken for five plies nobody played). Read well,
+        it is the plies made under an arm while the light changed (kingplay 70024)."""
         story, game = streak.story, self.game
         h = story.hypothesis
-        several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
-        if not several or game is None or time - streak.since >= self.config.transit:
+        if game is None:
             return True
-        return read_well(streak.reading, story.board, changed_squares(story.board, self._on_the_table(game.position)))
+        changed = changed_squares(story.board, self._on_the_table(game.position))
+        if story.kind is StoryKind.GAP and streak.reading.relit:
+            return read_well(streak.reading, story.board, changed)
+        several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
+        if not several or time - streak.since >= self.config.transit:
+            return True
+        return read_well(streak.reading, story.board, changed)
 
     def _relit_misread(self, story: Story) -> bool:
         """Whether a story of a reading made in new light (a shadow fell, a lamp went off)

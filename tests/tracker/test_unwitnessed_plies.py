@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from makhos.engine import Colour, Position
+import pytest
+
+from makhos.engine import Colour, Piece, Position
 from makhos.engine.game import Game
 from makhos.events import EventKind
 from makhos.tracker import GameTracker, TrackerConfig
@@ -90,3 +92,36 @@ def test_the_boards_a_relight_weighs_go_on_from_the_game() -> None:
     again = played.with_turn(Colour.DARK)
     assert not any(labels(again.play(m)) in boards for m in again.legal_moves())  # dark moved twice
     assert not any(e.kind is EventKind.TAKEBACK for e in feed.events)
+
+
+def doubted(position: Position, time: float, square: int | None) -> Reading:
+    """``position`` read in new light, ``square`` (None: none) read as its piece at 0.46,
+    empty at 0.40 and the other side at 0.14."""
+    p = Reading.certain(position, time).probabilities.copy()
+    if square is not None:
+        piece = position.piece_at(square)
+        other = Piece.of(piece.colour.opponent, piece.is_king)
+        p[square - 1] = 0.0
+        p[square - 1, [CLASS_INDEX[piece], CLASS_INDEX[None], CLASS_INDEX[other]]] = 0.46, 0.40, 0.14
+    return replace(Reading(time, p), relit=True)
+
+
+@pytest.mark.parametrize("square", [18, None])
+def test_a_gap_line_read_in_new_light_is_recorded_only_read_well(square) -> None:
+    """Kingplay 70096: a board read in new light after a gap, a square the line fills at
+    0.46, was taken for five plies nobody played. A reader not adapted to the light misreads
+    steadily, so holding the board long proves nothing: the line waits for a read it is
+    sure of on every square it changes."""
+    line = "23-18 11-16 28-24"
+    board = after(BEFORE, line)
+    start = Position.from_fen(BEFORE)
+    tracker = GameTracker("1", config=TrackerConfig(first_mover=Colour.DARK, offline=True))
+    feed = Feed(tracker)
+    feed.log(tracker.start_from(start, 0.0))
+    feed.board(start, frames=30)
+    feed.hand(200)
+    for _ in range(150):
+        feed.time += 1 / 30
+        feed.log(tracker.observe(feed.time, doubted(board, feed.time, square)))
+    assert tracker.game is not None
+    assert len(tracker.game.plies) == (0 if square else len(line.split()))
