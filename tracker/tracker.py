@@ -553,8 +553,8 @@ class GameTracker:
         A gap's line read in new light (``Reading.relit``: by a reader not adapted to it) is
         believed only read well, however long it holds: such a reader misreads many squares
         at once, steadily, and among the lines of up to ``gap_plies`` plies one fits nearly
-        any board (kingplay 70096: unseen for 12 s under a dim, changing light, a board read
-        in it with a square at 0.46 was taken for five plies nobody played). Read well,
+        any board (kingplay 70096: no reading followed for 12 s under a dim, changing light,
+        a board read in it with a square at 0.46 was taken for five plies nobody played). Read well,
         it is the plies made under an arm while the light changed (kingplay 70024)."""
         story, game = streak.story, self.game
         h = story.hypothesis
