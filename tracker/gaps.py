@@ -83,7 +83,7 @@ def gap_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_mover:
     found: Lines = []
     for side in record.movers(fixed_first_mover):
         start = record.position_for(side)
-        found += [(side, line) for line in gap_lines(start, seen, record.rules, most)]
+        found += [(side, line) for line in gap_lines(start, seen, record.rules, most) if not comes_back(line)]
     return kings_own_lines(record, _shortest(found), seen, fixed_first_mover)
 
 
@@ -95,7 +95,7 @@ def lines_on_alert(record: MatchGame, alerted: Position, seen: Sight, most: int)
     gap's line from the attempt's board (kingplay 70058: 8-18 alerted, then 22x15 9x18 30-19
     5-9 unseen): from the game's position it is five plies with one irregular, past what
     that search looks for (``IRREGULAR_PLIES``), and it is the attempt the camera saw."""
-    return [(alerted.turn, line) for line in gap_lines(alerted, seen, record.rules, most)]
+    return [(alerted.turn, line) for line in gap_lines(alerted, seen, record.rules, most) if not comes_back(line)]
 
 
 #: The most plies of a line with one irregular ply: such a line explains far more boards than
@@ -138,7 +138,7 @@ def kings_own_lines(record: MatchGame, found: Lines, seen: Sight, fixed_first_mo
         for mover in record.movers(fixed_first_mover):
             origin = record.position_for(mover)
             shorter += [(mover, kept) for kept in gap_lines(origin, relaxed, record.rules, len(found[0][1]) - 1)
-                        if _missed(line_positions(origin, kept)[-1].board, missed) <= 1]
+                        if _missed(line_positions(origin, kept)[-1].board, missed) <= 1 and not comes_back(kept)]
     return _shortest(shorter) or found
 
 
@@ -166,6 +166,39 @@ def _missed(board: Board, missed: int) -> int:
     """How many of the squares ``missed`` (read empty) ``board`` holds a piece on."""
     dark, light, _ = board
     return ((dark | light) & missed).bit_count()
+
+
+def comes_back(line: tuple[Move, ...]) -> bool:
+    """Whether a piece of ``line`` comes back to a square it left earlier in the line (a
+    king out and home again), not captured meanwhile.
+
+    Such plies leave no trace on the board seen after the gap: they are there only to give
+    the side the turns the other side's moves need, and any out-and-home of any piece does
+    that as well. Nothing the camera saw says they were played, so recording them is
+    inventing them (kingplay 70068: after a gap under a bump, a board misread on three
+    squares was "explained" only by lines with a light king out and back, and the likeliest
+    was recorded). Where only such lines fit, no legal line does (:func:`irregular_lines_seen`
+    is asked, and failing it the board stays one the game does not explain, said as such).
+
+    >>> from makhos.engine import Move
+    >>> comes_back((Move((23, 18)), Move((3, 8)), Move((25, 21)), Move((8, 3))))
+    True
+    >>> comes_back((Move((23, 18)), Move((3, 8)), Move((25, 21)), Move((8, 12))))
+    False
+    """
+    for first in range(len(line)):
+        square, visited = line[first].end, {line[first].start, line[first].end}
+        for ply in range(first + 1, len(line)):
+            move = line[ply]
+            if (ply - first) % 2 == 1:
+                if square in move.captured:
+                    break  # taken: another piece may come there
+            elif move.start == square:
+                if move.end in visited:
+                    return True
+                square = move.end
+                visited.add(square)
+    return False
 
 
 def _shortest(found: Lines) -> Lines:

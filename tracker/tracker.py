@@ -59,6 +59,10 @@ _GLIMPSES = 256
 _IRREGULAR = frozenset({Verdict.MISSED_CAPTURE, Verdict.WRONG_SIDE, Verdict.STOPPED_AND_REPLIED,
                         Verdict.MISSED_AND_REPLIED})
 
+#: The verdicts of a story whose board is none a relight weighs (:meth:`GameTracker.boards_since`):
+#: the game going back, or the side that has just moved moving again.
+_NOT_SINCE = frozenset({Verdict.TAKEBACK, Verdict.WRONG_SIDE})
+
 
 def washed_out(read: Board, candidates: Candidates, most: int) -> bool:
     """Whether the board as read is the board of a story of the rules with a piece or two
@@ -327,11 +331,23 @@ class GameTracker:
         where no game is in play, or where the last reading was not a board the new light
         made (:meth:`_relit_misread`): a story explains it (a gap's line: more plies than
         these boards hold, made under an arm resting on the board, kingplay 70024), and a
-        reader taught one of these boards would read it away."""
+        reader taught one of these boards would read it away.
+
+        A board the game already left (plies taken back) is none of them, nor one of the
+        side that has just moved moving again: the plies made since are the next side's and
+        its opponent's. A frame in new light whose held-out read fits such a board better
+        than the one on the table is the light misleading the reader, not the players going
+        back or out of turn; taught that board, the reader reads it for good, and the game
+        takes its plies back and goes on over the misread squares (kingplay 70082: 6-9
+        taken back as a shadow fell, then 6-10 and the rest of the game invented; 1-6 after
+        6-9 fitted next best)."""
         if not isinstance(self.phase, Playing) or not self._misread_in_new_light:
             return []
         unsure = set(self.overlay)  # a captured man not lifted yet may be: no story says
-        rows = np.unique(self._candidates().classes, axis=0)
+        candidates = self._candidates()
+        forward = [k for k, story in enumerate(candidates.stories)
+                   if story.hypothesis is None or story.hypothesis.verdict not in _NOT_SINCE]
+        rows = np.unique(candidates.classes[forward], axis=0)
         return sorted({"".join("?" if s in unsure else LABELS[k] for s, k in enumerate(row, 1)) for row in rows})
 
     def _left_as_ended(self, game: Game) -> Story:
@@ -532,13 +548,25 @@ class GameTracker:
         The more plies a story needs, the more boards it can explain: a board read a few
         squares off on a dim, noisy frame is some line of two plies more often than the
         players made one (kingplay 70032: two readings 5 squares off, 0.55 on a square the
-        story changes, taken for two plies nobody played)."""
+        story changes, taken for two plies nobody played).
+
+        A gap's line read in new light (``Reading.relit``: by a reader not adapted to it) is
+        believed only read well, however long it holds: such a reader misreads many squares
+        at once, steadily, and among the lines of up to ``gap_plies`` plies one fits nearly
+        any board (kingplay 70096: no reading followed for 12 s under a dim, changing light,
+        a board read in it with a square at 0.46 was taken for five plies nobody played). Read well,
+        it is the plies made under an arm while the light changed (kingplay 70024)."""
         story, game = streak.story, self.game
         h = story.hypothesis
-        several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
-        if not several or game is None or time - streak.since >= self.config.transit:
+        if game is None:
             return True
-        return read_well(streak.reading, story.board, changed_squares(story.board, self._on_the_table(game.position)))
+        changed = changed_squares(story.board, self._on_the_table(game.position))
+        if story.kind is StoryKind.GAP and streak.reading.relit:
+            return read_well(streak.reading, story.board, changed)
+        several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
+        if not several or time - streak.since >= self.config.transit:
+            return True
+        return read_well(streak.reading, story.board, changed)
 
     def _relit_misread(self, story: Story) -> bool:
         """Whether a story of a reading made in new light (a shadow fell, a lamp went off)
