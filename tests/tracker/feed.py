@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from makhos.engine import Colour, Piece, Position
+from makhos.engine.game import Game
 from makhos.events import GameEvent
 from makhos.events.decisions import parse_action
 from makhos.tracker import GameTracker, TrackerConfig
@@ -118,3 +119,24 @@ def flickering(feed: Feed, position: Position, bursts: list[int], hand: int = 5)
         feed.events += read
         new += read + (feed.hand(hand) if hand else [])
     return new
+
+
+def after(fen: str, line: str) -> Position:
+    """The position the plies of ``line`` (space-separated, as a score writes them) lead
+    to from ``fen``."""
+    game = Game(start=Position.from_fen(fen))
+    for text in line.split():
+        game.play_text(text)
+    return game.positions()[-1]
+
+
+def seen_then_unseen(fen: str, frames: int = 200) -> Feed:
+    """A tracker (offline, as ``makhos record``) that saw the game start from ``fen``, then
+    nothing for ``frames`` frames: the plies of a gap may have been made."""
+    start = Position.from_fen(fen)
+    tracker = GameTracker("1", config=TrackerConfig(first_mover=Colour.DARK, offline=True))
+    feed = Feed(tracker)
+    feed.log(tracker.start_from(start, 0.0))
+    feed.board(start, frames=30)
+    feed.hand(frames)
+    return feed

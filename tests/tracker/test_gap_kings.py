@@ -14,23 +14,15 @@ from collections.abc import Callable
 
 import numpy as np
 
-from makhos.engine import Colour, Position
-from makhos.engine.game import Game
-from makhos.tracker import GameTracker, TrackerConfig
+from makhos.engine import Position
+from makhos.tracker import GameTracker
 from makhos.vision.reading import CLASS_INDEX, Reading
 
-from test_tracker import Feed
+from feed import after, seen_then_unseen
 
 #: Kingplay 70024 after its 5th ply (light to move), and the five plies played unseen.
 BEFORE = "W:W1,2,K3,K4,6,7,8,13:B21,24,26,27,28,K29,K30,32"
 UNSEEN = "1-5 21-17 13x22x31 29-15 7-10"
-
-
-def after(fen: str, line: str) -> Position:
-    game = Game(start=Position.from_fen(fen))
-    for text in line.split():
-        game.play_text(text)
-    return game.positions()[-1]
 
 
 def misread(position: Position, time: float) -> Reading:
@@ -48,16 +40,11 @@ def misread(position: Position, time: float) -> Reading:
 def after_a_gap(board: Position, read: Callable[[Position, float], Reading]) -> GameTracker:
     """A tracker that saw ``BEFORE``, then nothing for 6.7 s (six plies fit), then ``board``
     as ``read`` reads it for a second."""
-    start = Position.from_fen(BEFORE)
-    tracker = GameTracker("1", config=TrackerConfig(first_mover=Colour.DARK, offline=True))
-    feed = Feed(tracker)
-    feed.log(tracker.start_from(start, 0.0))
-    feed.board(start, frames=30)
-    feed.hand(200)
+    feed = seen_then_unseen(BEFORE)
     for _ in range(30):
         feed.time += 1 / 30
-        feed.events += feed.log(tracker.observe(feed.time, read(board, feed.time)))
-    return tracker
+        feed.events += feed.log(feed.tracker.observe(feed.time, read(board, feed.time)))
+    return feed.tracker
 
 
 def test_a_king_that_flew_during_a_gap_is_no_man_marched_in_its_place() -> None:

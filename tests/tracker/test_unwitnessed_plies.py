@@ -16,35 +16,22 @@ from dataclasses import replace
 import pytest
 
 from makhos.engine import Colour, Piece, Position
-from makhos.engine.game import Game
 from makhos.events import EventKind
-from makhos.tracker import GameTracker, TrackerConfig
+from makhos.tracker import GameTracker
 from makhos.vision.reading import CLASS_INDEX, LABELS, Reading
 
-from feed import Feed, started
+from feed import after, seen_then_unseen, started
 
 #: Kingplay 70068 after 27-23 8-11, dark to move.
 BEFORE = "B:W1,2,K3,K4,5,6,7,11:B23,25,26,28,K29,K30,31,32"
 
 
-def after(fen: str, line: str) -> Position:
-    game = Game(start=Position.from_fen(fen))
-    for text in line.split():
-        game.play_text(text)
-    return game.positions()[-1]
-
-
 def after_a_gap(board: Position) -> GameTracker:
-    """A tracker (offline, as ``makhos record``) that saw ``BEFORE``, then nothing for 6.7 s
-    (six plies fit), then ``board`` for 5 s."""
-    start = Position.from_fen(BEFORE)
-    tracker = GameTracker("1", config=TrackerConfig(first_mover=Colour.DARK, offline=True))
-    feed = Feed(tracker)
-    feed.log(tracker.start_from(start, 0.0))
-    feed.board(start, frames=30)
-    feed.hand(200)
+    """A tracker that saw ``BEFORE``, then nothing for 6.7 s (six plies fit), then ``board``
+    for 5 s."""
+    feed = seen_then_unseen(BEFORE)
     feed.board(board, frames=150)
-    return tracker
+    return feed.tracker
 
 
 def test_a_board_only_a_king_out_and_home_again_explains_records_no_ply() -> None:
@@ -114,14 +101,9 @@ def test_a_gap_line_read_in_new_light_is_recorded_only_read_well(square) -> None
     sure of on every square it changes."""
     line = "23-18 11-16 28-24"
     board = after(BEFORE, line)
-    start = Position.from_fen(BEFORE)
-    tracker = GameTracker("1", config=TrackerConfig(first_mover=Colour.DARK, offline=True))
-    feed = Feed(tracker)
-    feed.log(tracker.start_from(start, 0.0))
-    feed.board(start, frames=30)
-    feed.hand(200)
+    feed = seen_then_unseen(BEFORE)
     for _ in range(150):
         feed.time += 1 / 30
-        feed.log(tracker.observe(feed.time, doubted(board, feed.time, square)))
-    assert tracker.game is not None
-    assert len(tracker.game.plies) == (0 if square else len(line.split()))
+        feed.log(feed.tracker.observe(feed.time, doubted(board, feed.time, square)))
+    assert feed.tracker.game is not None
+    assert len(feed.tracker.game.plies) == (0 if square else len(line.split()))
