@@ -1010,10 +1010,12 @@ def locate_board(
     if found is None:
         return None
     other = _search(_masked(frame, found), cfg, lens)
-    if other is None or not _in_frame(other, frame) or other.confidence < cfg.good_confidence:
+    if other is None or not _in_frame(other, frame):
         return found
     if not _in_frame(found, frame):
         return other
+    if other.confidence < cfg.good_confidence:
+        return found  # a grid the paint left, or a board too unsure to weigh against it
     return min((found, other), key=lambda board: _off_centre(board, frame))
 
 
