@@ -994,16 +994,35 @@ def locate_board(
     and go clockwise (the numbering is settled later from the pieces). With the camera's
     calibrated ``lens`` the outer corners are placed through it rather than through a bend
     guessed from this frame (the corners are still the camera's pixels).
+
+    A hall has boards side by side, and the grid grown first may be the next table's. The
+    board found is painted over and the frame searched again (:func:`_masked`): a board
+    wholly in view beats one cut by the frame's edge, and of two wholly in view the one
+    nearer the frame's centre is taken, since a camera is aimed at its own board (kingplay
+    70106: the next table's board, nearer the camera and larger, lay whole at the frame's
+    bottom edge, and the game's own was never followed).
     """
     if hint is not None:
         near = refine_location(frame, hint, cfg, lens)
         if near is not None and near.confidence >= cfg.hint_confidence:
             return near
     found = _search(frame, cfg, lens)
-    if found is None or _in_frame(found, frame):
-        return found
+    if found is None:
+        return None
     other = _search(_masked(frame, found), cfg, lens)
-    return other if other is not None and _in_frame(other, frame) else found
+    if other is None or not _in_frame(other, frame):
+        return found
+    if not _in_frame(found, frame):
+        return other
+    if other.confidence < cfg.good_confidence:
+        return found  # a grid the paint left, or a board too unsure to weigh against it
+    return min((found, other), key=lambda board: _off_centre(board, frame))
+
+
+def _off_centre(found: BoardLocation, frame: np.ndarray) -> float:
+    """How far the board's centre lies from the frame's, in pixels."""
+    height, width = frame.shape[:2]
+    return float(np.hypot(*(found.corners.mean(axis=0) - (width / 2, height / 2))))
 
 
 def _in_frame(found: BoardLocation, frame: np.ndarray) -> bool:
@@ -1017,10 +1036,9 @@ def _masked(frame: np.ndarray, found: BoardLocation) -> np.ndarray:
     """The frame with the board ``found`` (and a square around it) painted over in the
     frame's median colour: the search again then finds another board or none.
 
-    Why: a hall has boards side by side, and the finder takes the first good grid it grows.
-    A camera is set up to watch its own board whole, so a board cut by the frame's edge,
-    found first, is the neighbour's when a board wholly in view is found once it is out of
-    the way (kingplay 70061, 70069: the game never started on the neighbour's board)."""
+    Why: a hall has boards side by side, and the finder takes the first good grid it grows
+    (:func:`locate_board` chooses between the two; kingplay 70061, 70069: the game never
+    started on the neighbour's board cut by the frame's edge)."""
     outline = project(found.homography, np.array([[-1, -1], [9, -1], [9, 9], [-1, 9]], np.float64))
     painted = frame.copy()
     median = np.median(frame.reshape(-1, *frame.shape[2:]), axis=0)

@@ -1,8 +1,11 @@
 """A hall's boards side by side: the camera watches its own board whole, so a board cut by
 the frame's edge, found first, gives way to a board wholly in view (kingplay 70061, 70069:
-no game started on the neighbour's board); a lone board cut by the edge is still found."""
+no game started on the neighbour's board); a lone board cut by the edge is still found; of
+two boards wholly in view, the one nearer the frame's centre is the camera's."""
 
+import cv2
 import numpy as np
+import pytest
 
 from lab.render import Renderer, random_position, sample_scene
 from makhos.vision.locate import locate_board
@@ -32,3 +35,19 @@ def test_a_lone_board_cut_by_the_edge_is_still_found():
     found = locate_board(image[:, cut:])
     assert found is not None
     assert found.corners[:, 0].min() < 0  # the board, cut as it is
+
+
+@pytest.mark.parametrize("table_on", ["left", "right"])
+def test_of_two_boards_wholly_in_view_the_one_the_camera_is_aimed_at_is_taken(table_on):
+    """Kingplay 70106: the next table's board, nearer the camera and larger, lay wholly in
+    view at the frame's bottom edge; the finder grew its grid first and the game never
+    followed its own board. A camera is aimed at its own board: the one nearer the frame's
+    centre."""
+    image, _, corners = _frame_and_cut()
+    width = image.shape[1]
+    table = cv2.copyMakeBorder(image, 0, 0, width, 0, cv2.BORDER_REPLICATE)[:, :width]
+    hall = np.hstack([table, image, image] if table_on == "left" else [image, image, table])
+    found = locate_board(hall)
+    assert found is not None
+    aimed = corners + np.float32([width, 0])  # the copy in the middle of the three thirds
+    assert np.abs(np.sort(found.corners, axis=0) - np.sort(aimed, axis=0)).max() < 0.25 * (np.ptp(corners[:, 0]) / 8)
