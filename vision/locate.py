@@ -1009,13 +1009,14 @@ def locate_board(
     found = _search(frame, cfg, lens)
     if found is None:
         return None
-    other = _search(_masked(frame, found), cfg, lens)
-    if other is None or not _in_frame(other, frame):
-        return found
     if not _in_frame(found, frame):
-        return other
-    if other.confidence < cfg.good_confidence:
-        return found  # a grid the paint left, or a board too unsure to weigh against it
+        other = _search(_masked(frame, found), cfg, lens)
+        return other if other is not None and _in_frame(other, frame) else found
+    # A second board wholly in view is the same set's: the first colour planes show it, and
+    # the search's fallbacks (for boards hard to see) are spared on every frame with one board.
+    other = _search(_masked(frame, found), cfg, lens, thorough=False)
+    if other is None or not _in_frame(other, frame) or other.confidence < cfg.good_confidence:
+        return found  # no other board, or one too unsure to weigh against the first
     return min((found, other), key=lambda board: _off_centre(board, frame))
 
 
@@ -1046,9 +1047,10 @@ def _masked(frame: np.ndarray, found: BoardLocation) -> np.ndarray:
     return painted
 
 
-def _search(frame: np.ndarray, cfg: LocateConfig, lens: Lens | None) -> BoardLocation | None:
+def _search(frame: np.ndarray, cfg: LocateConfig, lens: Lens | None, thorough: bool = True) -> BoardLocation | None:
     """The board found among the frame's colour planes, group by group, or beside a cloth
-    (:func:`_plane_groups`, :func:`_beside_a_cloth`); None when no grid is seen."""
+    (:func:`_plane_groups`, :func:`_beside_a_cloth`); None when no grid is seen. Not
+    ``thorough``: the first group only."""
     best = None
     for planes, ring_first in _plane_groups(frame, cfg):
         for _, g, saddle, scale in planes:
@@ -1059,7 +1061,7 @@ def _search(frame: np.ndarray, cfg: LocateConfig, lens: Lens | None) -> BoardLoc
                 best = found
             if best is not None and best.confidence >= cfg.good_confidence:
                 return best
-        if best is not None:
+        if best is not None or not thorough:
             return best
     return _beside_a_cloth(frame, cfg, lens)
 
