@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from makhos.engine import Colour, Move, Piece, Position
+from makhos.engine import Colour, Move, Piece, Position, Rules
 from makhos.engine.gaps import IrregularLine, Sight, gap_lines, irregular_gap_lines
 from makhos.engine.position import Board
 from makhos.engine.squares import BIT
@@ -83,7 +83,7 @@ def gap_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_mover:
     found: Lines = []
     for side in record.movers(fixed_first_mover):
         start = record.position_for(side)
-        found += [(side, line) for line in gap_lines(start, seen, record.rules, most) if not comes_back(line)]
+        found += [(side, line) for line in _witnessed_lines(start, seen, record.rules, most)]
     return kings_own_lines(record, _shortest(found), seen, fixed_first_mover)
 
 
@@ -95,7 +95,7 @@ def lines_on_alert(record: MatchGame, alerted: Position, seen: Sight, most: int)
     gap's line from the attempt's board (kingplay 70058: 8-18 alerted, then 22x15 9x18 30-19
     5-9 unseen): from the game's position it is five plies with one irregular, past what
     that search looks for (``IRREGULAR_PLIES``), and it is the attempt the camera saw."""
-    return [(alerted.turn, line) for line in gap_lines(alerted, seen, record.rules, most) if not comes_back(line)]
+    return [(alerted.turn, line) for line in _witnessed_lines(alerted, seen, record.rules, most)]
 
 
 #: The most plies of a line with one irregular ply: such a line explains far more boards than
@@ -137,8 +137,8 @@ def kings_own_lines(record: MatchGame, found: Lines, seen: Sight, fixed_first_mo
     for relaxed, missed in (flight for flight in flights if flight is not None):
         for mover in record.movers(fixed_first_mover):
             origin = record.position_for(mover)
-            shorter += [(mover, kept) for kept in gap_lines(origin, relaxed, record.rules, len(found[0][1]) - 1)
-                        if _missed(line_positions(origin, kept)[-1].board, missed) <= 1 and not comes_back(kept)]
+            shorter += [(mover, kept) for kept in _witnessed_lines(origin, relaxed, record.rules, len(found[0][1]) - 1)
+                        if _missed(line_positions(origin, kept)[-1].board, missed) <= 1]
     return _shortest(shorter) or found
 
 
@@ -166,6 +166,12 @@ def _missed(board: Board, missed: int) -> int:
     """How many of the squares ``missed`` (read empty) ``board`` holds a piece on."""
     dark, light, _ = board
     return ((dark | light) & missed).bit_count()
+
+
+def _witnessed_lines(start: Position, seen: Sight, rules: Rules | None, most: int) -> list[tuple[Move, ...]]:
+    """The legal lines of at most ``most`` plies from ``start`` to the board ``seen`` that
+    the board witnesses: none in which a piece comes back (:func:`comes_back`)."""
+    return [line for line in gap_lines(start, seen, rules, most) if not comes_back(line)]
 
 
 def comes_back(line: tuple[Move, ...]) -> bool:

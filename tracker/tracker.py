@@ -560,13 +560,16 @@ class GameTracker:
         h = story.hypothesis
         if game is None:
             return True
-        changed = changed_squares(story.board, self._on_the_table(game.position))
         if story.kind is StoryKind.GAP and streak.reading.relit:
-            return read_well(streak.reading, story.board, changed)
+            return self._changes_read_well(streak.reading, story.board, game)
         several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
         if not several or time - streak.since >= self.config.transit:
             return True
-        return read_well(streak.reading, story.board, changed)
+        return self._changes_read_well(streak.reading, story.board, game)
+
+    def _changes_read_well(self, reading: Reading, board: Board, game: Game) -> bool:
+        """Whether each square ``board`` changes on the board on the table is read well."""
+        return read_well(reading, board, changed_squares(board, self._on_the_table(game.position)))
 
     def _relit_misread(self, story: Story) -> bool:
         """Whether a story of a reading made in new light (a shadow fell, a lamp went off)
