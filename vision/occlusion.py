@@ -457,14 +457,15 @@ class OcclusionGate:
         """(the ring changed from the last still view, the change reaches across the ring's
         depth in one piece as an arm does). With corners ``hidden`` a shadow counts too.
 
-        The level is the ring's noise, measured on the change itself, so a light's change
-        over much of the ring raises it (a lamp's spot moving over the cloth, a shadow
-        leaving). That is what lets a deep shadow's tinge pass as light, but a sleeve resting
-        beside it, changed by less than the light did, would pass too (kingplay 70096: a dim
-        board read with an arm on it while the spot moved, and taught as relit). So the cells
-        that start an arm are those changed beyond the level of the ring without the cells the
-        light changed (:func:`_unlit_level`). Only they: the light is still judged, and an
-        arm's piece traced and judged come or left, at the ring's own level."""
+        The level comes from the ring's noise, measured on the change itself, so a light's
+        change over much of the ring raises it (a lamp's spot moving over the cloth, a shadow
+        leaving). That lets a deep shadow's tinge pass as light, but a sleeve resting beside
+        the light's change, changed by less than the light did, would pass too (kingplay
+        70096: a dim board read with an arm on it while the spot moved, and taught as
+        relit). So the cells that start an arm are those changed beyond the level of the
+        ring without the cells the light changed (:func:`_unlit_level`). Only they: the
+        light is still judged, and an arm's piece traced and judged come or left, at the
+        ring's own level."""
         assert self._reference is not None  # judged against a still view
         cfg = self.cfg
         # The light's change fitted on half squares, the ring judged in quarters.
