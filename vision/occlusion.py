@@ -455,7 +455,17 @@ class OcclusionGate:
 
     def _ring_change(self, cells: np.ndarray, rows: np.ndarray, hidden: bool) -> tuple[bool, bool]:
         """(the ring changed from the last still view, the change reaches across the ring's
-        depth in one piece as an arm does). With corners ``hidden`` a shadow counts too."""
+        depth in one piece as an arm does). With corners ``hidden`` a shadow counts too.
+
+        The level comes from the ring's noise, measured on the change itself, so a light's
+        change over much of the ring raises it (a lamp's spot moving over the cloth, a shadow
+        leaving). That lets a deep shadow's tinge pass as light, but a sleeve resting beside
+        the light's change, changed by less than the light did, would pass too (kingplay
+        70096: a dim board read with an arm on it while the spot moved, and taught as
+        relit). So the cells that start an arm are those changed beyond the level of the
+        ring without the cells the light changed (:func:`_unlit_level`). Only they: the
+        light is still judged, and an arm's piece traced and judged come or left, at the
+        ring's own level."""
         assert self._reference is not None  # judged against a still view
         cfg = self.cfg
         # The light's change fitted on half squares, the ring judged in quarters.
@@ -475,7 +485,8 @@ class OcclusionGate:
         else:
             # ...but a glare that came or went is no hand's: light added or taken away.
             ring = ring & ~_glared(relit, self._reference, level)
-        changed = ring & (change > level)
+        lit = self._ring & ~ring & (change > level)  # changed beyond the level, by light
+        changed = ring & (change > _unlit_level(signed, self._ring, lit, cfg))
         crossing = bool(changed.any())
         weak = ring & (change > level / 2)
         arms = self._arms(changed, weak) if crossing else []
@@ -488,6 +499,13 @@ class OcclusionGate:
         if state is not self._state:
             self._state, self._since = state, timestamp
         return GateStatus(state, self._since, state is GateState.STILL, lost, motion, shake)
+
+
+def _unlit_level(signed: np.ndarray, ring: np.ndarray, lit: np.ndarray, cfg: GateConfig) -> float:
+    """The level of a change over the ``ring``'s cells (``signed``: each cell's change per
+    channel) measured without the cells ``lit``: those a light's change explains, changed
+    beyond the ring's own level. Without them the median measures the cells' noise again."""
+    return max(cfg.change_level, cfg.noise_factor * noise_level(signed[ring & ~lit]))
 
 
 def _shaded(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarray:

@@ -4,8 +4,11 @@ Each case is taken from a benchmark scene or a recorded game where an earlier ru
 wrist resting at the board's corner (its arm differs from the table by under 30 grey levels,
 and covers little of a half square), men and kings of the far row, leaning into the ring from
 a low camera, shifted a little by the hand that played (which kept a board "occluded" for
-seconds and lost plies of recorded games), and a hand creeping in.
+seconds and lost plies of recorded games), a hand creeping in, a sleeve resting beside a
+lamp's moving spot on a dim board, and a deep shadow leaving.
 """
+
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -68,3 +71,28 @@ def test_a_hand_creeping_in_below_the_motion_level_blocks_reading():
     assert statuses[31].state is GateState.STILL
     assert max(s.motion for s in statuses[32:]) < GateConfig().motion_level  # never "motion"
     assert statuses[-1].state is not GateState.STILL
+
+
+def _ring_verdict(kept: str) -> tuple[bool, bool]:
+    """The ring's verdict (crossing, arm) on a frame's cells kept in ``data/<kept>.npz``: the
+    cells the gate cut, its still view and the cells' image rows, every corner in view."""
+    frame = np.load(Path(__file__).parent / "data" / f"{kept}.npz")
+    gate = OcclusionGate()
+    gate._reference = frame["reference"].astype(np.float32)
+    return gate._ring_change(frame["cells"].astype(np.float32), frame["rows"], hidden=False)
+
+
+def test_a_sleeve_beside_a_moving_lamp_spot_is_an_arm():
+    """Kingplay 70096 at 21.47 s: a lamp's spot moved over a quarter of a dim board's ring,
+    which raised the ring's level to 44 grey levels, and the sleeve resting over the near edge
+    (its cells changed by 29-40) passed under it. The board was read with the arm on it while
+    the light changed, and taught as relit: 5 of 12 plies. Judged at the level of the cells the
+    light left alone, the sleeve crosses the ring."""
+    assert _ring_verdict("sleeve_70096") == (True, True)
+
+
+def test_a_deep_shadow_leaving_is_no_arm():
+    """Kingplay 70082 at 15.27 s: a shadow that lay on the ring in the still view left, and
+    the cloth came back 2.3 times as bright with a tinge of its own (21-23 grey levels that one
+    gain leaves unexplained). Light, judged at the ring's level, and no arm."""
+    assert not _ring_verdict("shadow_leaving_70082")[1]
