@@ -23,7 +23,7 @@ from makhos.engine.game import Game
 from makhos.engine.changes import Hypothesis, Verdict, describe_change
 from makhos.events import EventKind, GameEvent
 from makhos.events.game import Alert, AlertKind, LoggedGame
-from makhos.vision.reading import CLASS_INDEX, LABELS, Reading, side_probabilities
+from makhos.vision.reading import CLASS_INDEX, Reading, side_probabilities
 
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
