@@ -1,6 +1,6 @@
 """A board read in new light after plies made under the hands, read with the rules (#42).
 
-    python -m bench.relight [--seeds 10] [--first 70010] [--made 0 1 2 3 4]
+    python -m bench.relight [--seeds 10] [--first 70010] [--made 0 1 2 3 4] [--beyond 6]
 
 For each kingplay scene (:func:`lab.videos.kings.king_play`: 480x270, side-on, kings that
 look like men), the reader is adapted on the game's board a few plies in, in full light.
@@ -9,7 +9,9 @@ a sleeve, and what they changed should not be known) and a shadow falls over hal
 board (a third of the light left on the top half, or on the left half). The boards the
 game's stories lead to (one or two plies, the irregular catalogue) are weighed against the
 frame on held-out squares (:func:`vision.relight.known_squares`), as the session does when
-a read in new light fits no story. Printed per case: the boards weighed, the best board's
+a read in new light fits no story; with ``--beyond N``, as it does where the time since the
+game last followed a reading fits N plies: the boards further on from the best weighed too,
+ply after ply (:func:`vision.relight.known_squares_doubted`). Printed per case: the boards weighed, the best board's
 held-out fit, the squares known, how many of
 them are not the board on the table (each one a square the reader is taught wrong), and the
 CPU milliseconds of the weighing and of the adaptation on the known squares, on one core.
@@ -39,12 +41,13 @@ from lab.render import Renderer
 from lab.videos.kings import king_play
 from makhos.engine import Position
 from makhos.engine.game import Game
+from makhos.tracker.gaps import PliesBeyond
 from makhos.tracker.scoring import board_classes
 from makhos.tracker.stories import game_stories
 from makhos.vision.learning import AdaptingReader
 from makhos.vision.reading import LABELS, side_probabilities
 from makhos.vision.rectify import SquareCrops, crop_squares
-from makhos.vision.relight import held_out_fit, known_squares
+from makhos.vision.relight import held_out_fit, known_squares, known_squares_doubted
 
 #: The ply of each game the reader was last taught at.
 TAUGHT = 3
@@ -78,6 +81,8 @@ def main() -> None:
     parser.add_argument("--made", type=int, nargs="+", default=[0, 1, 2],
                         help="plies made under the shadow; more than 2 is more than the stories hold, "
                              "where nothing should be known")
+    parser.add_argument("--beyond", type=int, default=0,
+                        help="plies the time since fits: boards further on than the stories weighed too (0: none)")
     args = parser.parse_args()
     print(f"# {describe()}")
     print("seed  plies  shadow  boards  best_fit  known  wrong  before  after  weigh_cpu_ms  adapt_cpu_ms  swap_cpu_ms")
@@ -97,7 +102,8 @@ def main() -> None:
             assert ply.move is not None
             game.play(ply.move)
         taught = renderer.render({s: c for s, c in enumerate(labels(game.position), 1) if c != "."}, seed=1)
-        rows = np.unique(board_classes([s.board for s in game_stories(game, True, {}, None)]), axis=0)
+        stories = game_stories(game, True, {}, None)
+        rows = np.unique(board_classes([s.board for s in stories]), axis=0)
         boards = ["".join(LABELS[k] for k in row) for row in rows]
         for made in args.made:
             if any(ply.irregularity for ply in plies[TAUGHT:TAUGHT + made]):
@@ -112,7 +118,9 @@ def main() -> None:
                 before = misread(reader, crops, on_table)
                 start = time.process_time()
                 held = reader.held_out(crops, boards)
-                known = known_squares(held, boards)
+                further = PliesBeyond.of(stories, game.position.turn, game.rules, args.beyond, frozenset())
+                known = (known_squares(held, boards) if further is None else known_squares_doubted(
+                    lambda weighed: reader.held_out(crops, weighed), boards, further=further))
                 weighed = (time.process_time() - start) * 1000
                 best_fit = float(held_out_fit(held, boards).max())
                 weighs.append(weighed)

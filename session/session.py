@@ -213,8 +213,10 @@ class BoardSession:
         start, and reads through the new light. If a hand crossed the board, plies may have
         been made under it (kingplay 70012: two, as a shadow fell): the reader weighs the
         boards they can lead to against the frame and adapts on the squares those it
-        supports agree on (``GameTracker.boards_since``), and the tracker then explains the
-        board read through the new light as any other."""
+        supports agree on (``GameTracker.boards_since``), and on which the boards it may
+        also show agree with them where they fit as well (``GameTracker.boards_doubted``,
+        ``GameTracker.plies_beyond``), and the tracker then explains the board read through
+        the new light as any other."""
         game = self.tracker.game
         if reading is None:
             return []  # covered: the light is what the next read says
@@ -230,7 +232,8 @@ class BoardSession:
         if not self._relit_said:
             self._relit_said = True
             events.append(self.camera_notice(time, CameraStatus.RELIT, RELIT_NOTICE))
-        self.reader.relight(board, self.tracker.boards_since())
+        tracker = self.tracker
+        self.reader.relight(board, tracker.boards_since(), tracker.boards_doubted(), tracker.plies_beyond())
         return events
 
     def _keep(self, time: float, kept: str) -> GameEvent:

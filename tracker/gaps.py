@@ -29,6 +29,7 @@ last resort (#42).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -37,10 +38,13 @@ from makhos.engine.gaps import IrregularLine, Sight, gap_lines, irregular_gap_li
 from makhos.engine.position import Board
 from makhos.engine.squares import BIT
 from makhos.events.game import MatchGame
-from makhos.vision.reading import CLASS_INDEX, Reading
+from makhos.vision.reading import CLASS_INDEX, LABELS, Reading
 
 from .config import TrackerConfig
 from .scoring import board_classes, contradicted, log_probabilities, score_boards
+
+if TYPE_CHECKING:
+    from .stories import Story  # stories import the parity, which imports this module
 
 #: The sight's planes, in the order of :class:`engine.gaps.Sight`'s fields.
 _PLANES = (None, Piece.DARK_MAN, Piece.DARK_KING, Piece.LIGHT_MAN, Piece.LIGHT_KING)
@@ -271,6 +275,60 @@ def first_seen(glimpses: tuple[Reading, ...], board: Board, tolerance: float, no
     classes = board_classes([board])[0]
     return next((g.time for g in glimpses
                  if not contradicted(log_probabilities(g), classes, tolerance)), now)
+
+
+def labelled(board: Board, unsure: frozenset[int]) -> str:
+    """``board`` as 32 labels in square order, '?' on the squares ``unsure`` (a captured man
+    perhaps lifted), as a relight weighs boards."""
+    return "".join("?" if s in unsure else LABELS[k] for s, k in enumerate(board_classes([board])[0], 1))
+
+
+class PliesBeyond:
+    """The boards a ply further on from a board a relight weighs (``vision.relight.Further``),
+    while the time since the game last followed a reading fits more plies: a camera's own
+    gap, of a sort the stories (one or two plies) do not hold (``known_squares_doubted``).
+
+    Built on the camera's thread from the stories, called from the relight's: it holds its
+    own positions, each board's with its side to move and the plies it is on."""
+
+    def __init__(self, rules: Rules | None, most: int, unsure: frozenset[int],
+                 boards: dict[str, tuple[Position, int]]) -> None:
+        self._rules, self._most, self._unsure = rules, most, unsure
+        self._boards = dict(boards)
+
+    @classmethod
+    def of(cls, stories: list[Story], turn: Colour, rules: Rules | None, most: int,
+           unsure: frozenset[int]) -> PliesBeyond | None:
+        """From the boards of ``stories`` of plies from a position with ``turn`` to move, as
+        labelled for a relight (:func:`labelled`); None where none of them is fewer plies on
+        than ``most``."""
+        boards: dict[str, tuple[Position, int]] = {}
+        for story in stories:
+            h = story.hypothesis
+            if h is None or h.pending:
+                continue
+            mover = story.mover or turn
+            after = mover if len(h.moves) % 2 == 0 else mover.opponent
+            boards.setdefault(labelled(story.board, unsure), (Position(*h.board, turn=after), len(h.moves)))
+        if all(plies >= most for _, plies in boards.values()):
+            return None
+        return cls(rules, most, unsure, boards)
+
+    def __call__(self, board: str) -> list[str]:
+        """The boards one legal ply on from ``board`` (none where no more plies fit, or where
+        ``board`` is none this knows)."""
+        if board not in self._boards:
+            return []
+        position, plies = self._boards[board]
+        if plies >= self._most:
+            return []
+        out = []
+        for move in position.legal_moves(self._rules):
+            after = position.play(move)
+            labels = labelled(after.board, self._unsure)
+            self._boards.setdefault(labels, (after, plies + 1))
+            out.append(labels)
+        return out
 
 
 def line_positions(position: Position, line: tuple[Move, ...]) -> list[Position]:

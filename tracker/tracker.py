@@ -23,14 +23,14 @@ from makhos.engine.game import Game
 from makhos.engine.changes import Hypothesis, Verdict, describe_change
 from makhos.events import EventKind, GameEvent
 from makhos.events.game import Alert, AlertKind, LoggedGame
-from makhos.vision.reading import CLASS_INDEX, LABELS, Reading, side_probabilities
+from makhos.vision.reading import CLASS_INDEX, Reading, side_probabilities
 
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
 from .scoring import SIDE_OF_CLASS, board_sides, changed_squares, read_well
 from .config import TrackerConfig
-from .gaps import (IrregularLines, Lines, first_seen, gap_lines_seen, irregular_lines_seen, likeliest, lines_on_alert,
-                   likeliest_irregular, most_plies, sight)
+from .gaps import (IrregularLines, Lines, PliesBeyond, first_seen, gap_lines_seen, irregular_lines_seen, labelled,
+                   likeliest, lines_on_alert, likeliest_irregular, most_plies, sight)
 from makhos.engine.starts import start_rules
 from .parity import OtherParity, other_parity
 from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
@@ -136,6 +136,7 @@ class GameTracker:
         # (kings aside), since when, and whether they came in sight (no hand between)
         self._covered: float | None = None  # when the board was last covered (no reading)
         self._misread_in_new_light = False  # the last reading's board was the light's (_relit_misread)
+        self._relit_gap: Board | None = None  # the board of the gap's lines the last reading, in new light, told
         self._parity: OtherParity | None = None  # the record's last plies, the other side to move after
         self._change: tuple[int, int] | None = None  # the plies the game held before and after
         # the last change that added plies (_left)
@@ -202,7 +203,9 @@ class GameTracker:
         if (story is not None and story.kind is StoryKind.STOOD and self._pieces_added(story)
                 and not read_as(reading, story.board)):
             story = None  # a board with pieces added is played on only on a board read as it is
-        self._misread_in_new_light = story is not None and reading.relit and self._relit_misread(story)
+        self._misread_in_new_light = story is not None and reading.relit and self._relit_misread(story, reading)
+        self._relit_gap = (story.board if story is not None and self._misread_in_new_light
+                           and story.kind is StoryKind.GAP else None)
         if self._misread_in_new_light:
             story = None  # the reader's in the new light, not the players': the session re-reads
         if story is None:
@@ -329,9 +332,9 @@ class GameTracker:
         an open alert's board and play on from it). The reader weighs them against a frame
         read in new light after a hand crossed the board (``BoardReader.relight``). None
         where no game is in play, or where the last reading was not a board the new light
-        made (:meth:`_relit_misread`): a story explains it (a gap's line: more plies than
-        these boards hold, made under an arm resting on the board, kingplay 70024), and a
-        reader taught one of these boards would read it away.
+        made (:meth:`_relit_misread`): a story explains it (a gap's line read well: more
+        plies than these boards hold, made under an arm resting on the board, kingplay
+        70024), and a reader taught one of these boards would read it away.
 
         A board the game already left (plies taken back) is none of them, nor one of the
         side that has just moved moving again: the plies made since are the next side's and
@@ -340,15 +343,57 @@ class GameTracker:
         back or out of turn; taught that board, the reader reads it for good, and the game
         takes its plies back and goes on over the misread squares (kingplay 70082: 6-9
         taken back as a shadow fell, then 6-10 and the rest of the game invented; 1-6 after
-        6-9 fitted next best)."""
+        6-9 fitted next best). A board the game left is weighed as doubt only
+        (:meth:`boards_doubted`)."""
         if not isinstance(self.phase, Playing) or not self._misread_in_new_light:
             return []
-        unsure = set(self.overlay)  # a captured man not lifted yet may be: no story says
-        candidates = self._candidates()
-        forward = [k for k, story in enumerate(candidates.stories)
-                   if story.hypothesis is None or story.hypothesis.verdict not in _NOT_SINCE]
-        rows = np.unique(candidates.classes[forward], axis=0)
-        return sorted({"".join("?" if s in unsure else LABELS[k] for s, k in enumerate(row, 1)) for row in rows})
+        unsure = frozenset(self.overlay)  # a captured man not lifted yet may be: no story says
+        return sorted({labelled(story.board, unsure) for story in self._forward()})
+
+    def boards_doubted(self) -> list[str]:
+        """The boards a relight weighs with :meth:`boards_since` as doubt only
+        (``vision.relight.known_squares_doubted``): where one fits about as well as the
+        boards since, or better, the squares it puts otherwise are not known. Empty where
+        :meth:`boards_since` is. They are:
+
+        - the boards the game left (its plies taken back): the frame may still show one where
+          the game's last plies were misread (kingplay 70033);
+        - the board of a gap's lines the reading, in new light, told but did not read well
+          (:meth:`_relit_misread`): the board the plies made unseen lead to, perhaps, but chosen
+          among many lines for fitting this very reading (kingplay 70096: five plies nobody
+          played). Weighed as doubt, it keeps the reader from being taught a story's board
+          where the frame shows it (kingplay 70039: a relight taught 6-10, one ply, where
+          4-25, 31-20 and 5-9 were made unseen; the gap's board fitted the frame's held-out
+          read by -3.6 nats, the story's by -15)."""
+        if not isinstance(self.phase, Playing) or not self._misread_in_new_light:
+            return []
+        unsure = frozenset(self.overlay)
+        left = [story.board for story in self._candidates().stories
+                if story.hypothesis is not None and story.hypothesis.verdict is Verdict.TAKEBACK]
+        gap = [] if self._relit_gap is None else [self._relit_gap]
+        return sorted({labelled(board, unsure) for board in left + gap})
+
+    def plies_beyond(self) -> PliesBeyond | None:
+        """Where the time since the game last followed a reading fits more plies than the
+        stories hold (:meth:`boards_since`: one or two), the boards further on, for the relight
+        to weigh (``vision.relight.known_squares_doubted``); None otherwise.
+
+        A read in new light after a gap of the camera's (readings not followed: a sleeve, a
+        hand, a shadow) may show plies past the stories' (kingplay 70068: three plies unseen).
+        The board of the stories nearest it then fits best, and taught, it makes the reader
+        read the squares of the plies it lacks as they were, for good."""
+        game = self.game
+        if (not isinstance(self.phase, Playing) or game is None or not self._misread_in_new_light
+                or self._followed is None or self._seen is None):
+            return None
+        most = most_plies(self._seen - self._followed, self.config)
+        return PliesBeyond.of(self._forward(), game.position.turn, game.rules, most, frozenset(self.overlay))
+
+    def _forward(self) -> list[Story]:
+        """The stories whose boards a relight weighs (:meth:`boards_since`): none that takes
+        plies back, nor one of the side that has just moved moving again (``_NOT_SINCE``)."""
+        return [story for story in self._candidates().stories
+                if story.hypothesis is None or story.hypothesis.verdict not in _NOT_SINCE]
 
     def _left_as_ended(self, game: Game) -> Story:
         """A finished game's board left on the table as its last ply made it (men taken not
@@ -548,20 +593,12 @@ class GameTracker:
         The more plies a story needs, the more boards it can explain: a board read a few
         squares off on a dim, noisy frame is some line of two plies more often than the
         players made one (kingplay 70032: two readings 5 squares off, 0.55 on a square the
-        story changes, taken for two plies nobody played).
-
-        A gap's line read in new light (``Reading.relit``: by a reader not adapted to it) is
-        believed only read well, however long it holds: such a reader misreads many squares
-        at once, steadily, and among the lines of up to ``gap_plies`` plies one fits nearly
-        any board (kingplay 70096: no reading followed for 12 s under a dim, changing light,
-        a board read in it with a square at 0.46 was taken for five plies nobody played). Read well,
-        it is the plies made under an arm while the light changed (kingplay 70024)."""
+        story changes, taken for two plies nobody played). A gap's line read in new light
+        is weighed before (:meth:`_relit_misread`)."""
         story, game = streak.story, self.game
         h = story.hypothesis
         if game is None:
             return True
-        if story.kind is StoryKind.GAP and streak.reading.relit:
-            return self._changes_read_well(streak.reading, story.board, game)
         several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
         if not several or time - streak.since >= self.config.transit:
             return True
@@ -571,16 +608,30 @@ class GameTracker:
         """Whether each square ``board`` changes on the board on the table is read well."""
         return read_well(reading, board, changed_squares(board, self._on_the_table(game.position)))
 
-    def _relit_misread(self, story: Story) -> bool:
+    def _relit_misread(self, story: Story, reading: Reading) -> bool:
         """Whether a story of a reading made in new light (a shadow fell, a lamp went off)
-        records a board no ply explains (a mismatch) that differs from the game's on more
-        squares than ``relit_squares``: the light moved the reads, the players did not move
-        that many pieces at once (kingplay 70012: a shadow, 15 squares read otherwise). A gap's
-        line is no such board: it is legal plies, and several of them, made under an arm
-        resting on the board while the hall's light changed, move many squares at once
-        (kingplay 70024)."""
+        is the reader's, not the players': a board no ply explains (a mismatch) that differs
+        from the game's on more squares than ``relit_squares`` (the light moved the reads,
+        the players did not move that many pieces at once: kingplay 70012, a shadow, 15
+        squares read otherwise), or a gap's line not read well on each square it changes.
+
+        A gap's line is legal plies, and several of them may move many squares at once (made
+        under an arm resting on the board while the hall's light changed: kingplay 70024),
+        so it is believed read well. Not read well, it is not believed however long it
+        holds: a reader not adapted to the light misreads many squares at once, steadily,
+        and among the lines of up to ``gap_plies`` plies one fits nearly any board (kingplay
+        70096: no reading followed for 12 s under a dim, changing light, a board read in it
+        with a square at 0.46 was taken for five plies nobody played). The reader is then
+        relit with the line's board weighed as doubt (:meth:`boards_doubted`), and the line
+        is believed once the reader, so adapted, reads it well (kingplay 70039: 31, which a
+        dark king left, read as a light piece at 0.94, kept 4-25 31-20 5-9 from the record
+        until a relight taught the reader a one-ply story's board instead)."""
         game = self.game
-        if story.kind is not StoryKind.MISMATCH or game is None:
+        if game is None:
+            return False
+        if story.kind is StoryKind.GAP:
+            return not self._changes_read_well(reading, story.board, game)
+        if story.kind is not StoryKind.MISMATCH:
             return False
         return len(changed_squares(story.board, self._on_the_table(game.position))) > self.config.relit_squares
 

@@ -43,7 +43,7 @@ from .occlusion import GateState, GateStatus, OcclusionGate
 from .orientation import CAMPS_CLEAR, Orientation, camps_apart
 from .photo import numbered
 from .rectify import SquareCrops, crop_squares
-from .relight import known_squares
+from .relight import Further, known_squares_doubted
 from .reading import CLASS_INDEX, Reading, side_probabilities
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
 from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads, chosen_numbering,
@@ -233,7 +233,8 @@ class BoardReader:
         self._taught_light, self._relit, self._moved_since_taught = light, False, played_on
         self._epoch += 1
 
-    def relight(self, shown: str, since: Sequence[str] = ()) -> bool:
+    def relight(self, shown: str, since: Sequence[str] = (), doubted: Sequence[str] = (),
+                further: Further | None = None) -> bool:
         """The light on the board changed and the last read, made in it, reads the board
         the game last accepted (``shown``, labels as :meth:`learn`) otherwise on many
         squares: adapt the square reader on that frame, as on the start. Where nothing moved
@@ -241,7 +242,10 @@ class BoardReader:
         covered or moving since, a ply may have been made under the hand and ``shown`` labels
         the frame no more: on the squares the boards the plies since can lead to (``since``:
         the game's stories, ``shown`` among them) pin, among those the frame supports
-        (:func:`relight.known_squares`). Once per read.
+        (:func:`relight.known_squares_doubted`), with the boards ``doubted`` (the game's
+        taken back, a gap's read not well) and, where more plies than they hold fit the time
+        since (``further``: the boards a ply on from one), the boards further on weighed as
+        doubt only. Once per read.
 
         The weighing and the refit (a third of a second of CPU) run off the camera's thread
         (``vision.background.Latest``), as a refit on an accepted board does, so the frames
@@ -254,7 +258,7 @@ class BoardReader:
         if (not self._relit or self._weighed or self._read_frame is None or self.played is None
                 or not isinstance(self.classifier, StartAdapting)):
             return False
-        labels = self._relit_labels(shown, tuple(since))
+        labels = self._relit_labels(shown, tuple(since), tuple(doubted), further)
         if labels is None:
             return False
         self._weighed = True
@@ -270,17 +274,19 @@ class BoardReader:
         self._relights.ask(job)
         return True
 
-    def _relit_labels(self, shown: str, since: tuple[str, ...]) -> Callable[[], str | None] | None:
+    def _relit_labels(self, shown: str, since: tuple[str, ...], doubted: tuple[str, ...],
+                      further: Further | None) -> Callable[[], str | None] | None:
         """What the last read, made in new light, is to be adapted on, to be worked out off
         the camera's thread (:meth:`relight`): ``shown`` where nothing moved since the game
-        last taught the reader; else the squares ``since`` pin (None from it: the frame
-        supports none of them well enough); None where they cannot be weighed."""
+        last taught the reader; else the squares ``since`` pin, with ``doubted`` and ``further``
+        as doubt (None from it: the frame supports none of them well enough); None where
+        they cannot be weighed."""
         if not self._moved_since_taught:
             return lambda: shown
         reader, crops = self.classifier, self._read_crops
         if not since or crops is None or not isinstance(reader, StartChecking):
             return None
-        return lambda: known_squares(reader.held_out(crops, since), since)
+        return lambda: known_squares_doubted(lambda boards: reader.held_out(crops, boards), since, doubted, further)
 
     def _adopt_relit(self) -> None:
         """Read from now on with the refit a relight made (:meth:`relight`), where one

@@ -17,7 +17,7 @@ to the reader (``'?'``), which, adapted on the known ones, reads them in the new
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -39,6 +39,10 @@ DOUBT = 30.0
 #: The fewest known squares holding pieces that are worth adapting on: fewer cannot carry
 #: the light of the whole board.
 FEWEST_PIECES = 6
+#: The most boards weighed a ply further on than the stories (:func:`known_squares_doubted`):
+#: past it, so many fit as well that little is known, and the weighing (about a millisecond
+#: a board) would hold the relight up for seconds.
+MOST_WEIGHED = 2000
 _SIDE = {".": 0, "l": 1, "L": 1, "d": 2, "D": 2}
 
 
@@ -66,11 +70,83 @@ def known_squares(held: np.ndarray, boards: Sequence[str], margin: float = MARGI
     >>> known_squares(held, ["l" * 8 + "." * 24, "l" * 7 + "." * 25], margin=20.0)
     'lllllll?........................'
     """
-    fit = held_out_fit(held, boards)
+    return _agreed(boards, held_out_fit(held, boards), margin)
+
+
+#: The boards a ply further on from a board weighed (32 labels each), none where no more
+#: plies than that board's fit the time since the game last followed a reading.
+Further = Callable[[str], Sequence[str]]
+
+
+def known_squares_doubted(held_out: Callable[[Sequence[str]], np.ndarray], boards: Sequence[str],
+                          doubted: Sequence[str] = (), further: Further | None = None,
+                          margin: float = MARGIN) -> str | None:
+    """As :func:`known_squares`, with boards the frame may show that are never taught, only
+    weighed as doubt: one that fits within ``margin`` of the best of ``boards``, or better,
+    makes the squares it puts otherwise unknown. ``held_out``: the held-out read (K, 32, 5)
+    of the boards given it. The doubts:
+
+    - ``doubted``: boards the frame may show that no story since leads to (those the game
+      left, a gap's read not well: ``GameTracker.boards_doubted``). Taught, a board the game
+      left makes the reader read the game backwards for good (kingplay 70082: 6-9 taken
+      back as a shadow fell, and the rest of the game invented over the misread squares);
+      weighed as the doubt it is, it keeps the reader from being taught squares the frame
+      does not tell (kingplay 70033: the board before the last two plies fitted within a
+      nat of the one after them, which, taught whole, led to two plies nobody played).
+    - ``further``: where more plies may have been made than ``boards`` hold (the board on
+      the table then perhaps none of them), the boards a ply on from each that fits, ply
+      after ply, that fit better than the best of ``boards``. The stories hold one or two
+      plies; under a sleeve or a shadow the players make more (kingplay 70068: three plies
+      unseen, then a read in new light). The story's board nearest the board on the table
+      then fits best, and alone within the margin it was taught whole: the squares of the
+      ply it lacks, taught as they were, were read so for good, and the plies that followed
+      were explained over them. A board further on is not taught for fitting best: among
+      boards of many plies one fits the misreads of nearly any frame, as among a gap's
+      lines. Nor does one that fits no better than the stories take squares away: more
+      plies than the time usually holds need more evidence than fewer, and a frame no board
+      explains (kingplay 70096: an arm resting on the board) has boards further on within
+      the margin by chance, which, taken as doubt, left the reader few squares and a gap's
+      line of four plies nobody played read through the rest.
+
+    None where the boards that fit leave fewer than :data:`FEWEST_PIECES` pieces known, or
+    are more than :data:`MOST_WEIGHED`."""
+    weighed = list(dict.fromkeys(boards))
+    fit = held_out_fit(held_out(weighed), weighed)
     if fit.max() < -DOUBT:
         return None
-    close = [board for board, f in zip(boards, fit) if f >= fit.max() - margin]
-    known = "".join(labels[0] if len(set(labels)) == 1 else "?" for labels in zip(*close))
-    if sum(label not in ".?" for label in known) < FEWEST_PIECES:
+    close = [board for board, f in zip(weighed, fit) if f >= fit.max() - margin]
+    doubts = [board for board in dict.fromkeys(doubted) if board not in close]
+    close += [board for board, f in zip(doubts, _fits(held_out, doubts)) if f >= fit.max() - margin]
+    seen, frontier = set(weighed) | set(doubts), list(close)
+    while further is not None and frontier and _pieces(_agreement(close)) >= FEWEST_PIECES:
+        new = [board for board in dict.fromkeys(b for f in frontier for b in further(f)) if board not in seen]
+        if len(seen) + len(new) > MOST_WEIGHED:
+            return None
+        seen.update(new)
+        frontier = [board for board, f in zip(new, _fits(held_out, new)) if f > fit.max()]
+        close += frontier
+    known = _agreement(close)
+    return known if _pieces(known) >= FEWEST_PIECES else None
+
+
+def _fits(held_out: Callable[[Sequence[str]], np.ndarray], boards: list[str]) -> np.ndarray:
+    """The held-out fit of each of ``boards`` (none weighed where there are none)."""
+    return held_out_fit(held_out(boards), boards) if boards else np.zeros(0)
+
+
+def _agreement(boards: Sequence[str]) -> str:
+    """The labels all ``boards`` agree on, '?' where they differ."""
+    return "".join(labels[0] if len(set(labels)) == 1 else "?" for labels in zip(*boards))
+
+
+def _pieces(known: str) -> int:
+    """How many pieces the labels ``known`` hold."""
+    return sum(label not in ".?" for label in known)
+
+
+def _agreed(boards: Sequence[str], fit: np.ndarray, margin: float) -> str | None:
+    """The labels every board within ``margin`` of the best ``fit`` agrees on (:func:`known_squares`)."""
+    if fit.max() < -DOUBT:
         return None
-    return known
+    known = _agreement([board for board, f in zip(boards, fit) if f >= fit.max() - margin])
+    return known if _pieces(known) >= FEWEST_PIECES else None
