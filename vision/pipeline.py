@@ -220,7 +220,16 @@ class BoardReader:
         game (``GameLearning``) learns it, and returns the lesson for the session to keep
         with the game; a refit it calls for runs in the background and becomes
         :attr:`adaptation` before a later frame is read. Called after the position is
-        accepted, so the refit is never on the path that decides a move."""
+        accepted, so the refit is never on the path that decides a move.
+
+        A reader the start taught nothing (:meth:`started`: the tracker confirmed it on a read
+        more than a start's misreads off it) adapts on the first board the game accepts that
+        the last read reads within them, as on a start: such a board is known square by
+        square as well as a start, and a reader left zero-shot learns nothing all game
+        (kingplay 70056: started on a frame of its first ply read further off than that, it
+        read the whole game zero-shot, and 30 s on lost a man on 2 no capture took)."""
+        if self._adaptation is None:
+            self._adapt_within_misreads(shown)
         self._taught(self._light)
         if self._learning is None or self._read_crops is None:
             return None
@@ -306,9 +315,16 @@ class BoardReader:
         Only where the last read reads that board within a start's misreads
         (``start_check.START_MISREADS``, in occupancy and side): a board the tracker took through
         more (a start first seen with plies already made, read through phantom men and a
-        hand's shadow) would teach the reader its misreads as this board's look. A reader
-        already adapted (on this start, or a game taken up) keeps its heads."""
-        if self._adaptation is not None or self._probabilities is None:
+        hand's shadow) would teach the reader its misreads as this board's look: such a
+        reader adapts on the first board the game accepts that it reads well (:meth:`learn`).
+        A reader already adapted (on this start, or a game taken up) keeps its heads."""
+        if self._adaptation is None:
+            self._adapt_within_misreads(shown)
+
+    def _adapt_within_misreads(self, shown: str) -> None:
+        """Adapt a reader never adapted on the last read, its squares showing ``shown``, where
+        that read reads ``shown`` within a start's misreads (:meth:`started`)."""
+        if self._probabilities is None:
             return
         pieces = np.array([label not in ".?" for label in shown])
         if len(sides_misread(self._probabilities, shown)) > allowed_misreads(pieces[None, :])[0]:
