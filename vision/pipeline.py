@@ -135,6 +135,16 @@ def side_classes(position: Position) -> np.ndarray:
                      for s in range(1, 33)])
 
 
+def first_plies(start: Position) -> np.ndarray:
+    """(P, 32) the side classes (:func:`side_classes`) of each board one ply from ``start``,
+    either side moving first."""
+    boards = []
+    for side in Colour:
+        before = Position(*start.board, turn=side)
+        boards += [side_classes(before.play(move)) for move in before.legal_moves()]
+    return np.array(boards, np.int64).reshape(-1, 32)
+
+
 def sides_misread(probabilities: np.ndarray, shown: str) -> tuple[int, ...]:
     """The squares (1-32) a read's sides (:func:`side_probabilities`) put another side, or
     none, than ``shown`` does (labels as :meth:`BoardReader.learn` takes them; a man and a
@@ -346,6 +356,7 @@ class BoardReader:
         self._starts = positions
         self._start_classes = np.array([side_classes(p) for p in positions])
         self._start_misreads = allowed_misreads(self._start_classes)
+        self._first_plies = first_plies(positions[0]) if positions else np.zeros((0, 32), np.int64)
 
     @property
     def seeking_start(self) -> bool:
@@ -525,16 +536,18 @@ class BoardReader:
         held_out = None
         numbering = chosen_numbering(zero_shot) if isinstance(self.classifier, StartChecking) else None
         if numbering is not None:
-            doubts, counts = np.full(len(NUMBERINGS), np.inf), []
+            doubts, counts, played_on = np.full(len(NUMBERINGS), np.inf), [], {}
             for n in (numbering, half_turn(numbering)):
-                doubts[n], count = self._held_out_fit(crops[n])
+                doubts[n], count, played_on[n] = self._held_out_fit(crops[n])
                 counts.append(count)
             held_out = float(doubts.min())
             self._start_hidden = hides_pieces(sides[numbering], self._start_classes[0])
-            if min(counts) <= self._start_misreads[0]:
+            if played_on[int(np.argmin(doubts))]:
+                pass  # a ply made: no start (its verdict below)
+            elif min(counts) <= self._start_misreads[0]:
                 self._start_verdict = None
                 return self._camps_named(image, numberings, numbering, 0)
-            if self._start_hidden and held_out <= HELD_OUT_NATS:
+            elif self._start_hidden and held_out <= HELD_OUT_NATS:
                 for other in np.flatnonzero(np.isinf(doubts)):  # weighed against every other numbering
                     doubts[other] = self._held_out_fit(crops[other])[0]
                 if held_out_start(doubts, numbering):
@@ -562,15 +575,22 @@ class BoardReader:
             chosen = numberings[half_turn(numbering)]
         return chosen, self._starts[start]
 
-    def _held_out_fit(self, crops: SquareCrops) -> tuple[float, int]:
+    def _held_out_fit(self, crops: SquareCrops) -> tuple[float, int, bool]:
         """The nats the reader, adapted to the configured set-up's labels on the other half
-        of the board, puts against the set-up (``read_held_out``, ``HELD_OUT_NATS``), and the
-        squares it reads otherwise."""
+        of the board, puts against the set-up (``read_held_out``, ``HELD_OUT_NATS``), the
+        squares it reads otherwise, and whether that read fits a board one ply from the
+        set-up (:func:`first_plies`) better than the set-up: the ply's squares read as it
+        left them. That board is one ply in, and no start: a frame first settled after
+        the hand that made the first move passes the doubt where the pieces hide (kingplay
+        70109: taught the set-up there, the reader read the moved man as the set-up's, and
+        the game was recorded from its second ply, every ply out of place)."""
         assert isinstance(self.classifier, StartChecking)
         layout = self._start_classes[:1]
         (read,) = self.classifier.held_out(crops, ["".join(".ld"[c] for c in layout[0])])
-        fit, misread = start_fits(side_probabilities(read), layout)
-        return -float(fit[0]), int(misread[0])
+        sides = side_probabilities(read)
+        fit, misread = start_fits(sides, layout)
+        played_on = len(self._first_plies) > 0 and bool(start_fits(sides, self._first_plies)[0].max() > fit[0])
+        return -float(fit[0]), int(misread[0]), played_on
 
     def _as_the_game_has_it(self, image: np.ndarray, found: BoardLocation, board: Board) -> Orientation:
         """Of the eight numberings of the follower's location (its quarter turns, either
