@@ -46,7 +46,7 @@ from .rectify import SquareCrops, crop_squares
 from .relight import known_squares
 from .reading import CLASS_INDEX, Reading, side_probabilities
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
-from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads, chosen_numbering,
+from .start_check import (HELD_OUT_MARGIN, HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads, chosen_numbering,
                           half_turn, held_out_start, hides_pieces, leading_start, start_fits, swaps_camps)
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
@@ -519,7 +519,8 @@ class BoardReader:
         labels, the configured set-up under the numbering the zero-shot reading chooses is
         read within its misreads on held-out squares, or, where the zero-shot reading hides
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
-        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`). Where none is,
+        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`), unless that
+        held-out read fits a board one ply in better (:meth:`_held_out_fit`). Where none is,
         :attr:`start_verdict` says why; where one is, ``_start_hidden`` says whether the
         zero-shot reading hides the set-up's pieces (:func:`start_check.hides_pieces`)."""
         reads = self._read_each_numbering(image, found)
@@ -542,12 +543,11 @@ class BoardReader:
                 counts.append(count)
             held_out = float(doubts.min())
             self._start_hidden = hides_pieces(sides[numbering], self._start_classes[0])
-            if played_on[int(np.argmin(doubts))]:
-                pass  # a ply made: no start (its verdict below)
-            elif min(counts) <= self._start_misreads[0]:
+            one_ply_in = played_on[int(np.argmin(doubts))]  # no start: its verdict below
+            if not one_ply_in and min(counts) <= self._start_misreads[0]:
                 self._start_verdict = None
                 return self._camps_named(image, numberings, numbering, 0)
-            elif self._start_hidden and held_out <= HELD_OUT_NATS:
+            if not one_ply_in and self._start_hidden and held_out <= HELD_OUT_NATS:
                 for other in np.flatnonzero(np.isinf(doubts)):  # weighed against every other numbering
                     doubts[other] = self._held_out_fit(crops[other])[0]
                 if held_out_start(doubts, numbering):
@@ -579,9 +579,11 @@ class BoardReader:
         """The nats the reader, adapted to the configured set-up's labels on the other half
         of the board, puts against the set-up (``read_held_out``, ``HELD_OUT_NATS``), the
         squares it reads otherwise, and whether that read fits a board one ply from the
-        set-up (:func:`first_plies`) better than the set-up: the ply's squares read as it
-        left them. That board is one ply in, and no start: a frame first settled after
-        the hand that made the first move passes the doubt where the pieces hide (kingplay
+        set-up (:func:`first_plies`) better than the set-up by ``HELD_OUT_MARGIN``: the ply's
+        squares read as it left them, surely, where a set-up read with a man or two in doubt
+        fits such a board a little better. That board is one ply in, and no start: a frame
+        first settled after the hand that made the first move passes the doubt where the
+        pieces hide (kingplay
         70109: taught the set-up there, the reader read the moved man as the set-up's, and
         the game was recorded from its second ply, every ply out of place)."""
         assert isinstance(self.classifier, StartChecking)
@@ -589,7 +591,8 @@ class BoardReader:
         (read,) = self.classifier.held_out(crops, ["".join(".ld"[c] for c in layout[0])])
         sides = side_probabilities(read)
         fit, misread = start_fits(sides, layout)
-        played_on = len(self._first_plies) > 0 and bool(start_fits(sides, self._first_plies)[0].max() > fit[0])
+        played_on = (len(self._first_plies) > 0
+                     and bool(start_fits(sides, self._first_plies)[0].max() >= fit[0] + HELD_OUT_MARGIN))
         return -float(fit[0]), int(misread[0]), played_on
 
     def _as_the_game_has_it(self, image: np.ndarray, found: BoardLocation, board: Board) -> Orientation:
