@@ -237,7 +237,7 @@ class BoardReader:
         the last read reads within them, as on a start: such a board is known square by
         square as well as a start, and a reader left zero-shot learns nothing all game
         (kingplay 70056: started on a frame of its first ply read further off than that, it
-        read the whole game zero-shot, and 30 s on lost a man on 2 no capture took)."""
+        read the whole game zero-shot, and later lost a man on 2 no capture took)."""
         if self._adaptation is None:
             self._adapt_within_misreads(shown)
         self._taught(self._light)

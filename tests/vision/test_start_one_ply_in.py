@@ -4,8 +4,8 @@ hand that made 27-23 passed the held-out doubt; taught the set-up there, the rea
 moved man as the set-up's, and the game was recorded from its second ply, every ply out of
 place). The held-out read that fits a board one ply from the set-up surely better than the
 set-up finds no start; a set-up read with a man or two in doubt is still one (kingplay 70069:
-its set-up, doubted 4 nats held out, refused so on its first settled frame, was not taught
-there and lost 5 of its 15 plies)."""
+its set-up, doubted little held out, refused so on its first settled frame, was not taught
+there and lost a third of its plies)."""
 
 from __future__ import annotations
 

@@ -122,7 +122,7 @@ def test_a_set_up_whose_pieces_the_zero_shot_reading_hides_is_taught_where_later
 def test_a_start_confirmed_on_a_read_too_far_off_it_is_taught_on_the_first_board_read_well(monkeypatch) -> None:
     """Kingplay 70056: the tracker confirmed the set-up on a frame read further off than a
     start's misreads (its first ply made, a square or two misread), so the reader was not
-    taught there; left zero-shot, it learnt nothing all game and misread a man 30 s on. The
+    taught there; left zero-shot, it learnt nothing all game and later misread a man. The
     first board the game accepts that the reader reads within those misreads teaches it."""
     searched(monkeypatch, lambda search: False)
     reader = BoardReader(AdaptingReader())
