@@ -46,8 +46,9 @@ from .rectify import SquareCrops, crop_squares
 from .relight import known_squares
 from .reading import CLASS_INDEX, Reading, side_probabilities
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
-from .start_check import (HELD_OUT_MARGIN, HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads, chosen_numbering,
-                          half_turn, held_out_start, hides_pieces, leading_start, start_fits, swaps_camps)
+from .start_check import (HELD_OUT_MARGIN, HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads,
+                          chosen_numbering, half_turn, held_out_start, hides_pieces, leading_start, start_fits,
+                          swaps_camps)
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
 #: before the glance may pass over frames that show nothing new: the gate first makes the
@@ -356,7 +357,7 @@ class BoardReader:
         self._starts = positions
         self._start_classes = np.array([side_classes(p) for p in positions])
         self._start_misreads = allowed_misreads(self._start_classes)
-        self._first_plies = first_plies(positions[0]) if positions else np.zeros((0, 32), np.int64)
+        self._first_plies = first_plies(positions[0])  # the configured set-up's
 
     @property
     def seeking_start(self) -> bool:
@@ -583,16 +584,15 @@ class BoardReader:
         squares read as it left them, surely, where a set-up read with a man or two in doubt
         fits such a board a little better. That board is one ply in, and no start: a frame
         first settled after the hand that made the first move passes the doubt where the
-        pieces hide (kingplay
-        70109: taught the set-up there, the reader read the moved man as the set-up's, and
-        the game was recorded from its second ply, every ply out of place)."""
+        pieces hide (kingplay 70109: taught the set-up there, the reader read the moved man
+        as the set-up's, and the game was recorded from its second ply, every ply out of
+        place)."""
         assert isinstance(self.classifier, StartChecking)
         layout = self._start_classes[:1]
         (read,) = self.classifier.held_out(crops, ["".join(".ld"[c] for c in layout[0])])
         sides = side_probabilities(read)
         fit, misread = start_fits(sides, layout)
-        played_on = (len(self._first_plies) > 0
-                     and bool(start_fits(sides, self._first_plies)[0].max() >= fit[0] + HELD_OUT_MARGIN))
+        played_on = bool(start_fits(sides, self._first_plies)[0].max() >= fit[0] + HELD_OUT_MARGIN)
         return -float(fit[0]), int(misread[0]), played_on
 
     def _as_the_game_has_it(self, image: np.ndarray, found: BoardLocation, board: Board) -> Orientation:
