@@ -117,3 +117,22 @@ def test_a_set_up_whose_pieces_the_zero_shot_reading_hides_is_taught_where_later
         reader.process(image, k / 30)
     assert not reader.seeking_start
     assert reader.adaptation is not None  # taught the set-up: the tracker can now see it
+
+
+def test_a_start_confirmed_on_a_read_too_far_off_it_is_taught_on_the_first_board_read_well(monkeypatch) -> None:
+    """Kingplay 70056: the tracker confirmed the set-up on a frame read further off than a
+    start's misreads (its first ply made, a square or two misread), so the reader was not
+    taught there; left zero-shot, it learnt nothing all game and later misread a man. The
+    first board the game accepts that the reader reads within those misreads teaches it."""
+    searched(monkeypatch, lambda search: False)
+    reader = BoardReader(AdaptingReader())
+    two_plies_in = ONE_PLY_IN.copy()
+    del two_plies_in[8]
+    two_plies_in[12] = "l"  # 8-12 made: four squares off the set-up
+    image = rendered(two_plies_in)
+    for k in range(60):
+        reader.process(image, k / 30)
+    reader.started("".join(START.get(s, ".") for s in range(1, 33)))
+    assert reader.adaptation is None  # not taught the set-up on a read of another board
+    reader.learn("".join(two_plies_in.get(s, ".") for s in range(1, 33)))
+    assert reader.adaptation is not None  # the board the game accepted, read as it is
