@@ -69,8 +69,10 @@ CHROMA_GAIN = 2.0
 CLOTH_SIDES = 2
 #: Share of the zigzag of the lines of empty squares (neighbouring squares' colours, less
 #: a shading's gradient) that a line of squares across the men's rows shows, where the
-#: board's surroundings show little (:func:`_settled_by_rows`).
+#: board's surroundings show little (:func:`_settled_by_rows`) ...
 ROW_ZIGZAG = 0.15
+#: ... and that the lines past the board stay under: a line between the two settles nothing.
+ROW_STILL = 0.06
 #: How far inside a board's outline, in squares, a corner is surely the board's own.
 OUTLINE_MARGIN = 0.25
 
@@ -785,9 +787,12 @@ def _settled_by_rows(
     across. So each line of squares across the unplaced way is weighed by how much its
     neighbouring squares zigzag in colour (a shading's gradient does not), against the
     lines the checkerboard already placed; the window is the one run of eight such lines,
-    with none on either side of it. Where men are the colour of the empty squares beside
-    them (white men beside white squares), their rows do not zigzag, no run of eight is
-    found and the window is not settled: a window a row off is never guessed.
+    with a line clearly still on either side of it. Where men are the colour of the empty
+    squares beside them (white men beside white squares), their rows do not zigzag, and a
+    line that straddles the board's edge and the table, seen from low down, zigzags a
+    little: a run of eight that ends at such a line settles nothing (kingplay 70005: dark
+    men on light squares made the board's last row one colour, and a window a row off,
+    onto the edge, was taken). A window a row off is never guessed.
     """
     span_i, span_j = spans
     if span_i is None or span_j is None:
@@ -811,9 +816,10 @@ def _settled_by_rows(
                         axis=2)
     zigzag = np.abs(colours[:, :-2] - 2 * colours[:, 1:-1] + colours[:, 2:]).sum(axis=2).mean(axis=1) / 2
     known = (lines >= start_q) & (lines < start_q + length_q)
-    shows = zigzag >= ROW_ZIGZAG * float(np.median(zigzag[known]))
+    share = zigzag / max(float(np.median(zigzag[known])), 1e-9)
+    shows, still = share >= ROW_ZIGZAG, share < ROW_STILL
     windows = [c for c in range(len(lines) - BOARD_LINES - 1)
-               if shows[c + 1:c + 1 + BOARD_LINES].all() and not shows[c] and not shows[c + 1 + BOARD_LINES]]
+               if shows[c + 1:c + 1 + BOARD_LINES].all() and still[c] and still[c + 1 + BOARD_LINES]]
     if len(windows) != 1:
         return None
     origin = np.zeros(2, np.float32)

@@ -19,9 +19,10 @@ CFG = LocateConfig()
 
 
 def _board(men: tuple[np.ndarray, np.ndarray], lamp: bool) -> np.ndarray:
-    """Eight by eight squares, two rows of men a side on the dark squares (light men on
-    rows 0-1, dark men on rows 6-7), a frame of half a square, the table beyond; ``lamp``
-    lights the right third of the picture."""
+    """Eight by eight squares, two rows of men a side on the light squares, as in kingplay
+    70088 (``men``: the colours of rows 0-1 and of rows 6-7), a frame of half a square, the
+    table beyond; ``lamp``
+    lights the picture more and more to the right."""
     size = 8 * PX + 2 * PAD
     image = np.empty((size, size, 3), np.float64)
     image[:] = TABLE
@@ -31,11 +32,11 @@ def _board(men: tuple[np.ndarray, np.ndarray], lamp: bool) -> np.ndarray:
         for col in range(8):
             y, x = PAD + row * PX, PAD + col * PX
             image[y:y + PX, x:x + PX] = DARK if (row + col) % 2 else LIGHT
-            if (row + col) % 2 and row in (0, 1, 6, 7):
+            if (row + col) % 2 == 0 and row in (0, 1, 6, 7):
                 colour = men[0] if row < 2 else men[1]
                 cv2.circle(image, (x + half, y + half), int(PX * 0.4), colour.tolist(), -1, cv2.LINE_AA)
-    if lamp:
-        image[:, 2 * size // 3:] = np.minimum(image[:, 2 * size // 3:] * 1.6 + 40, 255)
+    if lamp:  # brighter and brighter to the right
+        image = image * np.linspace(1.0, 2.0, size)[None, :, None]
     return np.clip(image, 0, 255).astype(np.uint8)
 
 
@@ -55,9 +56,9 @@ def test_the_men_rows_settle_the_window_where_a_lamp_lights_one_side():
 
 @pytest.mark.parametrize("lamp", [False, True])
 def test_men_the_colour_of_the_squares_beside_them_settle_nothing(lamp):
-    """Light men as light as the empty squares between them: their rows do not zigzag, no
-    run of eight lines shows, and no window is guessed."""
-    image = _board((LIGHT, np.array([25, 25, 30])), lamp=lamp)
+    """Kingplay 70005: dark men as dark as the empty squares between them. Their rows do
+    not zigzag, no run of eight lines shows, and no window is guessed."""
+    image = _board((np.array([170, 200, 210]), DARK), lamp=lamp)
     assert _settle(image, _settled_by_rows) is None
 
 
@@ -69,4 +70,17 @@ def test_a_window_a_row_off_is_never_settled():
     for col in range(8):  # a ninth row of squares past the dark men
         x = PAD + col * PX
         image[y:y + PX, x:x + PX] = DARK if (8 + col) % 2 else LIGHT
+    assert _settle(image, _settled_by_rows) is None
+
+
+def test_a_line_past_the_board_that_zigzags_a_little_settles_nothing():
+    """Kingplay 70005: a line straddling the board's edge and the table, seen from low down,
+    zigzags a little; a run of eight ending there was a window a row off. A window is
+    settled only with a line clearly still on either side."""
+    image = _board((np.array([170, 200, 210]), np.array([25, 25, 30])), lamp=True)
+    assert _settle(image, _settled_by_rows).tolist() == [1, 1]
+    y = PAD + 8 * PX
+    for col in range(8):  # the line past the dark men: the table, every other square a shade off
+        x = PAD + col * PX
+        image[y:y + PX, x:x + PX] = TABLE + (16 if col % 2 else 0)
     assert _settle(image, _settled_by_rows) is None
