@@ -788,11 +788,11 @@ def _settled_by_rows(
     neighbouring squares zigzag in colour (a shading's gradient does not), against the
     lines the checkerboard already placed; the window is the one run of eight such lines,
     with a line clearly still on either side of it. Where men are the colour of the empty
-    squares beside them (white men beside white squares), their rows do not zigzag, and a
-    line that straddles the board's edge and the table, seen from low down, zigzags a
-    little: a run of eight that ends at such a line settles nothing (kingplay 70005: dark
-    men on light squares made the board's last row one colour, and a window a row off,
-    onto the edge, was taken). A window a row off is never guessed.
+    squares beside them (white men beside white squares), their rows do not zigzag and no
+    run of eight shows. A line that straddles the board's edge and the table, seen from
+    low down, zigzags a little, so a run must end at lines clearly still (kingplay 70005:
+    dark men on light squares made the board's last row one colour, and a run ending at
+    the straddling line was a window a row off). A window a row off is never guessed.
     """
     span_i, span_j = spans
     if span_i is None or span_j is None:
@@ -823,6 +823,7 @@ def _settled_by_rows(
     if len(windows) != 1:
         return None
     origin = np.zeros(2, np.float32)
+    # The window's first line is the one past the still line; its inner corner (1, 1) ends it.
     origin[p], origin[1 - p] = start_p + 1, lines[windows[0]] + 2
     return origin
 
