@@ -67,6 +67,12 @@ BOARD_LINES = 8
 CHROMA_GAIN = 2.0
 #: Sides of a window past which its checkerboard goes on, that make it a cloth's.
 CLOTH_SIDES = 2
+#: Share of the zigzag of the lines of empty squares (neighbouring squares' colours, less
+#: a shading's gradient) that a line of squares across the men's rows shows, where the
+#: board's surroundings show little (:func:`_settled_by_rows`) ...
+ROW_ZIGZAG = 0.15
+#: ... and that the lines past the board stay under: a line between the two settles nothing.
+ROW_STILL = 0.06
 #: How far inside a board's outline, in squares, a corner is surely the board's own.
 OUTLINE_MARGIN = 0.25
 
@@ -703,7 +709,10 @@ def _choose_window(
         # A close call: the squares may settle it among the windows the corners cannot tell
         # apart, never against a window the corners rule out (a taped ring's squares beyond
         # the tape alternate too).
-        settled = _settled_by_surroundings(frame, feat, h, _cell_lines(feat, h, runs, lo, cfg), cfg)
+        spans = _cell_lines(feat, h, runs, lo, cfg)
+        settled = _settled_by_surroundings(frame, feat, h, spans, cfg)
+        if settled is None:
+            settled = _settled_by_rows(frame, feat, h, spans, cfg)
         close = score > score[k] - cfg.sure_lead
         if settled is not None and np.any(close & (oi == settled[0]) & (oj == settled[1])):
             return settled, cfg.sure_lead
@@ -759,6 +768,63 @@ def _settled_by_surroundings(
         return None
     origin = np.zeros(2, np.float32)
     origin[p], origin[1 - p] = start_p + 1, starts[order[0]] + 1
+    return origin
+
+
+def _settled_by_rows(
+    frame: np.ndarray, feat: _Features, h: np.ndarray, spans: list[tuple[int, int] | None],
+    cfg: LocateConfig,
+) -> np.ndarray | None:
+    """Lattice index of inner corner (1, 1) where the lines of squares across the men's rows
+    settle the window, else None.
+
+    Why: at the start the men hide the corners of their rows, and where the board's
+    surroundings differ from side to side (a lamp lights one side of the frame, a phone
+    lies on another) :func:`_settled_by_surroundings` cannot tell the windows apart: kingplay
+    70088's board, in view from the first frame, was found only once a ply had been made,
+    and its set-up was never seen. A row of men still alternates, man and empty square,
+    while the frame or the table past the board's last row is one colour, at most shaded
+    across. So each line of squares across the unplaced way is weighed by how much its
+    neighbouring squares zigzag in colour (a shading's gradient does not), against the
+    lines the checkerboard already placed; the window is the one run of eight such lines,
+    with a line clearly still on either side of it. Where men are the colour of the empty
+    squares beside them (white men beside white squares), their rows do not zigzag and no
+    run of eight shows. A line that straddles the board's edge and the table, seen from
+    low down, zigzags a little, so a run must end at lines clearly still (kingplay 70005:
+    dark men on light squares made the board's last row one colour, and a run ending at
+    the straddling line was a window a row off). A window a row off is never guessed.
+    """
+    span_i, span_j = spans
+    if span_i is None or span_j is None:
+        return None
+    placed = [length == BOARD_LINES for _, length in (span_i, span_j)]
+    if placed.count(True) != 1:
+        return None
+    p = placed.index(True)
+    (start_p, _), (start_q, length_q) = (span_i, span_j) if p == 0 else (span_j, span_i)
+    if length_q >= BOARD_LINES:
+        return None
+    to_frame = np.diag([1 / feat.scale, 1 / feat.scale, 1.0]) @ h
+    first = int(start_q) + int(length_q) - BOARD_LINES - 1  # the line before the first window
+    lines = np.arange(first, int(start_q) + BOARD_LINES + 1)
+    squares = np.zeros((len(lines), BOARD_LINES, 2), np.float32)
+    squares[..., 1 - p] = lines[:, None]
+    squares[..., p] = np.arange(start_p, start_p + BOARD_LINES)[None, :]
+    at = project(to_frame, (squares.reshape(-1, 1, 2) + _SQUARE_SAMPLES[None]).reshape(-1, 2))
+    planes = [sample(channel(frame, c), at) for c in ((0,) if frame.ndim == 2 else (1, 2, 3))]
+    colours = np.median(np.stack(planes, axis=1).reshape(len(lines), BOARD_LINES, len(_SQUARE_SAMPLES), -1),
+                        axis=2)
+    zigzag = np.abs(colours[:, :-2] - 2 * colours[:, 1:-1] + colours[:, 2:]).sum(axis=2).mean(axis=1) / 2
+    known = (lines >= start_q) & (lines < start_q + length_q)
+    share = zigzag / max(float(np.median(zigzag[known])), 1e-9)
+    shows, still = share >= ROW_ZIGZAG, share < ROW_STILL
+    windows = [c for c in range(len(lines) - BOARD_LINES - 1)
+               if shows[c + 1:c + 1 + BOARD_LINES].all() and still[c] and still[c + 1 + BOARD_LINES]]
+    if len(windows) != 1:
+        return None
+    origin = np.zeros(2, np.float32)
+    # The window's first line is the one past the still line; its inner corner (1, 1) ends it.
+    origin[p], origin[1 - p] = start_p + 1, lines[windows[0]] + 2
     return origin
 
 
