@@ -43,6 +43,13 @@ FEWEST_PIECES = 6
 #: past it, so many fit as well that little is known, and the weighing (about a millisecond
 #: a board) would hold the relight up for seconds.
 MOST_WEIGHED = 2000
+#: The boards a ply on, among those that fit no better than the best of the stories, that the
+#: weighing goes on from, the best fitting first (:func:`known_squares_doubted`): a board on
+#: the way to the one on the table may fit worse than the stories' best, as where a ply of
+#: the way is undone by a later one (a man moved into a capture and taken: kingplay 70104,
+#: 8-11 then 29x8, the board after 8-11 further from the frame than the stories' best, the
+#: board after 29x8 far nearer it).
+BEAM = 8
 _SIDE = {".": 0, "l": 1, "L": 1, "d": 2, "D": 2}
 
 
@@ -123,8 +130,11 @@ def known_squares_doubted(held_out: Callable[[Sequence[str]], np.ndarray], board
         if len(seen) + len(new) > MOST_WEIGHED:
             return None
         seen.update(new)
-        frontier = [board for board, f in zip(new, _fits(held_out, new)) if f > fit.max()]
-        close += frontier
+        fits = _fits(held_out, new)
+        better = [board for board, f in zip(new, fits) if f > fit.max()]
+        close += better
+        ranked = [new[i] for i in np.argsort(-fits, kind="stable") if fits[i] <= fit.max()]
+        frontier = better + ranked[:BEAM]
     known = _agreement(close)
     return known if _pieces(known) >= FEWEST_PIECES else None
 
