@@ -43,6 +43,13 @@ FEWEST_PIECES = 6
 #: past it, so many fit as well that little is known, and the weighing (about a millisecond
 #: a board) would hold the relight up for seconds.
 MOST_WEIGHED = 2000
+#: The boards a ply on, among those that fit no better than the best of the stories, that the
+#: weighing goes on from, the best fitting first (:func:`known_squares_doubted`): a board on
+#: the way to the one on the table may fit worse than the stories' best, as where a ply of
+#: the way is undone by a later one (a man moved into a capture and taken: kingplay 70104,
+#: 8-11 then 29x8, the board after 8-11 further from the frame than the stories' best, the
+#: board after 29x8 far nearer it).
+BEAM = 8
 _SIDE = {".": 0, "l": 1, "L": 1, "d": 2, "D": 2}
 
 
@@ -93,20 +100,23 @@ def known_squares_doubted(held_out: Callable[[Sequence[str]], np.ndarray], board
       weighed as the doubt it is, it keeps the reader from being taught squares the frame
       does not tell (kingplay 70033: the board before the last two plies fitted within a
       nat of the one after them, which, taught whole, led to two plies nobody played).
-    - ``further``: where more plies may have been made than ``boards`` hold (the board on
-      the table then perhaps none of them), the boards a ply on from each that fits, ply
-      after ply, that fit better than the best of ``boards``. The stories hold one or two
-      plies; under a sleeve or a shadow the players make more (kingplay 70068: three plies
-      unseen, then a read in new light). The story's board nearest the board on the table
-      then fits best, and alone within the margin it was taught whole: the squares of the
-      ply it lacks, taught as they were, were read so for good, and the plies that followed
-      were explained over them. A board further on is not taught for fitting best: among
-      boards of many plies one fits the misreads of nearly any frame, as among a gap's
-      lines. Nor does one that fits no better than the stories take squares away: more
-      plies than the time usually holds need more evidence than fewer, and a frame no board
-      explains (kingplay 70096: an arm resting on the board) has boards further on within
-      the margin by chance, which, taken as doubt, left the reader few squares and a gap's
-      line of four plies nobody played read through the rest.
+    - ``further``: where more plies may have been made than ``boards`` hold (the board on the
+      table then perhaps none of them), the boards a ply on from each that fits, ply after
+      ply, that fit better than the best of ``boards``; the way to them goes on, too, from the
+      :data:`BEAM` best fitting of the boards a ply on that fit no better, since a ply that a
+      later one undoes (a man moved into a capture, then taken) leaves a board further from
+      the frame than the stories' best on the way to one far nearer it. The stories hold one
+      or two plies; under a sleeve or a shadow the players make more (kingplay 70068: three
+      plies unseen, then a read in new light). The story's board nearest the board on the
+      table then fits best, and alone within the margin it was taught whole: the squares of
+      the ply it lacks, taught as they were, were read so for good, and the plies that
+      followed were explained over them. A board further on is not taught for fitting best:
+      among boards of many plies one fits the misreads of nearly any frame, as among a gap's
+      lines. Nor does one that fits no better than the stories take squares away: more plies
+      than the time usually holds need more evidence than fewer, and a frame no board explains
+      (kingplay 70096: an arm resting on the board) has boards further on within the margin by
+      chance, which, taken as doubt, left the reader few squares and a gap's line of four
+      plies nobody played read through the rest.
 
     None where the boards that fit leave fewer than :data:`FEWEST_PIECES` pieces known, or
     are more than :data:`MOST_WEIGHED`."""
@@ -123,8 +133,11 @@ def known_squares_doubted(held_out: Callable[[Sequence[str]], np.ndarray], board
         if len(seen) + len(new) > MOST_WEIGHED:
             return None
         seen.update(new)
-        frontier = [board for board, f in zip(new, _fits(held_out, new)) if f > fit.max()]
-        close += frontier
+        fits = _fits(held_out, new)
+        better = [board for board, f in zip(new, fits) if f > fit.max()]
+        close += better
+        ranked = [new[i] for i in np.argsort(-fits, kind="stable") if fits[i] <= fit.max()]
+        frontier = better + ranked[:BEAM]
     known = _agreement(close)
     return known if _pieces(known) >= FEWEST_PIECES else None
 

@@ -108,3 +108,21 @@ def test_where_boards_past_the_stories_are_too_many_nothing_is_known() -> None:
     def endless(board: str) -> list[str]:
         return [f"{board[:31]}{chr(0x100 + k)}" for k in range(MOST_WEIGHED + 1)]  # all fit as well
     assert known_squares_doubted(held, [TWO], further=endless) is None
+
+
+def test_a_board_past_the_stories_whose_way_fits_worse_than_the_best_makes_its_squares_unknown() -> None:
+    """Kingplay 70104: 8-11 then 29x8 unseen; the board after 8-11 fits the frame no better
+    than the stories' best (the man it moved is taken by the next ply), the board after 29x8
+    far better. Weighed only from boards that fit better than the best, the weighing stopped
+    at 8-11 and the reader was taught the stories' best whole."""
+    into = moved(TWO, 7, 11)  # a man moved into a capture
+    taken = moved(into[:10] + "." + into[11:], 26, 22)  # taken, the taker on 22
+    decoys = [moved(TWO, 6, 10), moved(TWO, 8, 12)]
+    plies = {SHOWN: 0, ONE: 1, TWO: 2, into: 3}
+
+    def further(board: str) -> list[str]:
+        return {TWO: [into, *decoys], into: [taken]}.get(board, []) if plies.get(board, 6) < 6 else []
+    known = known_squares_doubted(frame(taken), [SHOWN, ONE, TWO], further=further)
+    assert known is not None
+    assert known[6] == "?" and known[21] == "?" and known[25] == "?"  # 7, 22, 26 not taught
+    assert all(k in ("?", t) for k, t in zip(known, taken))
