@@ -46,9 +46,8 @@ from .rectify import SquareCrops, crop_squares
 from .relight import Further, known_squares_doubted
 from .reading import CLASS_INDEX, Reading, side_probabilities
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
-from .start_check import (HELD_OUT_MARGIN, HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads,
-                          chosen_numbering, half_turn, held_out_start, hides_pieces, leading_start, start_fits,
-                          swaps_camps)
+from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads, chosen_numbering,
+                          half_turn, held_out_start, hides_pieces, leading_start, start_fits, swaps_camps)
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
 #: before the glance may pass over frames that show nothing new: the gate first makes the
@@ -134,16 +133,6 @@ def side_classes(position: Position) -> np.ndarray:
     """(32,) 0 empty, 1 light, 2 dark: what :func:`side_probabilities` says of each square."""
     return np.array([0 if (piece := position.piece_at(s)) is None else 1 + (piece.colour is Colour.DARK)
                      for s in range(1, 33)])
-
-
-def first_plies(start: Position) -> np.ndarray:
-    """(P, 32) the side classes (:func:`side_classes`) of each board one ply from ``start``,
-    either side moving first."""
-    boards = []
-    for side in Colour:
-        before = Position(*start.board, turn=side)
-        boards += [side_classes(before.play(move)) for move in before.legal_moves()]
-    return np.array(boards, np.int64).reshape(-1, 32)
 
 
 def sides_misread(probabilities: np.ndarray, shown: str) -> tuple[int, ...]:
@@ -363,7 +352,6 @@ class BoardReader:
         self._starts = positions
         self._start_classes = np.array([side_classes(p) for p in positions])
         self._start_misreads = allowed_misreads(self._start_classes)
-        self._first_plies = first_plies(positions[0])  # the configured set-up's
 
     @property
     def seeking_start(self) -> bool:
@@ -526,8 +514,7 @@ class BoardReader:
         labels, the configured set-up under the numbering the zero-shot reading chooses is
         read within its misreads on held-out squares, or, where the zero-shot reading hides
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
-        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`), unless that
-        held-out read fits a board one ply in better (:meth:`_held_out_fit`). Where none is,
+        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`). Where none is,
         :attr:`start_verdict` says why; where one is, ``_start_hidden`` says whether the
         zero-shot reading hides the set-up's pieces (:func:`start_check.hides_pieces`)."""
         reads = self._read_each_numbering(image, found)
@@ -544,17 +531,16 @@ class BoardReader:
         held_out = None
         numbering = chosen_numbering(zero_shot) if isinstance(self.classifier, StartChecking) else None
         if numbering is not None:
-            doubts, counts, played_on = np.full(len(NUMBERINGS), np.inf), [], {}
+            doubts, counts = np.full(len(NUMBERINGS), np.inf), []
             for n in (numbering, half_turn(numbering)):
-                doubts[n], count, played_on[n] = self._held_out_fit(crops[n])
+                doubts[n], count = self._held_out_fit(crops[n])
                 counts.append(count)
             held_out = float(doubts.min())
             self._start_hidden = hides_pieces(sides[numbering], self._start_classes[0])
-            one_ply_in = played_on[int(np.argmin(doubts))]  # no start: its verdict below
-            if not one_ply_in and min(counts) <= self._start_misreads[0]:
+            if min(counts) <= self._start_misreads[0]:
                 self._start_verdict = None
                 return self._camps_named(image, numberings, numbering, 0)
-            if not one_ply_in and self._start_hidden and held_out <= HELD_OUT_NATS:
+            if self._start_hidden and held_out <= HELD_OUT_NATS:
                 for other in np.flatnonzero(np.isinf(doubts)):  # weighed against every other numbering
                     doubts[other] = self._held_out_fit(crops[other])[0]
                 if held_out_start(doubts, numbering):
@@ -582,24 +568,15 @@ class BoardReader:
             chosen = numberings[half_turn(numbering)]
         return chosen, self._starts[start]
 
-    def _held_out_fit(self, crops: SquareCrops) -> tuple[float, int, bool]:
+    def _held_out_fit(self, crops: SquareCrops) -> tuple[float, int]:
         """The nats the reader, adapted to the configured set-up's labels on the other half
-        of the board, puts against the set-up (``read_held_out``, ``HELD_OUT_NATS``), the
-        squares it reads otherwise, and whether that read fits a board one ply from the
-        set-up (:func:`first_plies`) better than the set-up by ``HELD_OUT_MARGIN``: the ply's
-        squares read as it left them, surely, where a set-up read with a man or two in doubt
-        fits such a board a little better. That board is one ply in, and no start: a frame
-        first settled after the hand that made the first move passes the doubt where the
-        pieces hide (kingplay 70109: taught the set-up there, the reader read the moved man
-        as the set-up's, and the game was recorded from its second ply, every ply out of
-        place)."""
+        of the board, puts against the set-up (``read_held_out``, ``HELD_OUT_NATS``), and the
+        squares it reads otherwise."""
         assert isinstance(self.classifier, StartChecking)
         layout = self._start_classes[:1]
         (read,) = self.classifier.held_out(crops, ["".join(".ld"[c] for c in layout[0])])
-        sides = side_probabilities(read)
-        fit, misread = start_fits(sides, layout)
-        played_on = bool(start_fits(sides, self._first_plies)[0].max() >= fit[0] + HELD_OUT_MARGIN)
-        return -float(fit[0]), int(misread[0]), played_on
+        fit, misread = start_fits(side_probabilities(read), layout)
+        return -float(fit[0]), int(misread[0])
 
     def _as_the_game_has_it(self, image: np.ndarray, found: BoardLocation, board: Board) -> Orientation:
         """Of the eight numberings of the follower's location (its quarter turns, either
