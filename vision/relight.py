@@ -77,7 +77,10 @@ def known_squares(held: np.ndarray, boards: Sequence[str], margin: float = MARGI
     >>> known_squares(held, ["l" * 8 + "." * 24, "l" * 7 + "." * 25], margin=20.0)
     'lllllll?........................'
     """
-    return _agreed(boards, held_out_fit(held, boards), margin)
+    fit = held_out_fit(held, boards)
+    if fit.max() < -DOUBT:
+        return None
+    return _known([board for board, f in zip(boards, fit) if f >= fit.max() - margin])
 
 
 #: The boards a ply further on from a board weighed (32 labels each), none where no more
@@ -138,8 +141,7 @@ def known_squares_doubted(held_out: Callable[[Sequence[str]], np.ndarray], board
         close += better
         ranked = [new[i] for i in np.argsort(-fits, kind="stable") if fits[i] <= fit.max()]
         frontier = better + ranked[:BEAM]
-    known = _agreement(close)
-    return known if _pieces(known) >= FEWEST_PIECES else None
+    return _known(close)
 
 
 def _fits(held_out: Callable[[Sequence[str]], np.ndarray], boards: list[str]) -> np.ndarray:
@@ -157,9 +159,8 @@ def _pieces(known: str) -> int:
     return sum(label not in ".?" for label in known)
 
 
-def _agreed(boards: Sequence[str], fit: np.ndarray, margin: float) -> str | None:
-    """The labels every board within ``margin`` of the best ``fit`` agrees on (:func:`known_squares`)."""
-    if fit.max() < -DOUBT:
-        return None
-    known = _agreement([board for board, f in zip(boards, fit) if f >= fit.max() - margin])
+def _known(close: Sequence[str]) -> str | None:
+    """The labels the boards ``close`` agree on, None where they leave fewer than
+    :data:`FEWEST_PIECES` pieces known."""
+    known = _agreement(close)
     return known if _pieces(known) >= FEWEST_PIECES else None
