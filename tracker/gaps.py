@@ -113,14 +113,27 @@ IRREGULAR_PLIES = 4
 IrregularLines = list[tuple[Colour, IrregularLine]]
 
 
-def irregular_lines_seen(record: MatchGame, seen: Sight, most: int,
-                         fixed_first_mover: bool) -> IrregularLines:
+def irregular_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_mover: bool,
+                         legal: Lines | None = None) -> IrregularLines:
     """The shortest lines of at most ``most`` plies from the game's position to the board
-    read with one irregular ply of the catalogue, the rest legal (asked only where no legal
-    line fits: kingplay 70047's 21x10 then 3x14 stopped after its first jump, under an arm)."""
+    read with one irregular ply of the catalogue, the rest legal (kingplay 70047's 21x10
+    then 3x14 stopped after its first jump, under an arm).
+
+    Where the ``legal`` lines fit, only the lines as long as theirs: the same plies in
+    another order, one of them a capture missed, often lead to the same board (kingplay
+    70068: 23-18 11-16 28-24, then 3-8 with a capture due, then 26-23, which eight legal
+    orders of the same plies explain). Only what the camera glimpsed on the way tells them
+    apart (:func:`rather_irregular`), and a line of more plies, irregular too, is no rival
+    of theirs. Their length bounds the search, not ``IRREGULAR_PLIES``: a board they explain
+    is no noisy board that some irregular line of many plies fits."""
+    if legal:
+        most = len(legal[0][1])
     found = [(side, line) for side in record.movers(fixed_first_mover)
-             for line in irregular_gap_lines(record.position_for(side), seen, record.rules, min(most, IRREGULAR_PLIES))]
+             for line in irregular_gap_lines(record.position_for(side), seen, record.rules,
+                                             most if legal else min(most, IRREGULAR_PLIES))]
     shortest = min((line.plies for _, line in found), default=0)
+    if legal and shortest != most:
+        return []
     return [(side, line) for side, line in found if line.plies == shortest]
 
 
@@ -239,6 +252,28 @@ def likeliest_irregular(record: MatchGame, found: IrregularLines, reading: Readi
     positions = [line.positions(record.position_for(side)) for side, line in found]
     best = _ranked(positions, reading, 0.0, glimpses)[0]
     return found[best][0], found[best][1], positions[best][-1].board
+
+
+def rather_irregular(record: MatchGame, legal: GapLines, irregular: tuple[Colour, IrregularLine, Board],
+                     reading: Reading, glimpses: tuple[Reading, ...], margin: float) -> bool:
+    """Whether the ``irregular`` line (:func:`likeliest_irregular`) is the one played rather
+    than the ``legal`` lines to the same number of plies: the reading and the glimpses met
+    on the way (:func:`glimpsed`) support it by ``margin`` more than the likeliest legal line.
+
+    A legal line is the better story where nothing tells them apart (#42: an irregular
+    change is the last resort); where the glimpses do, the whole of what was seen decides,
+    and the irregular ply is alerted and stands as the camera would have recorded it."""
+    side, line, _ = irregular
+    legal_positions = line_positions(record.position_for(legal.mover), legal.lines[0])
+    scores = [_whole(p, reading, glimpses) for p in (legal_positions, line.positions(record.position_for(side)))]
+    return scores[1] - scores[0] >= margin
+
+
+def _whole(positions: list[Position], reading: Reading, glimpses: tuple[Reading, ...]) -> float:
+    """How well a line's ``positions`` explain the reading (their last board) and the
+    ``glimpses`` on the way."""
+    last = score_boards(log_probabilities(reading), board_classes([positions[-1].board]))[0]
+    return float(last) + glimpsed(glimpses, positions)
 
 
 def _ranked(positions: list[list[Position]], reading: Reading, margin: float,

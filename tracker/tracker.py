@@ -30,7 +30,7 @@ from .choice import Candidates, as_read, best_story
 from .scoring import SIDE_OF_CLASS, board_sides, changed_squares, read_well
 from .config import TrackerConfig
 from .gaps import (IrregularLines, Lines, PliesBeyond, first_seen, gap_lines_seen, irregular_lines_seen, labelled,
-                   likeliest, lines_on_alert, likeliest_irregular, most_plies, sight)
+                   likeliest, lines_on_alert, likeliest_irregular, most_plies, rather_irregular, sight)
 from makhos.engine.starts import start_rules
 from .parity import OtherParity, other_parity
 from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
@@ -95,7 +95,8 @@ class _GapLines:
     (``key``: the record, the board as seen, how many plies fit, the open alert's board)."""
     key: tuple[object, ...]
     legal: Lines
-    irregular: IrregularLines  # lines with one irregular ply, searched only where no legal line fits
+    irregular: IrregularLines  # lines with one irregular ply: where no legal line fits, or as long
+    # as the legal lines, their rivals (tracker.gaps.irregular_lines_seen)
     alerted: Position | None  # the open alert's board where the lines start from it, else None
 
 
@@ -472,20 +473,24 @@ class GameTracker:
                 lines = on_alert  # the attempt played on beats it taken back unseen, one ply more
             else:
                 alerted = None
-            # A line with one irregular ply only where no legal line fits (#42).
-            self._gap_lines = _GapLines(key, lines, [] if lines else irregular_lines_seen(record, seen, most, fixed),
-                                        alerted)
+            # A line with one irregular ply where no legal line fits, or as long as the
+            # legal lines, as their rival (#42); none beside lines played on from an alert.
+            irregular = [] if alerted is not None else irregular_lines_seen(record, seen, most, fixed, lines)
+            self._gap_lines = _GapLines(key, lines, irregular, alerted)
         glimpses = tuple(g for g in self._glimpses if g.time >= since)
         gap = self._gap_lines
         alerted = gap.alerted
         found = likeliest(record, gap.legal, reading, config.margin, glimpses, alerted)
         irregular = likeliest_irregular(record, gap.irregular, reading, glimpses)
-        if found is not None:
-            story, plies = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
-                                 on_alert=alerted is not None), len(found.lines[0])
-        elif irregular is not None:
+        if found is not None and irregular is not None and not rather_irregular(
+                record, found, irregular, reading, glimpses, config.margin):
+            irregular = None
+        if irregular is not None:
             mover, line, board = irregular
             story, plies = Story(StoryKind.GAP, board, mover=mover, irregular=line), line.plies
+        elif found is not None:
+            story, plies = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
+                                 on_alert=alerted is not None), len(found.lines[0])
         else:
             return None
         if self._gap_from is None:
