@@ -3,13 +3,16 @@ believed only on a board read well."""
 
 import numpy as np
 
-from makhos.engine import Colour, Position
+from makhos.engine import Colour, Piece, Position
+from makhos.engine.position import place
 from makhos.events import EventKind
 from makhos.events.details import AlertEnding, IrregularityKind, MovePlayed
 from makhos.tracker import GameTracker, TrackerConfig
 from makhos.vision.reading import Reading
 
+from feed import flickering
 from test_gaps import moves_of, played, started
+from test_glimpses import boards_of, glimpsed_then_seen
 from test_tracker import Feed
 
 #: Kingplay 70047 before its gap: dark's king on 21 must take 21x10; light's king on 3 then
@@ -101,3 +104,55 @@ def test_two_plies_read_unsure_are_recorded_once_they_held():
     events = two_plies_read(0.55, 30)  # two seconds
     assert moves_of(events) == ["25-21", "5-9"]
     assert isinstance(events[0].detail, MovePlayed)
+
+
+#: Kingplay 70068 before its gap (dark to move), and the plies the players made unseen:
+#: 23-18 11-16 28-24, then light's king 3-8 while 4x22 was due, then dark played on with
+#: 26-23. Eight legal orders of the same plies (3-8 made before 28-24 is no capture missed)
+#: lead to the same board.
+KINGPLAY_70068 = "B:W1,2,K3,K4,5,6,7,11:B23,25,26,28,K29,K30,31,32"
+PLAYED_70068 = "23-18 11-16 28-24"
+
+
+def kingplay_70068_boards() -> list[Position]:
+    """The position after each ply of kingplay 70068's gap, the capture missed included."""
+    boards = boards_of(Position.from_fen(KINGPLAY_70068), PLAYED_70068)
+    missed = Position(*place(place(boards[-1].board, 3, None), 8, Piece.LIGHT_KING), turn=Colour.DARK)
+    return boards + [missed, played(missed, "26-23")]
+
+
+def test_the_glimpses_choose_a_line_with_a_capture_missed_over_legal_orders_of_its_plies():
+    """Issue #42, item 3: a line with one irregular ply is as much a story as a legal line of
+    as many plies; where what was glimpsed on the way is its boards, it is the one played.
+    Before, a legal order was recorded (4 plies nobody played, none of them alerted)."""
+    feed = flickered(KINGPLAY_70068)
+    glimpsed_then_seen(feed, kingplay_70068_boards())
+    assert moves_of_record(feed) == PLAYED_70068.split() + ["3-8", "26-23"]
+    (alert,) = [e for e in feed.events if e.kind is EventKind.IRREGULARITY]
+    assert alert.detail.rule is IrregularityKind.MISSED_CAPTURE and alert.move == "3-8"
+    assert [m.irregular is not None for m in feed.tracker.logged_game.current.moves][3:] == [True, False]
+    assert feed.tracker.alert is None  # 26-23 played on from it: it stands
+
+
+def test_with_only_the_board_after_the_gap_seen_a_legal_order_of_the_plies_is_the_story():
+    """Nothing glimpsed tells the orders apart: the irregular line is no rival, and the
+    legal lines to the board are the referee's to choose, as after any gap."""
+    feed = flickered(KINGPLAY_70068)
+    feed.hand(180)
+    flickering(feed, kingplay_70068_boards()[-1], [3, 1, 2, 1, 4])
+    (notice,) = [e for e in feed.events if e.kind is EventKind.IRREGULARITY]
+    assert notice.detail.rule is IrregularityKind.GAP and "23-18 11-16 28-24 3-8 26-23" not in notice.detail.lines
+    assert moves_of_record(feed) == []
+
+
+def flickered(fen: str) -> Feed:
+    """A tracker that follows the game from ``fen``, read as a real camera reads kings."""
+    start = Position.from_fen(fen)
+    feed = Feed(GameTracker("b1", config=TrackerConfig()))
+    feed.log(feed.tracker.start_from(start, 0.0))
+    flickering(feed, start, [10])
+    return feed
+
+
+def moves_of_record(feed: Feed) -> list[str]:
+    return [m.move for m in feed.tracker.logged_game.current.moves]
