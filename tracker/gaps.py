@@ -119,22 +119,25 @@ def irregular_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_
     read with one irregular ply of the catalogue, the rest legal (kingplay 70047's 21x10
     then 3x14 stopped after its first jump, under an arm).
 
-    Where the ``legal`` lines fit, only the lines as long as theirs: the same plies in
-    another order, one of them a capture missed, often lead to the same board (kingplay
-    70068: 23-18 11-16 28-24, then 3-8 with a capture due, then 26-23, which eight legal
-    orders of the same plies explain). Only what the camera glimpsed on the way tells them
-    apart (:func:`rather_irregular`), and a line of more plies, irregular too, is no rival
-    of theirs. Their length bounds the search, not ``IRREGULAR_PLIES``: a board they explain
-    is no noisy board that some irregular line of many plies fits."""
+    Where the ``legal`` lines fit, only the lines as long as theirs to a board one of them
+    leads to: the same plies in another order, one of them a capture missed, often lead to
+    the same board (kingplay 70068: 23-18 11-16 28-24, then 3-8 with a capture due, then
+    26-23, which eight legal orders of the same plies explain). Only what the camera
+    glimpsed on the way tells them apart (:func:`rather_irregular`); a line of more plies,
+    or to another board the reading allows, is no rival of theirs. Their length bounds the
+    search, not ``IRREGULAR_PLIES``: a board they explain is no noisy board that some
+    irregular line of many plies fits."""
     if legal:
         most = len(legal[0][1])
     found = [(side, line) for side in record.movers(fixed_first_mover)
              for line in irregular_gap_lines(record.position_for(side), seen, record.rules,
                                              most if legal else min(most, IRREGULAR_PLIES))]
     shortest = min((line.plies for _, line in found), default=0)
-    if legal and shortest != most:
-        return []
-    return [(side, line) for side, line in found if line.plies == shortest]
+    if not legal:
+        return [(side, line) for side, line in found if line.plies == shortest]
+    boards = {line_positions(record.position_for(side), line)[-1].board for side, line in legal}
+    return [(side, line) for side, line in found if line.plies == most
+            and line.positions(record.position_for(side))[-1].board in boards]
 
 
 def kings_own_lines(record: MatchGame, found: Lines, seen: Sight, fixed_first_mover: bool) -> Lines:
