@@ -475,8 +475,8 @@ class GameTracker:
                 alerted = None
             # A line with one irregular ply where no legal line fits, or as long as the
             # legal lines, as their rival (#42); none beside lines played on from an alert.
-            irregular = [] if alerted is not None else irregular_lines_seen(record, seen, most, fixed, lines)
-            self._gap_lines = _GapLines(key, lines, irregular, alerted)
+            one_irregular = [] if alerted is not None else irregular_lines_seen(record, seen, most, fixed, lines)
+            self._gap_lines = _GapLines(key, lines, one_irregular, alerted)
         glimpses = tuple(g for g in self._glimpses if g.time >= since)
         gap = self._gap_lines
         alerted = gap.alerted
