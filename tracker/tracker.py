@@ -568,13 +568,22 @@ class GameTracker:
         cross-fade, a reading in transit) is acted on once it stayed ``transit`` seconds:
         a ply is made by a hand, and a board that changes without one is rarely a board. So
         is one that takes an open alert's attempt back and alerts anew (:meth:`_undoes_alert`)
-        after a hand: two irregular acts at once are rarer than a glimpse misread."""
+        after a hand: two irregular acts at once are rarer than a glimpse misread. One that
+        has the side of the alerted attempt move again (:meth:`_moves_again`) and came in
+        sight waits ``misread_patience``, as a board no story explains does: a side moving
+        twice with no hand seen is far rarer than a reader misreading two squares for a
+        second (kingplay 70033: while light's king made its capture, a dark piece read on 17
+        and none on 21 was taken for dark's 21-17 after its alerted 27-23, and stood once
+        play went on: a ply nobody played)."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
         if (self._arrived is not None and (self._arrived[2] or self._undoes_alert(story))
                 and self._alerts(story) and time - self._arrived[1] < config.transit):
             return False  # a board in transit (a cross-fade) is alerted only once it stays
+        if (self._arrived is not None and self._arrived[2] and self._moves_again(story)
+                and time - self._arrived[1] < config.misread_patience):
+            return False  # no hand made it: a misread until it lasts as one would not
         if story.kind is StoryKind.STOOD and self._read_when_alerted():
             return False  # the board the alert was raised on is not yet the reply to it
         if story.kind is StoryKind.STOOD and self._pieces_added(story):
@@ -693,6 +702,13 @@ class GameTracker:
         alert = self.alert
         return (alert is not None and alert.kind is AlertKind.IRREGULARITY
                 and story.kind is StoryKind.GAME)
+
+    def _moves_again(self, story: Story) -> bool:
+        """Whether ``story`` has the side whose irregular ply is alerted move again, before
+        its opponent played on (a second irregular act on top of the first)."""
+        h = story.hypothesis
+        return story.kind is StoryKind.STOOD and (
+            story.then is not None or (h is not None and h.verdict is Verdict.WRONG_SIDE))
 
     def _alerts(self, story: Story) -> bool:
         """Whether acting on ``story`` raises an irregularity on a new board: a board no story
