@@ -123,7 +123,7 @@ def irregular_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_
     leads to: the same plies in another order, one of them a capture missed, often lead to
     the same board (kingplay 70068: 23-18 11-16 28-24, then 3-8 with a capture due, then
     26-23, which eight legal orders of the same plies explain). Only what the camera
-    glimpsed on the way tells them apart (:func:`rather_irregular`); a line of more plies,
+    glimpsed on the way tells them apart (:func:`irregular_lead`); a line of more plies,
     or to another board the reading allows, is no rival of theirs. Their length bounds the
     search, not ``IRREGULAR_PLIES``: a board they explain is no noisy board that some
     irregular line of many plies fits."""
@@ -257,19 +257,21 @@ def likeliest_irregular(record: MatchGame, found: IrregularLines, reading: Readi
     return found[best][0], found[best][1], positions[best][-1].board
 
 
-def rather_irregular(record: MatchGame, legal: GapLines, irregular: tuple[Colour, IrregularLine, Board],
-                     reading: Reading, glimpses: tuple[Reading, ...], margin: float) -> bool:
-    """Whether the ``irregular`` line (:func:`likeliest_irregular`) is the one played rather
-    than the ``legal`` lines to the same number of plies: the reading and the glimpses met
-    on the way (:func:`glimpsed`) support it by ``margin`` more than the likeliest legal line.
+def irregular_lead(record: MatchGame, legal: GapLines, irregular: tuple[Colour, IrregularLine, Board],
+                   reading: Reading, glimpses: tuple[Reading, ...]) -> float:
+    """By how much the reading and the glimpses met on the way (:func:`glimpsed`) support
+    the ``irregular`` line (:func:`likeliest_irregular`) more than the likeliest of the
+    ``legal`` lines of as many plies, in nats (negative: less).
 
     A legal line is the better story where nothing tells them apart (#42: an irregular
-    change is the last resort); where the glimpses do, the whole of what was seen decides,
-    and the irregular ply is alerted and stands as the camera would have recorded it."""
+    change is the last resort). The irregular line is the one played where the glimpses
+    lead to it by the margin, a story's lead over any other: its irregular ply is then
+    alerted and stands as the camera would have recorded it. Where they lean to it by
+    less, the legal line is recorded unconfirmed: the tracker is not sure of its plies."""
     side, line, _ = irregular
     legal_positions = line_positions(record.position_for(legal.mover), legal.lines[0])
-    scores = [_whole(p, reading, glimpses) for p in (legal_positions, line.positions(record.position_for(side)))]
-    return scores[1] - scores[0] >= margin
+    return _whole(line.positions(record.position_for(side)), reading, glimpses) - _whole(
+        legal_positions, reading, glimpses)
 
 
 def _whole(positions: list[Position], reading: Reading, glimpses: tuple[Reading, ...]) -> float:

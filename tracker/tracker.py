@@ -30,7 +30,7 @@ from .choice import Candidates, as_read, best_story
 from .scoring import SIDE_OF_CLASS, board_sides, changed_squares, read_well
 from .config import TrackerConfig
 from .gaps import (IrregularLines, Lines, PliesBeyond, first_seen, gap_lines_seen, irregular_lines_seen, labelled,
-                   likeliest, lines_on_alert, likeliest_irregular, most_plies, rather_irregular, sight)
+                   irregular_lead, likeliest, lines_on_alert, likeliest_irregular, most_plies, sight)
 from makhos.engine.starts import start_rules
 from .parity import OtherParity, other_parity
 from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
@@ -482,15 +482,17 @@ class GameTracker:
         alerted = gap.alerted
         found = likeliest(record, gap.legal, reading, config.margin, glimpses, alerted)
         irregular = likeliest_irregular(record, gap.irregular, reading, glimpses)
-        if found is not None and irregular is not None and not rather_irregular(
-                record, found, irregular, reading, glimpses, config.margin):
-            irregular = None
+        lead = (None if found is None or irregular is None
+                else irregular_lead(record, found, irregular, reading, glimpses))
+        if lead is not None and lead < config.margin:
+            irregular = None  # the legal lines, as likely or nearly (#42: the last resort)
         if irregular is not None:
             mover, line, board = irregular
             story, plies = Story(StoryKind.GAP, board, mover=mover, irregular=line), line.plies
         elif found is not None:
             story, plies = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
-                                 on_alert=alerted is not None), len(found.lines[0])
+                                 on_alert=alerted is not None,
+                                 unconfirmed=lead is not None and lead > 0), len(found.lines[0])
         else:
             return None
         if self._gap_from is None:

@@ -8,7 +8,7 @@ from makhos.engine.position import place
 from makhos.events import EventKind
 from makhos.events.details import AlertEnding, IrregularityKind, MovePlayed
 from makhos.tracker import GameTracker, TrackerConfig
-from makhos.vision.reading import Reading
+from makhos.vision.reading import CLASS_INDEX, Reading
 
 from feed import flickering
 from test_gaps import moves_of, played, started
@@ -156,3 +156,52 @@ def flickered(fen: str) -> Feed:
 
 def moves_of_record(feed: Feed) -> list[str]:
     return [m.move for m in feed.tracker.logged_game.current.moves]
+
+
+#: Light to move must take 2x9; it played 7-10 instead (a capture missed), then 32-27 2x9:
+#: the one legal line to that board is 2x9 32-27 7-10.
+MISSED_THEN_MADE = "W:W2,7,8,15:B6,21,29,32"
+
+
+def glimpsed_leaning(lean: float) -> Feed:
+    """The board after 7-10 glimpsed once between hands, the squares that tell it from the
+    legal line's first board (2x9) read with ``lean`` toward it, then the board at the end."""
+    start = Position.from_fen(MISSED_THEN_MADE)
+    feed = flickered(MISSED_THEN_MADE)
+    feed.hand(90)
+    feed.time += 1 / 15
+    missed = Position(*place(place(start.board, 7, None), 10, Piece.LIGHT_MAN), turn=Colour.DARK)
+    legal = played(start, "2x9")
+    p = Reading.certain(missed, feed.time, sureness=0.96).probabilities
+    for square in (2, 6, 7, 9, 10):
+        p[square - 1] = 0.0
+        p[square - 1, CLASS_INDEX[missed.piece_at(square)]] = lean
+        p[square - 1, CLASS_INDEX[legal.piece_at(square)]] = 1 - lean
+    feed.log(feed.tracker.observe(feed.time, Reading(feed.time, p)))
+    feed.hand(90)
+    flickering(feed, played(missed, "32-27 2x9"), [3, 1, 2, 1, 4, 3, 2, 5, 3, 4])
+    return feed
+
+
+def test_a_legal_line_the_glimpses_lean_away_from_is_recorded_unconfirmed():
+    """A glimpse that leans to the line with the capture missed, though not by the margin:
+    the legal line is recorded, marked unconfirmed, not silently (#42)."""
+    feed = glimpsed_leaning(0.65)
+    assert moves_of_record(feed) == ["2x9", "32-27", "7-10"]
+    assert all(m.unconfirmed for m in feed.tracker.logged_game.current.moves)
+    assert not [e for e in feed.events if e.kind is EventKind.IRREGULARITY]
+
+
+def test_a_glimpse_read_well_of_the_capture_missed_records_it():
+    feed = glimpsed_leaning(0.95)
+    assert moves_of_record(feed) == ["7-10", "32-27", "2x9"]
+    (alert,) = [e for e in feed.events if e.kind is EventKind.IRREGULARITY]
+    assert alert.detail.rule is IrregularityKind.MISSED_CAPTURE
+
+
+def test_with_no_glimpse_the_one_legal_line_is_recorded_as_seen():
+    feed = flickered(MISSED_THEN_MADE)
+    feed.hand(180)
+    flickering(feed, played(Position.from_fen(MISSED_THEN_MADE), "2x9 32-27 7-10"), [3, 1, 2, 1, 4])
+    assert moves_of_record(feed) == ["2x9", "32-27", "7-10"]
+    assert not any(m.unconfirmed for m in feed.tracker.logged_game.current.moves)
