@@ -18,9 +18,11 @@ the one played (:func:`glimpsed`).
 
 What the tracker then does (:meth:`tracker.acting.Acts.gap`): one line, its plies are
 recorded as seen after the gap; several, a notice for the referee lists them (offline,
-the likeliest is recorded and marked unconfirmed). Where no legal line fits, a line with
-one irregular ply of the catalogue (a chain stopped early, a capture missed) may
-(:func:`irregular_lines_seen`): its irregular ply is alerted and stands as the camera
+the likeliest is recorded and marked unconfirmed). A line with one irregular ply of the
+catalogue (a chain stopped early, a capture missed) may explain the board too
+(:func:`irregular_lines_seen`): where no legal line fits, or as the rival of the legal lines
+to the same board in as many plies, chosen only where the glimpses support it by the
+margin (:func:`irregular_lead`). Its irregular ply is alerted and stands as the camera
 would have recorded it (:meth:`tracker.acting.Acts.gap_irregular`). None, the board stays
 a board no move explains, the mismatch it always was: an irregular position change is the
 last resort (#42).
@@ -128,16 +130,22 @@ def irregular_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_
     search, not ``IRREGULAR_PLIES``: a board they explain is no noisy board that some
     irregular line of many plies fits."""
     if legal:
-        most = len(legal[0][1])
+        return _rivals(record, legal, fixed_first_mover)
     found = [(side, line) for side in record.movers(fixed_first_mover)
-             for line in irregular_gap_lines(record.position_for(side), seen, record.rules,
-                                             most if legal else min(most, IRREGULAR_PLIES))]
+             for line in irregular_gap_lines(record.position_for(side), seen, record.rules, min(most, IRREGULAR_PLIES))]
     shortest = min((line.plies for _, line in found), default=0)
-    if not legal:
-        return [(side, line) for side, line in found if line.plies == shortest]
+    return [(side, line) for side, line in found if line.plies == shortest]
+
+
+def _rivals(record: MatchGame, legal: Lines, fixed_first_mover: bool) -> IrregularLines:
+    """The lines with one irregular ply, as long as the ``legal`` lines, to a board one of
+    them leads to (each board searched as seen exactly: the search prunes as it does on
+    a board seen for certain)."""
+    plies = len(legal[0][1])
     boards = {line_positions(record.position_for(side), line)[-1].board for side, line in legal}
-    return [(side, line) for side, line in found if line.plies == most
-            and line.positions(record.position_for(side))[-1].board in boards]
+    return [(side, line) for board in sorted(boards) for side in record.movers(fixed_first_mover)
+            for line in irregular_gap_lines(record.position_for(side), Sight.exact(board), record.rules, plies)
+            if line.plies == plies]
 
 
 def kings_own_lines(record: MatchGame, found: Lines, seen: Sight, fixed_first_mover: bool) -> Lines:
