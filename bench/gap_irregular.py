@@ -15,6 +15,10 @@ each as a tracker searches after a gap (six plies fit):
   With an irregular alert open, the legal search runs from the alert's board too: that
   case is timed as ``no line, alert open`` (the same board searched from the start, then
   from the start with the same piece moved elsewhere, as an attempt leaves it).
+- ``rivals``: a legal line of 1 to 6 plies, its end seen exactly: the search for lines with one
+  irregular ply, as long as the shortest legal lines and to a board one of them leads to,
+  that a tracker runs beside them (``tracker.gaps.irregular_lines_seen``): how often there
+  is one (only the glimpses then tell them apart), and its time, on top of the legal one.
 - ``parity``: a legal line of 1 to 6 plies, its end seen exactly, as a tracker takes it after
   a gap (the shortest line, of at most 5 plies), then the line of one ply more to the same board, the other
   side to move after it (:func:`tracker.parity.other_parity`), searched once when the record
@@ -81,6 +85,20 @@ def legal_line(position: Position, rng: random.Random) -> Position:
             break
         position = position.play(rng.choice(moves))
     return position
+
+
+def rivals(start: Position, end: Position) -> tuple[bool, float] | None:
+    """Whether a line with one irregular ply, as long as the shortest legal lines to
+    ``end``, leads to a board one of them does, and the time of that search alone; None
+    when no legal line leads there."""
+    sight = Sight.exact(end.board)
+    lines = gap_lines(start, sight, None, 6)
+    if not lines:
+        return None
+    clock = time.perf_counter()
+    found = irregular_gap_lines(start, sight, None, len(lines[0]))
+    seconds = ms(clock)
+    return any(line.plies == len(lines[0]) for line in found), seconds
 
 
 def parity(start: Position, end: Position) -> tuple[bool, float] | None:
@@ -151,13 +169,23 @@ def main() -> None:
         if searched is not None:
             kept += searched[0]
             parity_ms.append(searched[1])
+    rival_ms: list[float] = []
+    with_rival = 0
+    drawn = random.Random(args.seed + 3)
+    for _ in range(args.samples):
+        start = random_position(drawn)
+        searched = rivals(start, legal_line(start, drawn))
+        if searched is not None:
+            with_rival += searched[0]
+            rival_ms.append(searched[1])
     for name, times in (("irregular", irregular_ms), ("no line", worst_ms),
-                        ("no line, alert open", alert_ms), ("parity", parity_ms)):
+                        ("no line, alert open", alert_ms), ("rivals", rival_ms), ("parity", parity_ms)):
         t = np.array(times)
         print(f"{name}: {len(t)} boards, median {np.median(t):.1f} ms, p95 {np.percentile(t, 95):.1f} ms, "
               f"max {t.max():.1f} ms")
     print(f"irregular lines found {found}/{tried}, the one line alone {alone}/{tried}; "
-          f"a line of the other parity kept {kept}/{len(parity_ms)}")
+          f"a line of the other parity kept {kept}/{len(parity_ms)}; a rival with one irregular ply "
+          f"{with_rival}/{len(rival_ms)}")
 
 
 if __name__ == "__main__":

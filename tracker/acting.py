@@ -240,13 +240,14 @@ class Acts:
 
     def gap(self, story: Story, time: float) -> list[GameEvent]:
         """Plies played while the board was unseen: one line, recorded as seen after the
-        gap; several, a notice that lists them for the referee (offline: the likeliest,
-        marked unconfirmed)."""
+        gap (marked unconfirmed where a line with an irregular ply is nearly as likely:
+        ``story.unconfirmed``); several, a notice that lists them for the referee (offline:
+        the likeliest, marked unconfirmed)."""
         assert story.mover is not None and story.lines and story.gap is not None
         line = story.lines[0]
         if len(story.lines) == 1 or self.config.offline:
             return self._play(line, story.mover, Pending(), time, gap=story.gap,
-                              unconfirmed=len(story.lines) > 1)
+                              unconfirmed=len(story.lines) > 1 or story.unconfirmed)
         texts = tuple(" ".join(map(str, candidate)) for candidate in story.lines)
         shown = "; ".join(texts[:3]) + ("; ..." if len(texts) > 3 else "")
         after = Position(*story.board, turn=story.mover if len(line) % 2 == 0 else story.mover.opponent)

@@ -18,9 +18,11 @@ the one played (:func:`glimpsed`).
 
 What the tracker then does (:meth:`tracker.acting.Acts.gap`): one line, its plies are
 recorded as seen after the gap; several, a notice for the referee lists them (offline,
-the likeliest is recorded and marked unconfirmed). Where no legal line fits, a line with
-one irregular ply of the catalogue (a chain stopped early, a capture missed) may
-(:func:`irregular_lines_seen`): its irregular ply is alerted and stands as the camera
+the likeliest is recorded and marked unconfirmed). A line with one irregular ply of the
+catalogue (a chain stopped early, a capture missed) may explain the board too
+(:func:`irregular_lines_seen`): where no legal line fits, or as the rival of the legal lines
+to the same board in as many plies, chosen only where the glimpses support it by the
+margin (:func:`irregular_lead`). Its irregular ply is alerted and stands as the camera
 would have recorded it (:meth:`tracker.acting.Acts.gap_irregular`). None, the board stays
 a board no move explains, the mismatch it always was: an irregular position change is the
 last resort (#42).
@@ -113,15 +115,37 @@ IRREGULAR_PLIES = 4
 IrregularLines = list[tuple[Colour, IrregularLine]]
 
 
-def irregular_lines_seen(record: MatchGame, seen: Sight, most: int,
-                         fixed_first_mover: bool) -> IrregularLines:
+def irregular_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_mover: bool,
+                         legal: Lines | None = None) -> IrregularLines:
     """The shortest lines of at most ``most`` plies from the game's position to the board
-    read with one irregular ply of the catalogue, the rest legal (asked only where no legal
-    line fits: kingplay 70047's 21x10 then 3x14 stopped after its first jump, under an arm)."""
+    read with one irregular ply of the catalogue, the rest legal (kingplay 70047's 21x10
+    then 3x14 stopped after its first jump, under an arm).
+
+    Where the ``legal`` lines fit, only the lines as long as theirs to a board one of them
+    leads to: the same plies in another order, one of them a capture missed, often lead to
+    the same board (kingplay 70068: 23-18 11-16 28-24, then 3-8 with a capture due, then
+    26-23, which eight legal orders of the same plies explain). Only what the camera
+    glimpsed on the way tells them apart (:func:`irregular_lead`); a line of more plies,
+    or to another board the reading allows, is no rival of theirs. Their length bounds the
+    search, not ``IRREGULAR_PLIES``: a board they explain is no noisy board that some
+    irregular line of many plies fits."""
+    if legal:
+        return _rivals(record, legal, fixed_first_mover)
     found = [(side, line) for side in record.movers(fixed_first_mover)
              for line in irregular_gap_lines(record.position_for(side), seen, record.rules, min(most, IRREGULAR_PLIES))]
     shortest = min((line.plies for _, line in found), default=0)
     return [(side, line) for side, line in found if line.plies == shortest]
+
+
+def _rivals(record: MatchGame, legal: Lines, fixed_first_mover: bool) -> IrregularLines:
+    """The lines with one irregular ply, as long as the ``legal`` lines, to a board one of
+    them leads to (each board searched as seen exactly: the search prunes as it does on
+    a board seen for certain)."""
+    plies = len(legal[0][1])
+    boards = {line_positions(record.position_for(side), line)[-1].board for side, line in legal}
+    return [(side, line) for board in sorted(boards) for side in record.movers(fixed_first_mover)
+            for line in irregular_gap_lines(record.position_for(side), Sight.exact(board), record.rules, plies)
+            if line.plies == plies]
 
 
 def kings_own_lines(record: MatchGame, found: Lines, seen: Sight, fixed_first_mover: bool) -> Lines:
@@ -239,6 +263,30 @@ def likeliest_irregular(record: MatchGame, found: IrregularLines, reading: Readi
     positions = [line.positions(record.position_for(side)) for side, line in found]
     best = _ranked(positions, reading, 0.0, glimpses)[0]
     return found[best][0], found[best][1], positions[best][-1].board
+
+
+def irregular_lead(record: MatchGame, legal: GapLines, irregular: tuple[Colour, IrregularLine, Board],
+                   reading: Reading, glimpses: tuple[Reading, ...]) -> float:
+    """By how much the reading and the glimpses met on the way (:func:`glimpsed`) support
+    the ``irregular`` line (:func:`likeliest_irregular`) more than the likeliest of the
+    ``legal`` lines of as many plies, in nats (negative: less).
+
+    A legal line is the better story where nothing tells them apart (#42: an irregular
+    change is the last resort). The irregular line is the one played where the glimpses
+    lead to it by the margin, a story's lead over any other: its irregular ply is then
+    alerted and stands as the camera would have recorded it. Where they lean to it by
+    less, the legal line is recorded unconfirmed: the tracker is not sure of its plies."""
+    side, line, _ = irregular
+    legal_positions = line_positions(record.position_for(legal.mover), legal.lines[0])
+    return _whole(line.positions(record.position_for(side)), reading, glimpses) - _whole(
+        legal_positions, reading, glimpses)
+
+
+def _whole(positions: list[Position], reading: Reading, glimpses: tuple[Reading, ...]) -> float:
+    """How well a line's ``positions`` explain the reading (their last board) and the
+    ``glimpses`` on the way."""
+    last = score_boards(log_probabilities(reading), board_classes([positions[-1].board]))[0]
+    return float(last) + glimpsed(glimpses, positions)
 
 
 def _ranked(positions: list[list[Position]], reading: Reading, margin: float,

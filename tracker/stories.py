@@ -59,6 +59,9 @@ class Story:
     # which stands as played on
     reread: OtherParity | None = None  # GAME: a ply legal only after the record's last plies
     # are read with the other side to move after them (tracker.parity), done first
+    unconfirmed: bool = False  # GAP: a line with one irregular ply to the same board, which
+    # the glimpses lean to though not clearly (tracker.gaps.irregular_lead): the plies
+    # recorded are the tracker's guess (not part of the decision)
 
     @property
     def decision(self) -> tuple[object, ...]:

@@ -30,7 +30,7 @@ from .choice import Candidates, as_read, best_story
 from .scoring import SIDE_OF_CLASS, board_sides, changed_squares, read_well
 from .config import TrackerConfig
 from .gaps import (IrregularLines, Lines, PliesBeyond, first_seen, gap_lines_seen, irregular_lines_seen, labelled,
-                   likeliest, lines_on_alert, likeliest_irregular, most_plies, sight)
+                   irregular_lead, likeliest, lines_on_alert, likeliest_irregular, most_plies, sight)
 from makhos.engine.starts import start_rules
 from .parity import OtherParity, other_parity
 from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
@@ -95,7 +95,8 @@ class _GapLines:
     (``key``: the record, the board as seen, how many plies fit, the open alert's board)."""
     key: tuple[object, ...]
     legal: Lines
-    irregular: IrregularLines  # lines with one irregular ply, searched only where no legal line fits
+    irregular: IrregularLines  # lines with one irregular ply: where no legal line fits, or as long
+    # as the legal lines, their rivals (tracker.gaps.irregular_lines_seen)
     alerted: Position | None  # the open alert's board where the lines start from it, else None
 
 
@@ -472,20 +473,26 @@ class GameTracker:
                 lines = on_alert  # the attempt played on beats it taken back unseen, one ply more
             else:
                 alerted = None
-            # A line with one irregular ply only where no legal line fits (#42).
-            self._gap_lines = _GapLines(key, lines, [] if lines else irregular_lines_seen(record, seen, most, fixed),
-                                        alerted)
+            # A line with one irregular ply where no legal line fits, or as long as the
+            # legal lines, as their rival (#42); none beside lines played on from an alert.
+            one_irregular = [] if alerted is not None else irregular_lines_seen(record, seen, most, fixed, lines)
+            self._gap_lines = _GapLines(key, lines, one_irregular, alerted)
         glimpses = tuple(g for g in self._glimpses if g.time >= since)
         gap = self._gap_lines
         alerted = gap.alerted
         found = likeliest(record, gap.legal, reading, config.margin, glimpses, alerted)
         irregular = likeliest_irregular(record, gap.irregular, reading, glimpses)
-        if found is not None:
-            story, plies = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
-                                 on_alert=alerted is not None), len(found.lines[0])
-        elif irregular is not None:
+        lead = (None if found is None or irregular is None
+                else irregular_lead(record, found, irregular, reading, glimpses))
+        if lead is not None and lead < config.margin:
+            irregular = None  # the legal lines, as likely or nearly (#42: the last resort)
+        if irregular is not None:
             mover, line, board = irregular
             story, plies = Story(StoryKind.GAP, board, mover=mover, irregular=line), line.plies
+        elif found is not None:
+            story, plies = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
+                                 on_alert=alerted is not None,
+                                 unconfirmed=lead is not None and lead > 0), len(found.lines[0])
         else:
             return None
         if self._gap_from is None:
@@ -563,13 +570,22 @@ class GameTracker:
         cross-fade, a reading in transit) is acted on once it stayed ``transit`` seconds:
         a ply is made by a hand, and a board that changes without one is rarely a board. So
         is one that takes an open alert's attempt back and alerts anew (:meth:`_undoes_alert`)
-        after a hand: two irregular acts at once are rarer than a glimpse misread."""
+        after a hand: two irregular acts at once are rarer than a glimpse misread. One that
+        has the side of the alerted attempt move again (:meth:`_moves_again`) and came in
+        sight waits ``misread_patience``, as a board no story explains does: a side moving
+        twice with no hand seen is far rarer than a reader misreading two squares for a
+        second (kingplay 70033: while light's king made its capture, a dark piece read on 17
+        and none on 21 was taken for dark's 21-17 after its alerted 27-23, and stood once
+        play went on: a ply nobody played)."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
         if (self._arrived is not None and (self._arrived[2] or self._undoes_alert(story))
                 and self._alerts(story) and time - self._arrived[1] < config.transit):
             return False  # a board in transit (a cross-fade) is alerted only once it stays
+        if (self._arrived is not None and self._arrived[2] and self._moves_again(story)
+                and time - self._arrived[1] < config.misread_patience):
+            return False  # no hand made it: a misread until it lasts as one would not
         if story.kind is StoryKind.STOOD and self._read_when_alerted():
             return False  # the board the alert was raised on is not yet the reply to it
         if story.kind is StoryKind.STOOD and self._pieces_added(story):
@@ -688,6 +704,13 @@ class GameTracker:
         alert = self.alert
         return (alert is not None and alert.kind is AlertKind.IRREGULARITY
                 and story.kind is StoryKind.GAME)
+
+    def _moves_again(self, story: Story) -> bool:
+        """Whether ``story`` has the side whose irregular ply is alerted move again, before
+        its opponent played on (a second irregular act on top of the first)."""
+        h = story.hypothesis
+        return story.kind is StoryKind.STOOD and (
+            story.then is not None or (h is not None and h.verdict is Verdict.WRONG_SIDE))
 
     def _alerts(self, story: Story) -> bool:
         """Whether acting on ``story`` raises an irregularity on a new board: a board no story

@@ -179,6 +179,28 @@ def test_dark_moving_twice_is_a_wrong_side_alert():
     assert len(alerts) == 1 and alerts[0].reason.startswith("dark moved twice")
 
 
+def test_the_side_of_an_alerted_attempt_moving_again_in_sight_waits_a_misreads_patience():
+    """Kingplay 70033: after dark's alerted 27-23, a dark piece read on 17 and none on 21 for
+    a second, while light's hand made the capture, was alerted as dark's 21-17 and stood once
+    play went on: a ply nobody played. No hand made it, so it is a misread until it lasts."""
+    feed = started("B:W15,5:B18,22,30")
+    feed.board("W:W15,5:B18,22,26")  # dark misses 18x11: alerted
+    events = feed.wait(1.5, "W:W15,5:B17,18,26")  # 22 read on 17, with no hand between
+    assert not [e for e in events if e.kind is EventKind.IRREGULARITY]
+    events = feed.wait(2.0, "W:W15,5:B17,18,26")  # it lasts as a misread would not
+    alerts = [e for e in events if e.kind is EventKind.IRREGULARITY]
+    assert len(alerts) == 1 and alerts[0].reason.startswith("dark moved twice (22-17)")
+
+
+def test_the_side_of_an_alerted_attempt_moving_again_after_a_hand_is_alerted_at_once():
+    feed = started("B:W15,5:B18,22,30")
+    feed.board("W:W15,5:B18,22,26")
+    feed.hand()
+    events = feed.board("W:W15,5:B17,18,26", frames=5)
+    alerts = [e for e in events if e.kind is EventKind.IRREGULARITY]
+    assert len(alerts) == 1 and alerts[0].reason.startswith("dark moved twice (22-17)")
+
+
 def test_move_clock_warns_at_1_30_and_1_50_and_signals_red_at_2_00():
     feed = started("B:W1:B25")
     events = []
