@@ -91,21 +91,24 @@ class Counts:
                 f"{self.men_right}/{self.men}  squares wrong {self.tally.wrong}/{self.tally.squares}")
 
 
-def real_games(network: PieceReader) -> tuple[Counts, Counts]:
+def real_games(network: PieceReader) -> tuple[Counts, Counts, Counts]:
     """The shared photos with kings (``SOON``: sticker kings), each set-up's photos taken as
     one game in file order: adapted on the first, then each read before it is learnt (its
     true labels stand in for the tracker's); counted from the photo after the first with a
-    king. The set's own photos only: nothing is trained on another set."""
+    king. The set's own photos only: nothing is trained on another set. Third, the learning
+    reader from the photo after the game first showed both a man and a king: a set-up whose
+    first photos are all kings (no game starts so) gives no man to tell a king from before."""
     from lab.realdata import ROOT, collections, photo_geometry
 
-    start_only, learning = Counts(), Counts()
+    start_only, learning, compared = Counts(), Counts(), Counts()
     if not ROOT.is_dir():
-        return start_only, learning
+        return start_only, learning, compared
     photos = sorted(collections().get(SOON, []), key=lambda p: (p.setup, len(p.path.stem), p.path.stem))
     setups = sorted({p.setup for p in photos})
     for setup in setups:
         reader, fixed = AdaptingReader(network), AdaptingReader(network)
         crowned = False
+        shown: set[str] = set()  # men and kings the game has shown (any side)
         for k, photo in enumerate(p for p in photos if p.setup == setup):
             image = photo.image()
             corners, lens, truth = photo_geometry(photo, image)
@@ -114,14 +117,18 @@ def real_games(network: PieceReader) -> tuple[Counts, Counts]:
             crops = network.crops(image, corners, "dark", lens)
             if fixed.state is None:
                 fixed.restore(reader.adapt(image, corners, "dark", truth, lens))
+                shown |= {"man" if c in "ld" else "king" for c in truth if c != "."}
                 continue
             read = labels_of(reader.classify(crops))
             if crowned:
                 start_only.add(truth, labels_of(fixed.classify(crops)))
                 learning.add(truth, read)
+            if shown == {"man", "king"}:
+                compared.add(truth, read)
             reader.learn(crops, truth)
             crowned |= any(c in "LD" for c in truth)
-    return start_only, learning
+            shown |= {"man" if c in "ld" else "king" for c in truth if c != "."}
+    return start_only, learning, compared
 
 
 def main() -> None:
@@ -184,6 +191,7 @@ def main() -> None:
     print(f"real photos with kings ({SOON}), after the first photo with a king:")
     print(real[0].line("refit on the first photo alone"))
     print(real[1].line("learning the photos as a game"))
+    print(real[2].line("  after a photo with men and kings"))
 
 
 if __name__ == "__main__":

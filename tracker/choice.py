@@ -33,12 +33,18 @@ class Candidates:
     stories: list[Story]
     classes: np.ndarray  # (N, 32) class index of each square of each story's board
     decisions: np.ndarray  # (N,) stories with the same number lead to the same decision
+    left: np.ndarray  # (N, 32) the squares each story's moves leave (none while a step is pending)
 
     @classmethod
     def of(cls, stories: list[Story]) -> Candidates:
         numbers: dict[tuple[object, ...], int] = {}
         decisions = np.array([numbers.setdefault(s.decision, len(numbers)) for s in stories])
-        return cls(stories, board_classes([s.board for s in stories]), decisions)
+        left = np.zeros((len(stories), 32), dtype=bool)
+        for k, story in enumerate(stories):
+            h = story.hypothesis
+            if h is not None and not h.pending:
+                left[k, [m.start - 1 for m in h.moves]] = True
+        return cls(stories, board_classes([s.board for s in stories]), decisions, left)
 
 
 def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
@@ -63,7 +69,7 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
         if not against:
             return None  # not sure yet: say nothing rather than guess
         behind = _left_behind(log_p, candidates, np.flatnonzero(scores >= scores[best] - config.margin),
-                              config.square_tolerance, left)
+                              config, left)
         if behind is None:  # stories that each need a misread, none clearly: no story fits,
             # unless the misread passes (the tracker waits for it)
             return as_read(reading, stories[best].board, against)
@@ -87,7 +93,7 @@ def as_read(reading: Reading, board: Board, against: tuple[int, ...]) -> Story:
 
 
 def _left_behind(log_p: np.ndarray, candidates: Candidates, close: np.ndarray,
-                 tolerance: float, left: frozenset[int]) -> int | None:
+                 config: TrackerConfig, left: frozenset[int]) -> int | None:
     """Among close stories that each need a misread, the one story of moves whose misread
     is only squares they left, read as still holding a piece (None: not one decision);
     first of all the board unchanged whose misread is only squares the last change left, a
@@ -99,8 +105,18 @@ def _left_behind(log_p: np.ndarray, candidates: Candidates, close: np.ndarray,
     whose one misread is the square the first left beat the other side moving twice with a
     piece read from nowhere on the square the first landed on (kingplay 70077: a king's
     3-10 and the reply, 3 still read as the king); a story of several plies is then acted
-    on only once it held (``GameTracker._read_well``)."""
+    on only once it held (``GameTracker._read_well``).
+
+    That misread is the same for every move to the square filled, so how surely each
+    square left still reads as its piece tells those moves nothing: where another story of
+    moves to another board, ending on the same squares (another piece to the same square,
+    not a ply more or less), also needs only the squares it left misread and fits as well
+    once those are forgiven (:func:`_forgiven`), the reading has not said which piece moved
+    and no story is chosen until it does. A king that reached a square and the one it left
+    both read as men, the man beside them still there, is that man's move as well as the
+    king's (kingplay 70077: a king's 26-22 recorded as the man's 25-22, the game lost)."""
     found = []
+    tolerance = config.square_tolerance
     for k in close:
         h = candidates.stories[k].hypothesis
         against = contradicted(log_p, candidates.classes[k], tolerance)
@@ -112,7 +128,31 @@ def _left_behind(log_p: np.ndarray, candidates: Candidates, close: np.ndarray,
             found.append(int(k))
     if not found or len({int(candidates.decisions[k]) for k in found}) != 1:
         return None
-    return max(found, key=lambda k: float(log_p[np.arange(32), candidates.classes[k]].sum()))
+    best = max(found, key=lambda k: float(log_p[np.arange(32), candidates.classes[k]].sum()))
+    forgiven = _forgiven(log_p, candidates, tolerance)
+    reached = _reached(candidates.stories[best])
+    for k in np.flatnonzero((candidates.decisions != candidates.decisions[best])
+                            & (forgiven >= forgiven[best] - config.margin)):
+        if _reached(candidates.stories[k]) == reached:
+            return None  # another piece to the same squares fits as well
+    return best
+
+
+def _reached(story: Story) -> frozenset[int]:
+    """The squares the moves of ``story`` end on."""
+    return frozenset(m.end for m in story.hypothesis.moves) if story.hypothesis is not None else frozenset()
+
+
+def _forgiven(log_p: np.ndarray, candidates: Candidates, tolerance: float) -> np.ndarray:
+    """Each story's score with the squares its moves left, where the reading contradicts it
+    there, scored as read (a piece left behind); -inf for a story contradicted elsewhere or
+    on no square (no story of a piece left behind)."""
+    own = log_p[np.arange(32), candidates.classes]
+    short = log_p.max(axis=1)[None, :] - own
+    against = short > tolerance
+    behind = against.any(axis=1) & ~(against & ~candidates.left).any(axis=1)
+    forgiven: np.ndarray = np.where(behind, (own + np.where(against, short, 0.0)).sum(axis=1), -np.inf)
+    return forgiven
 
 
 def _misread(reading: Reading, board: Board, against: tuple[int, ...], most: int) -> bool:

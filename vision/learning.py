@@ -21,7 +21,12 @@ each pulled toward the heads the start gave (``vision.reader.adapt_heads``):
   they show. Beside the embeddings it weighs how tall each piece stands on its crop
   (``vision.height``: a stack's top stands one man's thickness higher), judged the same
   way against a man of its side on its square or row, so the cue holds on squares no king
-  has stood on and for a side that has not crowned yet.
+  has stood on and for a side that has not crowned yet. The cues (the height and the rise
+  above the start's man, ``vision.rise``) also have a small king head of their own, fit from
+  no weight on the same differences and added to the whole head's log-odds: the whole head's
+  hundred and more weights learn a game's few kings partly square by square, while a stack
+  rises above a man alike on every square, so the cues' head carries what the kings taught
+  to squares no king has stood on.
 
 Bounded: the memory holds at most ``PER_SQUARE`` embeddings per square and label (3 x 32 x
 5, float16, about 130 kB); a refit is a few Newton steps on a few hundred samples (tens of
@@ -69,8 +74,13 @@ DOUBT = 0.8
 #: alike): a game has far fewer kings than men, and a man read as a king costs more than
 #: the reverse (the rules know when a man is crowned). -1.5 while the refit started from the
 #: generic king head; from the learnt direction (``vision.reader.read_king_apart``) -1.75 gave more kings and
-#: fewer men read as kings than either -1.5 or -2.0 (``bench/RESULTS.md``).
-LEARNT_KING_PRIOR = -1.75
+#: fewer men read as kings than either -1.5 or -2.0; a quarter lower with the cues' own head
+#: beside it, which adds log-odds to kings and men alike (``bench/RESULTS.md``).
+LEARNT_KING_PRIOR = -2.0
+#: The cues' own king head (``refit``): its pull toward no weight (stronger than the whole
+#: head's: a game's first kings move a few weights far), and its share of a king's log-odds
+#: beside the whole head's.
+CUE_PULL, CUE_SHARE = 4.0, 0.5
 #: Men on a square whose mean departure from their row counts half (``side_squares``).
 SQUARE_SHRINK = 1.0
 #: Turns of the side-and-row fit (``side_squares``): it settles in a few.
@@ -174,6 +184,13 @@ def refit(start: Heads, samples: Samples, prior: float = PRIOR, towards: np.ndar
                 half = (len(start.king) - 1) // 2
                 towards = np.r_[start.king[:half] + start.king[half:-1], start.king[-1]]
             fit = ridge_logistic(apart, y, widened(towards, d), prior, weights=weights)
+            cues = plain.shape[1]  # the first column of the cues (``features``), where read
+            if d > cues:
+                # The cues' own head, beside: a few weights fit from none, on the same
+                # differences from a man there; it reads squares no king has stood on as
+                # the game's kings taught it, where the whole head learns them square by square.
+                cue = ridge_logistic(apart[:, cues:], y, np.zeros(d - cues + 1), CUE_PULL, weights=weights)
+                fit = fit + CUE_SHARE * np.r_[np.zeros(cues), cue]
             king = np.r_[np.zeros(d), fit[:-1], fit[-1] + LEARNT_KING_PRIOR]
             offsets = men @ fit[:-1]
     return Heads(occ, light_rel, start.light_abs, king, start.reference, offsets)

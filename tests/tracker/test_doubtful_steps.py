@@ -89,3 +89,33 @@ def test_a_step_read_well_is_still_alerted_at_once() -> None:
     events = held(feed, stepped, 0.3, {})
     alerts = [e for e in events if e.kind is EventKind.IRREGULARITY]
     assert [e.detail.rule for e in alerts] == [IrregularityKind.SIDEWAYS]
+
+
+#: The reply 26-22 (a king) read as the real reading had it: the king on 22 and the one it
+#: left on 26 both read as dark men, the man on 25 still there, read a hair less surely than
+#: 26, and the man on 27 read half gone.
+KING_ON_BOTH = {22: {Piece.DARK_MAN: 0.975, Piece.DARK_KING: 0.015, None: 0.01},
+                25: {Piece.DARK_MAN: 0.997, None: 0.003},
+                26: {Piece.DARK_MAN: 0.98, Piece.DARK_KING: 0.02},
+                27: {None: 0.67, Piece.DARK_MAN: 0.33}}
+
+
+def test_a_kings_move_read_on_both_squares_is_not_the_man_beside_it() -> None:
+    """Both 25-22 (the man) and 26-22 (the king) explain that reading with only the square
+    they left read as still holding a piece: the reading has not said which moved, and the
+    tracker waits for the board to say it, then records the king's move."""
+    before = Position.from_fen(BEFORE)
+    feed = started(BEFORE)
+    feed.board(before, 10)
+    moved = play(before, "3-10")
+    held(feed, moved, 1.0, {})
+    replied = play(moved, "26-22")
+    held(feed, replied, 1.0, KING_ON_BOTH)
+    game = feed.tracker.game
+    assert game is not None
+    assert [str(p.move) for p in game.plies] == ["3-10"]  # not 25-22
+    held(feed, replied, 2.0, {22: {Piece.DARK_KING: 0.6, Piece.DARK_MAN: 0.4}})
+    game = feed.tracker.game
+    assert game is not None
+    assert [str(p.move) for p in game.plies] == ["3-10", "26-22"]
+    assert game.position.board == replied.board
