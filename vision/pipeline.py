@@ -186,6 +186,7 @@ class BoardReader:
         self._looks = 0  # how many more times, while the reads disagree
         self._start_searches = StartSearches()  # when a settled board is searched for its start
         self._start_verdict: StartVerdict | None = None  # why that search found none
+        self._start_taken: StartVerdict | None = None  # what the search that found one read
         self._start_hidden = False  # the start it found hides its pieces from the zero-shot reading
         self._light: np.ndarray | None = None  # the light of the last read (``board_light``)
         self._taught_light: np.ndarray | None = None  # ... of the last read the game taught
@@ -361,7 +362,9 @@ class BoardReader:
     @property
     def start_verdict(self) -> StartVerdict | None:
         """Why the last settled board searched for a start was not the configured set-up
-        (None: none searched yet, or a start was found)."""
+        (None: none searched yet, or a start was found on that search); once a start is
+        taken, what the search that took it read (``StartVerdict.found``): a game the
+        tracker never started on it is said with that."""
         return self._start_verdict
 
     @property
@@ -412,6 +415,7 @@ class BoardReader:
                 numbering, position = start
                 self.played, self.quarter_turns = numbering.played, numbering.quarter_turns
                 self._seeking_start = False
+                self._start_verdict = self._start_taken  # said where no game starts on it
                 location = numbering.location
                 # A start agreed by later searches fixes the numbering only (a board one
                 # ply in is numbered as its set-up): the reader learns the set-up where
@@ -516,18 +520,20 @@ class BoardReader:
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
         :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`). Where none is,
         :attr:`start_verdict` says why; where one is, ``_start_hidden`` says whether the
-        zero-shot reading hides the set-up's pieces (:func:`start_check.hides_pieces`)."""
+        zero-shot reading hides the set-up's pieces (:func:`start_check.hides_pieces`), and
+        ``_start_taken`` what that reading makes of it (``StartVerdict.found``), said once
+        the start is taken."""
         reads = self._read_each_numbering(image, found)
         numberings, crops = [o for o, _, _ in reads], [c for _, c, _ in reads]
         sides = [side_probabilities(p) for _, _, p in reads]
         fits, misreads = zip(*(start_fits(side, self._start_classes) for side in sides))
         leading = leading_start(np.array(fits))
-        self._start_hidden = False
-        if leading is not None and misreads[leading[0]][leading[1]] <= self._start_misreads[leading[1]]:
-            self._start_verdict = None
-            return self._camps_named(image, numberings, *leading)
         zero_shot = np.array(fits)[:, 0]  # the configured set-up's
         best = int(np.argmax(zero_shot))
+        lead = float(zero_shot[best] - np.delete(zero_shot, best).max())
+        self._start_hidden = False
+        if leading is not None and misreads[leading[0]][leading[1]] <= self._start_misreads[leading[1]]:
+            return self._found(image, numberings, sides, lead, None, *leading)
         held_out = None
         numbering = chosen_numbering(zero_shot) if isinstance(self.classifier, StartChecking) else None
         if numbering is not None:
@@ -538,35 +544,49 @@ class BoardReader:
             held_out = float(doubts.min())
             self._start_hidden = hides_pieces(sides[numbering], self._start_classes[0])
             if min(counts) <= self._start_misreads[0]:
-                self._start_verdict = None
-                return self._camps_named(image, numberings, numbering, 0)
+                return self._found(image, numberings, sides, lead, held_out, numbering, 0)
             if self._start_hidden and held_out <= HELD_OUT_NATS:
                 for other in np.flatnonzero(np.isinf(doubts)):  # weighed against every other numbering
                     doubts[other] = self._held_out_fit(crops[other])[0]
                 if held_out_start(doubts, numbering):
-                    self._start_verdict = None
-                    return self._camps_named(image, numberings, numbering, 0)
-        misread = np.flatnonzero(sides[best].argmax(axis=1) != self._start_classes[0]) + 1
-        self._start_verdict = StartVerdict(float(zero_shot[best] - np.delete(zero_shot, best).max()),
-                                           tuple(int(square) for square in misread),
+                    return self._found(image, numberings, sides, lead, held_out, numbering, 0)
+        self._start_verdict = StartVerdict(lead, self._misread_squares(sides[best], 0),
                                            int(self._start_misreads[0]), held_out)
         return None
 
+    def _misread_squares(self, sides: np.ndarray, start: int) -> tuple[int, ...]:
+        """The squares (1-32) a reading's (32, 3) ``sides`` put otherwise than the start
+        ``start`` (index of :attr:`starts`)."""
+        misread = np.flatnonzero(sides.argmax(axis=1) != self._start_classes[start])
+        return tuple(int(square) + 1 for square in misread)
+
+    def _found(self, image: np.ndarray, numberings: list[Orientation], sides: list[np.ndarray], lead: float,
+               held_out: float | None, numbering: int, start: int) -> tuple[Orientation, Position]:
+        """The start ``start`` (index of :attr:`starts`) found under ``numberings[numbering]``,
+        its camps named by the board (:meth:`_camps_named`); ``_start_taken`` says what the
+        zero-shot ``sides`` (per numbering) read of it under the numbering taken."""
+        self._start_verdict = None
+        taken = self._camps_named(image, numberings, numbering, start)
+        self._start_taken = StartVerdict(lead, self._misread_squares(sides[taken], start),
+                                         int(self._start_misreads[start]), held_out, found=True)
+        return numberings[taken], self._starts[start]
+
     def _camps_named(self, image: np.ndarray, numberings: list[Orientation], numbering: int,
-                     start: int) -> tuple[Orientation, Position]:
-        """The start found, ``start`` (index of :attr:`starts`) under ``numberings[numbering]``,
-        with its camps named by the board: where the set-up reads alike turned half round
-        with its camps swapped (:func:`start_check.swaps_camps`), the reader's sides alone
-        chose between the numbering and its half turn, and they name the lighter camp by the
-        pieces' tones across the board; where the pieces, each against the square it stands
+                     start: int) -> int:
+        """The numbering (index of ``numberings``) of the start found, ``start`` (index of
+        :attr:`starts`) under ``numberings[numbering]``, with its camps named by the board:
+        where the set-up reads alike turned half round with its camps swapped
+        (:func:`start_check.swaps_camps`), the reader's sides alone chose between the
+        numbering and its half turn, and they name the lighter camp by the pieces' tones
+        across the board; where the pieces, each against the square it stands
         on, clearly say the other camp is the lighter (``orientation.camps_apart``,
         :data:`orientation.CAMPS_CLEAR`), the half turn is the numbering."""
         chosen = numberings[numbering]
         classes = self._start_classes[start]
         if (swaps_camps(classes) and camps_apart(image, chosen.location, chosen.played, classes)
                 <= -CAMPS_CLEAR):
-            chosen = numberings[half_turn(numbering)]
-        return chosen, self._starts[start]
+            return half_turn(numbering)
+        return numbering
 
     def _held_out_fit(self, crops: SquareCrops) -> tuple[float, int]:
         """The nats the reader, adapted to the configured set-up's labels on the other half

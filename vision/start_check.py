@@ -143,27 +143,50 @@ def held_out_start(doubts: np.ndarray, numbering: int) -> bool:
 @dataclass(frozen=True)
 class StartVerdict:
     """Why the last settled board searched for a start was not taken for the configured
-    set-up: said to the referee (``session.unstarted``) so that a board whose set-up is
-    never seen is not a recording that ends in silence.
+    set-up, or, ``found``, why the set-up the search took starts no game: said to the
+    referee (``session.unstarted``) so that a board whose set-up is never seen is not a
+    recording that ends in silence.
 
     ``lead``: nats by which the set-up's best numbering fits the board better than the next;
     ``misread``: the squares (1-32) the zero-shot reading puts otherwise than the set-up
     under that numbering; ``allowed``: the misreads a start may be read with; ``held_out``:
     the nats the held-out reading puts against the set-up, where it was weighed
-    (:func:`held_out_start`)."""
+    (:func:`held_out_start`); ``found``: the search took the set-up and fixed the numbering
+    by it (on held-out squares), but the zero-shot reading, the one the game is started on,
+    reads it with more than ``allowed`` misreads, so no game starts on that reading
+    (``BoardReader.numbering_from_start``)."""
 
     lead: float
     misread: tuple[int, ...]
     allowed: int
     held_out: float | None = None
+    found: bool = False
+
+    def nearer(self, other: StartVerdict) -> bool:
+        """Whether this search came nearer the set-up than ``other``'s: a set-up found
+        before one not found, then fewer squares read otherwise, then a smaller held-out
+        doubt. The search nearest the set-up is the one to tell the referee of: the set-up
+        stands on the board for a moment before the first move, and the searches after it
+        read boards ever further into the game (``session.unstarted``)."""
+        def key(verdict: StartVerdict) -> tuple[bool, int, float]:
+            held_out = np.inf if verdict.held_out is None else verdict.held_out
+            return not verdict.found, len(verdict.misread), float(held_out)
+        return key(self) < key(other)
 
     def describe(self) -> str:
         """In a referee's words, with the figures."""
+        squares = ", ".join(map(str, self.misread))
+        if self.found and len(self.misread) > self.allowed:
+            return (f"the set-up was found and the squares numbered by it, but read with "
+                    f"{len(self.misread)} squares otherwise ({squares}), where {self.allowed} may, "
+                    "and no reading after it was near enough to start the game on")
+        if self.found:
+            return ("the set-up was found and the squares numbered by it, but no reading after "
+                    "it was near enough to start the game on")
         if self.lead < START_MARGIN:
             return (f"no numbering of the squares reads as the set-up clearly (the best fits it by "
                     f"{self.lead:.1f} nats more than the next, {START_MARGIN:.0f} needed), and "
                     f"under it {len(self.misread)} squares read otherwise")
-        squares = ", ".join(map(str, self.misread))
         text = (f"under the numbering that fits the set-up best, {len(self.misread)} squares read "
                 f"otherwise ({squares}), where {self.allowed} may")
         if self.held_out is not None:

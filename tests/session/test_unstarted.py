@@ -121,3 +121,40 @@ def test_a_numbering_unclear_is_said_as_such():
     assert watch.reason is not None
     assert "no numbering of the squares reads as the set-up clearly (the best fits it by 2.5 nats" in watch.reason
     assert "first still enough to read at 0.0 s" in watch.reason
+
+
+def test_the_search_nearest_the_set_up_is_said_with_when_it_was_made_not_the_last():
+    """Kingplay 70119 (15 fps at 58 kbit/s, dim): the set-up stood still for half a second
+    before the first move, its nearest search (1.1 s) read 15 squares otherwise; the notice,
+    due 30 s later, named the last search instead, of a board 9 plies in, 18 squares off."""
+    watch = StartWatch(after=10.0)
+    set_up = StartVerdict(lead=11.0, misread=tuple(range(10, 25)), allowed=2, held_out=19.0)
+    later = StartVerdict(lead=8.0, misread=tuple(range(1, 19)), allowed=2, held_out=59.0)
+    unclear = StartVerdict(lead=2.0, misread=tuple(range(1, 21)), allowed=2)
+    said = [watch.update(frame(0.7, GateState.STILL, START), no_game=True, verdict=unclear)]
+    said += [watch.update(frame(1.1, GateState.STILL, START), no_game=True, verdict=set_up)]
+    said += [watch.update(frame(t, GateState.STILL, LATER), no_game=True, verdict=later)
+             for t in np.arange(3.0, 14.0, 0.5)]
+    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
+    assert watch.reason is not None
+    assert ": at 1.1 s, under the numbering that fits the set-up best, 15 squares read otherwise" in watch.reason
+    assert "59 nats" not in watch.reason
+
+
+def test_a_set_up_found_but_never_read_near_enough_to_start_on_is_said_so():
+    """Kingplay 70048 (dim, dark men on dark squares): the searches found the set-up on
+    held-out squares and fixed the numbering, but the zero-shot reading the game starts on put
+    it 9 squares off, so no game started; the notice said only that the board was not read
+    as the set-up. A set-up found outranks every search that did not find it."""
+    watch = StartWatch(after=10.0)
+    missed = StartVerdict(lead=40.0, misread=(9, 11, 15), allowed=2, held_out=29.0)
+    found = StartVerdict(lead=45.0, misread=(9, 11, 13, 14, 15, 16, 20, 23, 32), allowed=2, held_out=13.0,
+                         found=True)
+    assert found.nearer(missed) and not missed.nearer(found)
+    said = [watch.update(frame(0.2, GateState.STILL, LATER), no_game=True, verdict=missed)]
+    said += [watch.update(frame(t, GateState.STILL, LATER), no_game=True, verdict=found)
+             for t in np.arange(0.9, 12.0, 0.5)]
+    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
+    assert watch.reason is not None
+    assert ("at 0.9 s, the set-up was found and the squares numbered by it, but read with 9 squares "
+            "otherwise (9, 11, 13, 14, 15, 16, 20, 23, 32), where 2 may") in watch.reason

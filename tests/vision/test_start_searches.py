@@ -136,3 +136,18 @@ def test_a_start_confirmed_on_a_read_too_far_off_it_is_taught_on_the_first_board
     assert reader.adaptation is None  # not taught the set-up on a read of another board
     reader.learn("".join(two_plies_in.get(s, ".") for s in range(1, 33)))
     assert reader.adaptation is not None  # the board the game accepted, read as it is
+
+
+def test_a_start_taken_says_what_the_search_that_took_it_read(monkeypatch, start_image) -> None:
+    """A start taken where the tracker then starts no game (kingplay 70046 and 70048: found on
+    held-out squares, the zero-shot reading 9 and more squares off) is said to the referee
+    with what the search read of it (``StartVerdict.found``), not left without a word."""
+    searched(monkeypatch, lambda search: search > 1)
+    reader = BoardReader(SquareClassifier())
+    for k in range(60):
+        reader.process(start_image, k / 30)
+    assert not reader.seeking_start
+    verdict = reader.start_verdict
+    assert verdict is not None and verdict.found
+    assert len(verdict.misread) <= verdict.allowed  # a clean render: read as the set-up
+    assert verdict.describe().startswith("the set-up was found and the squares numbered by it")
