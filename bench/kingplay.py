@@ -9,7 +9,8 @@ or two irregular king plies (a plain move while a capture was compulsory, a chai
 after its first jump), each followed by the reply. It is rendered once into ``--folder``,
 recorded by `makhos record` told the set-up, and scored ply by ply
 (:func:`lab.videos.kings.score_plies`). Prints per video and in all: plies right and in
-place, irregular plies standing with their alert, plies invented, plies shifted; games
+place, irregular plies standing with their alert, plies invented, plies shifted (and apart,
+how many of those the record said unconfirmed: a gap's likeliest line, marked so); games
 recorded every ply right; and apart, the videos where no game was found at all (the board
 never found: a failure of the reading, before any rule is applied).
 """
@@ -23,7 +24,7 @@ import platform
 from datetime import date
 from pathlib import Path
 
-from lab.videos.kings import PlyScore, king_play, recorded_game, score_plies
+from lab.videos.kings import PlyScore, king_play, recorded_game, said_unconfirmed, score_plies
 from lab.videos.render import write_video
 
 FIRST_SEED = 70_000
@@ -40,7 +41,10 @@ def video(seed: int, plies: int, folder: Path) -> tuple[PlyScore | None, str]:
     said = io.StringIO()
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(said):
         recorded = recorded_game(path, script.rules)
-    return None if recorded is None else score_plies(script.game, recorded), said.getvalue()
+    if recorded is None:
+        return None, said.getvalue()
+    unconfirmed = said_unconfirmed(path.with_suffix(".recorded.pdn").read_text(encoding="utf-8"))
+    return score_plies(script.game, recorded, unconfirmed), said.getvalue()
 
 
 def main() -> None:
@@ -64,10 +68,12 @@ def main() -> None:
             continue
         scores.append(score)
         print(f"{seed}  {score.plies:5d} {score.right:5d}  {score.irregular:9d} {score.standing:8d}"
-              f"  {score.invented:8d} {score.shifted:8d}{'' if score.perfect else '  <-'}", flush=True)
+              f"  {score.invented:8d} {score.shifted:8d}{'' if score.perfect else '  <-'}"
+              f"{f'  ({score.unconfirmed} of them said unconfirmed)' if score.unconfirmed else ''}", flush=True)
     total = PlyScore(*(sum(getattr(s, f) for s in scores) for f in PlyScore.__dataclass_fields__))
     print(f"plies right {total.right}/{total.plies}; irregular plies standing "
-          f"{total.standing}/{total.irregular}; invented {total.invented}; shifted {total.shifted}; "
+          f"{total.standing}/{total.irregular}; invented {total.invented}; shifted {total.shifted} "
+          f"({total.unconfirmed} of them said unconfirmed); "
           f"games every ply right {sum(s.perfect for s in scores)}/{len(scores)}; "
           f"no game found {len(lost)} ({', '.join(map(str, lost)) or 'none'})")
 

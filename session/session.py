@@ -141,6 +141,8 @@ class BoardSession:
         self.last, self.image = self.reader.process(image, time), image
         if self._history_until is not None and time <= self._history_until:
             return []
+        if self.last.glimpse is not None:
+            self.tracker.glimpse(self.last.glimpse)
         events = self.observe(time, self.last.reading)
         lesson = self._teach(events)
         if lesson is not None:

@@ -14,7 +14,10 @@ a time between hands, each broken off before it was confirmed (a hand over the b
 most of every ply, a king read as a man and back). They are no record, but they are seen:
 each is a glimpse of some board on the way, so among lines that end on the same board (the
 same plies in another order) the one whose boards, in order, explain the glimpses best is
-the one played (:func:`glimpsed`).
+the one played (:func:`glimpsed`). So are reads through a cover: an arm resting on the board
+keeps every frame covered while the players play on under it, and the board, read once each
+time it goes quiet under the arm, is glimpsed between their plies
+(``vision.pipeline.BoardReader._glimpse``, :meth:`tracker.tracker.GameTracker.glimpse`).
 
 What the tracker then does (:meth:`tracker.acting.Acts.gap`): one line, its plies are
 recorded as seen after the gap; several, a notice for the referee lists them (offline,

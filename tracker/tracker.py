@@ -245,6 +245,13 @@ class GameTracker:
         events += self._settle_overlay(reading, time)
         return events
 
+    def glimpse(self, reading: Reading) -> None:
+        """A read through a cover (an arm resting on the board, ``BoardReader._glimpse``):
+        a board on the way, kept with the glimpses that order a gap's plies
+        (:func:`tracker.gaps.glimpsed`), never a board to explain, nor a sight of the board
+        (the time under the arm stays a gap)."""
+        self._glimpses.append(reading)
+
     def ended(self, time: float) -> list[GameEvent]:
         """The source ended (a recording played to its end): the events of the board left
         on it. An irregular attempt that still stands there, alerted and read unchanged for

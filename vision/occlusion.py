@@ -96,6 +96,7 @@ class GateStatus:
     lost_corners: int = 0  # X-corners hidden since the last still view
     motion: float = 0.0  # cell change since the previous frame (third largest), grey levels
     shake: float = 0.0  # how far the board moves in the image between frames (pixels, median of the last second)
+    quiet: float = 0.0  # seconds nothing has moved on or around the board, covered or not
 
 
 @dataclass(frozen=True)
@@ -308,7 +309,7 @@ class OcclusionGate:
                 self._reference, self._reference_visible = self._caught_up(frame, location, cells), check.visible
                 self._views += 1
                 self._settled_view = quiet >= cfg.settle_s
-        return self._status(state, timestamp, lost, motion, shake)
+        return self._status(state, timestamp, lost, motion, shake, quiet)
 
     def _unchanged(self, cells: np.ndarray) -> bool:
         """Whether every cell of the board and its ring (cut where the board lies in this
@@ -494,11 +495,11 @@ class OcclusionGate:
 
     def _status(
         self, state: GateState, timestamp: float, lost: int = 0, motion: float = 0.0,
-        shake: float = 0.0,
+        shake: float = 0.0, quiet: float = 0.0,
     ) -> GateStatus:
         if state is not self._state:
             self._state, self._since = state, timestamp
-        return GateStatus(state, self._since, state is GateState.STILL, lost, motion, shake)
+        return GateStatus(state, self._since, state is GateState.STILL, lost, motion, shake, quiet)
 
 
 def _unlit_level(signed: np.ndarray, ring: np.ndarray, lit: np.ndarray, cfg: GateConfig) -> float:

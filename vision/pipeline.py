@@ -64,6 +64,9 @@ MOVED = 0.25
 #: the end of a real game (julie-log8), its last capture never seen.
 LOOK_AGAIN_S = 0.5
 LOOKS_AGAIN = 3
+#: Seconds a board the gate sees covered (an arm resting on it) stays quiet before it is
+#: glanced at through the cover (:meth:`BoardReader._glimpse`): the hand that played is gone.
+COVERED_QUIET_S = 0.5
 #: Seconds after which a settled board is read again though nothing showed a change (a
 #: recheck): a ply made below what the glance and the gate see (a light king moved one
 #: square in a dim hall, kingplay 70041's last ply) is read within that time, for one read
@@ -83,6 +86,7 @@ class FrameResult:
     reading: Reading | None
     played: str | None  # colour of the squares in play, once known
     analysed: bool = True  # False: a glance found nothing new, and this repeats the last analysed frame
+    glimpse: Reading | None = None  # a read through a cover, never a board (``BoardReader._glimpse``)
 
 
 @dataclass(frozen=True)
@@ -182,6 +186,7 @@ class BoardReader:
         self._read_at = 0.0  # when it was read
         self._read_key: tuple[str | None, int | None, str | None] | None = None  # numbering, refit
         self._disturbed = False  # moved, covered or lost since the last read: read again once still
+        self._glimpsed = False  # the board, covered, was glimpsed since it was last quiet
         self._look_again: float | None = None  # when to read a board read in sight once more
         self._looks = 0  # how many more times, while the reads disagree
         self._start_searches = StartSearches()  # when a settled board is searched for its start
@@ -393,7 +398,7 @@ class BoardReader:
                                                       np.float64))
         if not self.glance.wants(image, time, settled):
             assert last is not None  # the first frame is always analysed
-            return replace(last, time=time, analysed=False)
+            return replace(last, time=time, analysed=False, glimpse=None)  # glimpsed once
         self._last = self._analyse(image, time)
         return self._last
 
@@ -407,7 +412,8 @@ class BoardReader:
             self._disturbed = True  # whatever the glance saw (kingplay 70000: a quick hand, a man moved unseen)
             self._moved_since_taught = True
             self._epoch += 1  # a relight asked on the board before is outdated
-            return FrameResult(time, location, status, None, self.played)
+            return FrameResult(time, location, status, None, self.played,
+                               glimpse=self._glimpse(image, location, status, time))
         if self._seeking_start and self._expected is None and self._start_searches.due(status.since, time):
             start = self.numbering_from_start(image, found)
             if start is not None and self._start_searches.agreed(
@@ -467,6 +473,30 @@ class BoardReader:
         assert self._probabilities is not None  # read above when there was none
         return FrameResult(time, location, status,
                            Reading(time, self._probabilities, location.confidence, self._relit), self.played)
+
+    def _glimpse(self, image: np.ndarray, location: BoardLocation | None, status: GateStatus,
+                 time: float) -> Reading | None:
+        """A read of the board the gate sees covered but quiet for :data:`COVERED_QUIET_S`,
+        once each time it goes quiet: a glimpse of the board between the plies made under an
+        arm resting on it, for the tracker to order them by, never a board to explain.
+
+        An arm resting on the board's edge keeps the gate shut for the whole of its stay,
+        and the players go on playing, lifting it only to play (kingplay 70117: four plies
+        under a sleeve, the board read again only after them, its two dark plies recorded in
+        the wrong order). Two plies of each side seen only at the end may have been made in
+        either order, and only the boards between tell which: the squares the arm leaves in
+        sight are read as well as any (those under it are read as the arm, and tell apart only
+        lines whose boards differ there)."""
+        if status.quiet < COVERED_QUIET_S:
+            self._glimpsed = False
+            return None
+        if (status.state is not GateState.OCCLUDED or self._glimpsed or location is None
+                or self.played is None or self.quarter_turns is None):
+            return None
+        self._glimpsed = True
+        crops = view(crop_squares(image, location.corners, self.played, self.classifier.geometry, self.lens),
+                     self._reads)
+        return Reading(time, self.classifier.classify(crops).astype(np.float32), location.confidence)
 
     def _stale(self, location: BoardLocation, key: tuple[str | None, int | None, str | None],
                time: float) -> bool:

@@ -12,6 +12,7 @@ opponent, stacks barely taller than a man, a wobbling, noisy, compressed camera.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -89,6 +90,7 @@ class PlyScore:
     standing: int  # of them, recorded in place as irregular plies (the alert's ply stood)
     invented: int  # recorded plies whose board the true game never had
     shifted: int  # recorded plies whose board the true game had at another ply
+    unconfirmed: int = 0  # of the invented and shifted, those the record said unconfirmed
 
     @property
     def perfect(self) -> bool:
@@ -96,22 +98,49 @@ class PlyScore:
             self.invented or self.shifted)
 
 
-def score_plies(truth: Game, recorded: Game) -> PlyScore:
+def score_plies(truth: Game, recorded: Game, unconfirmed: frozenset[int] = frozenset()) -> PlyScore:
     """How ``recorded`` follows ``truth``: in place, irregular plies standing, none invented
-    or shifted (a game recorded with plies swallowed is shifted from there on)."""
+    or shifted (a game recorded with plies swallowed is shifted from there on). ``unconfirmed``:
+    the indices of the recorded plies the record says are unconfirmed (:func:`said_unconfirmed`);
+    one not in place is still invented or shifted, and counted apart as said so."""
     true_boards = [p.after.board for p in truth.plies]
-    right = standing = invented = shifted = 0
+    right = standing = invented = shifted = unsure = 0
     for index, ply in enumerate(recorded.plies):
         board = ply.after.board
         if index < len(true_boards) and board == true_boards[index]:
             right += 1
             standing += ply.is_irregular and truth.plies[index].is_irregular
-        elif board in true_boards:
+            continue
+        if board in true_boards:
             shifted += 1
         else:
             invented += 1
+        unsure += index in unconfirmed
     return PlyScore(len(truth.plies), right, sum(p.is_irregular for p in truth.plies), standing,
-                    invented, shifted)
+                    invented, shifted, unsure)
+
+
+#: What a PDN holds that this scoring reads: a tag, a comment, a ply (an irregular one: ``--``).
+_PDN_PARTS = re.compile(r"\[[^\]]*\]|(?P<comment>\{[^}]*\})|(?P<ply>\d{1,2}(?:[-x]\d{1,2})+|--)")
+
+
+def said_unconfirmed(pdn: str) -> frozenset[int]:
+    """The indices of the plies of a recorded game (one, as ``makhos record`` writes it)
+    that its PDN says are unconfirmed: the likeliest of several lines through a gap, not
+    decided (``{after a gap of 10 s, unconfirmed}`` after the ply).
+
+    >>> sorted(said_unconfirmed('[FEN "B:W1,2:B31,32"] 1. 31-27 {after a gap of 9 s, unconfirmed} 2-6 '
+    ...                         '{after a gap of 9 s} 2. 27-23 {after a gap of 9 s, unconfirmed} *'))
+    [0, 2]
+    """
+    plies, said = -1, set()
+    for part in _PDN_PARTS.finditer(pdn):
+        if part["ply"]:
+            plies += 1
+        elif part["comment"] and plies >= 0 and part["comment"].startswith("{after a gap") \
+                and part["comment"].endswith(", unconfirmed}"):
+            said.add(plies)
+    return frozenset(said)
 
 
 def recorded_game(video: Path, rules: Rules) -> Game | None:

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import pytest
 
-from makhos.engine import Position
+from makhos.engine import Piece, Position
 from makhos.engine.game import Game
 from makhos.events import EventKind
 from makhos.events.details import IrregularityKind, MovePlayed
 from makhos.tracker import GameTracker, TrackerConfig
 
-from feed import Feed, flickering, started
+from feed import Feed, after, flickering, seen_then_unseen, started, wavering
 
 
 def boards_of(start: Position, line: str) -> list[Position]:
@@ -108,3 +108,48 @@ def test_a_chain_that_rests_between_hands_is_a_chain_stopped_once_its_patience_p
     events = flickering(feed, Position.from_pieces(pieces, position.turn.opponent), [4] * 8, hand=10)
     (alert,) = [e for e in events if e.kind is EventKind.IRREGULARITY]
     assert alert.detail.rule is IrregularityKind.PARTIAL_CHAIN and alert.move == "29x18"
+
+
+#: Kingplay 70117 before its arm came to rest on the board (dark to move): dark's 31-27 and
+#: 24-19, light's 9-14 and king 2-16 were made under it, read again only after it left. Either
+#: dark ply may come first, and either light one: four lines lead to the same board.
+KINGPLAY_70117 = after("B:W1,K2,K3,K4,5,6,7,8:B25,26,27,28,K29,K30,K31,32", "27-24 7-10 26-23 5-9")
+
+
+def under_an_arm(feed: Feed, boards: list[Position], glimpsed: bool = True) -> None:
+    """Each board but the last made under an arm resting on the board, that hides square 3
+    (read there as a dark man) and keeps every frame covered: glimpsed through it once the
+    hand that played is gone (``GameTracker.glimpse``); the last read after the arm left."""
+    for board in boards[:-1]:
+        feed.hand(60)
+        if glimpsed:
+            feed.tracker.glimpse(wavering(board, feed.time, misread={3: Piece.DARK_MAN}))
+    feed.hand(60)
+    feed.board(boards[-1], frames=30)
+
+
+@pytest.mark.parametrize("line", ["31-27 9-14 24-19 2-16", "24-19 9-14 31-27 2-16", "31-27 2-16 24-19 9-14"])
+def test_plies_made_under_an_arm_are_recorded_in_the_order_glimpsed_through_it(line: str) -> None:
+    feed = seen_then_unseen(KINGPLAY_70117.fen(), frames=0)
+    under_an_arm(feed, boards_of(KINGPLAY_70117, line))
+    assert moves_of(feed) == line.split()
+    moves = [e for e in feed.events if e.kind is EventKind.MOVE]
+    assert all(e.detail.gap is not None and not e.detail.unconfirmed for e in moves)
+    assert "unconfirmed" not in feed.tracker.logged_game.current.pdn()
+
+
+def test_plies_made_under_an_arm_never_glimpsed_are_the_likeliest_line_and_said_unconfirmed() -> None:
+    feed = seen_then_unseen(KINGPLAY_70117.fen(), frames=0)
+    under_an_arm(feed, boards_of(KINGPLAY_70117, "31-27 9-14 24-19 2-16"), glimpsed=False)
+    moves = [e for e in feed.events if e.kind is EventKind.MOVE]
+    assert len(moves) == 4 and all(e.detail.unconfirmed for e in moves)
+
+
+def test_a_glimpse_through_a_cover_is_no_sight_of_the_board() -> None:
+    """Glimpses alone are never a board to explain: a ply glimpsed through an arm that never
+    left is not recorded."""
+    feed = seen_then_unseen(KINGPLAY_70117.fen(), frames=0)
+    for _ in range(10):
+        feed.hand(30)
+        feed.tracker.glimpse(wavering(after(KINGPLAY_70117.fen(), "31-27"), feed.time))
+    assert moves_of(feed) == [] and feed.tracker.game.position == KINGPLAY_70117

@@ -226,3 +226,31 @@ def test_a_change_nothing_showed_is_read_within_a_few_seconds(monkeypatch):
     changed = [7 - 1, 11 - 1]
     assert min(np.abs(network.crops[-1][changed].astype(int) - view(straight, n).images[changed]).mean()
                for n in range(4)) < 2
+
+
+def test_a_covered_board_is_glimpsed_through_the_cover_once_each_time_it_goes_quiet():
+    """An arm resting on the board keeps the gate shut (no reading), and the players play on
+    under it: once the board, covered, is quiet for COVERED_QUIET_S, it is read once as a
+    glimpse (kingplay 70117), and again only after something moved and went quiet again."""
+    from makhos.vision.occlusion import GateState
+    from makhos.vision.pipeline import COVERED_QUIET_S
+
+    rng = np.random.default_rng(3)
+    frame = Renderer(sample_scene(rng, elevation=(60, 80), size=(640, 480))).render(START, seed=1)
+    network = RecordingClassifier()
+    reader = BoardReader(network)
+    for k in range(60):
+        reader.process(frame.image, k / 30)
+    h, w = frame.image.shape[:2]
+    resting = frame.image.copy()
+    resting[h // 2 - 40 : h // 2 + 40, w // 2 - 40 :] = (40, 60, 90)  # an arm from the right
+    results = [reader.process(resting, k / 30) for k in range(60, 150)]
+    assert all(r.reading is None and r.gate.state is not GateState.STILL for r in results)
+    (glimpse,) = [r.glimpse for r in results if r.glimpse is not None]
+    assert glimpse.time >= 2.0 + COVERED_QUIET_S
+    assert np.allclose(glimpse.probabilities[:, len(network.crops) % len(LABELS)], 1.0)  # the last call's answer
+    played = resting.copy()
+    played[h // 2 - 120 : h // 2 - 40, w // 2 :] = (40, 60, 90)  # a hand comes in beside it
+    results = [reader.process(played, k / 30) for k in range(150, 154)]
+    results += [reader.process(resting, k / 30) for k in range(154, 240)]
+    assert len([r for r in results if r.glimpse is not None]) == 1
