@@ -121,14 +121,6 @@ def known_squares_doubted(held_out: Callable[[Sequence[str]], np.ndarray], board
       chance, which, taken as doubt, left the reader few squares and a gap's line of four
       plies nobody played read through the rest.
 
-    Where the boards further on that fit better are so many and so unlike that they leave
-    fewer than :data:`FEWEST_PIECES` pieces known, the squares ``boards`` and ``doubted``
-    leave known are taught, as where no plies past the stories fit: a relight refused then is
-    refused for good, since the reader, never adapted to the new light, reads every later
-    board worse than the stories' (kingplay 70063: 54 boards up to three plies further on fit
-    better than the stories' best, the relight was refused, every later one found the stories'
-    best below :data:`DOUBT`, and the game stopped at its second ply for the other ten).
-
     None where the boards that fit leave fewer than :data:`FEWEST_PIECES` pieces known, or
     are more than :data:`MOST_WEIGHED`."""
     weighed = list(dict.fromkeys(boards))
@@ -138,7 +130,7 @@ def known_squares_doubted(held_out: Callable[[Sequence[str]], np.ndarray], board
     close = [board for board, f in zip(weighed, fit) if f >= fit.max() - margin]
     doubts = [board for board in dict.fromkeys(doubted) if board not in close]
     close += [board for board, f in zip(doubts, _fits(held_out, doubts)) if f >= fit.max() - margin]
-    seen, frontier, unfurthered = set(weighed) | set(doubts), list(close), list(close)
+    seen, frontier = set(weighed) | set(doubts), list(close)
     while further is not None and frontier and _pieces(_agreement(close)) >= FEWEST_PIECES:
         new = [board for board in dict.fromkeys(b for f in frontier for b in further(f)) if board not in seen]
         if len(seen) + len(new) > MOST_WEIGHED:
@@ -149,7 +141,7 @@ def known_squares_doubted(held_out: Callable[[Sequence[str]], np.ndarray], board
         close += better
         ranked = [new[i] for i in np.argsort(-fits, kind="stable") if fits[i] <= fit.max()]
         frontier = better + ranked[:BEAM]
-    return _known(close) or _known(unfurthered)
+    return _known(close)
 
 
 def _fits(held_out: Callable[[Sequence[str]], np.ndarray], boards: list[str]) -> np.ndarray:

@@ -126,21 +126,3 @@ def test_a_board_past_the_stories_whose_way_fits_worse_than_the_best_makes_its_s
     assert known is not None
     assert known[6] == "?" and known[21] == "?" and known[25] == "?"  # 7, 22, 26 not taught
     assert all(k in ("?", t) for k, t in zip(known, taken))
-
-
-def test_where_boards_past_the_stories_leave_too_few_pieces_known_the_stories_squares_are_taught() -> None:
-    """Kingplay 70063: in a dim new light, after a gap, 54 boards up to three plies past the
-    stories fitted better than their best, and agreed on too few pieces to teach. The relight
-    refused then was refused for good (every later read fitted the stories' best below
-    ``DOUBT``): the reader, never adapted, read no ply of the game again. The stories' own
-    squares are taught instead, as where no plies past them fit."""
-    moves = zip([1, 2, 3, 4, 6, 7, 8, 9, 26, 27, 28, 29], [10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22])
-    past = [moved(TWO, a, b) for a, b in moves]  # each moves another piece: together they agree on four
-
-    def held(boards: Sequence[str]) -> np.ndarray:  # each board past read as itself, surer than TWO
-        return np.stack([frame(b, 0.99).p if b in past else frame(TWO).p for b in boards])
-
-    def further(board: str) -> list[str]:
-        return past if board == TWO else []
-    assert known_squares_doubted(held, [SHOWN, ONE, TWO], further=further) == TWO
-    assert known_squares_doubted(held, [SHOWN, ONE, TWO]) == TWO  # as with no plies past them
