@@ -87,6 +87,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "no_boards": ("No boards yet", "ยังไม่มีกระดาน"),
     "irregular": ("irregular", "ผิดกติกา"),
     "irregularity": ("Irregular move", "เดินผิดกติกา"),
+    "unconfirmed": ("unconfirmed: played while the board was hidden, in an order the camera could not tell",
+                    "ยังไม่ยืนยัน: เดินขณะกระดานถูกบัง กล้องบอกลำดับการเดินไม่ได้"),
     "board_mismatch": ("Board does not match", "กระดานไม่ตรงกับเกม"),
     "notice": ("Notice", "แจ้งให้ทราบ"),
     "camera": ("Camera", "กล้อง"),

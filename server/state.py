@@ -210,7 +210,7 @@ def _path(text: str | None) -> list[int]:
 def _move_json(m: MoveEntry) -> dict[str, Any]:
     return {"ply": m.ply, "number": m.number, "side": m.side.value, "move": m.move, "fen": m.fen,
             "path": _path(m.move), "captured": m.captured, "irregular": m.irregular,
-            "time": m.time, "spent": m.spent, "gap": m.note or None}
+            "time": m.time, "spent": m.spent, "gap": m.note or None, "unconfirmed": m.unconfirmed}
 
 
 def _alert_json(a: Alert) -> dict[str, Any]:

@@ -138,6 +138,10 @@ Makhos.viewer = function (options) {
         if (entry.irregular) {
           b.classList.add("irregular");
           b.title = `${T.irregular}: ${entry.irregular}`;
+        } else if (entry.unconfirmed) { // the tracker's likeliest order, for the referee to check
+          b.classList.add("unconfirmed");
+          b.appendChild(Makhos.el("span", "mv-mark", "?"));
+          b.title = T.unconfirmed;
         }
         if (entry.ply === current) b.classList.add("active");
         b.addEventListener("click", () => go(entry.ply));
