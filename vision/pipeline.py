@@ -43,11 +43,12 @@ from .occlusion import GateState, GateStatus, OcclusionGate
 from .orientation import CAMPS_CLEAR, Orientation, camps_apart
 from .photo import numbered
 from .rectify import SquareCrops, crop_squares
-from .relight import Further, known_squares_doubted
+from .relight import MARGIN, Further, held_out_fit, known_squares, known_squares_doubted
 from .reading import CLASS_INDEX, Reading, side_probabilities
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
-from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads, chosen_numbering,
-                          half_turn, held_out_start, hides_pieces, leading_start, start_fits, swaps_camps)
+from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads, board_labels,
+                          chosen_numbering, half_turn, held_out_start, hides_pieces, leading_start, mirrored,
+                          played_in, start_fits, swaps_camps)
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
 #: before the glance may pass over frames that show nothing new: the gate first makes the
@@ -187,6 +188,7 @@ class BoardReader:
         self._start_searches = StartSearches()  # when a settled board is searched for its start
         self._start_verdict: StartVerdict | None = None  # why that search found none
         self._start_hidden = False  # the start it found hides its pieces from the zero-shot reading
+        self._start_known: str | None = None  # ... found a ply or two in: the squares known of it
         self._light: np.ndarray | None = None  # the light of the last read (``board_light``)
         self._taught_light: np.ndarray | None = None  # ... of the last read the game taught
         self._relit = False  # the last read was made in another light than that
@@ -423,8 +425,7 @@ class BoardReader:
                 # nowhere, and at last on a mid-game board read with one piece a side.
                 if isinstance(self.classifier, StartAdapting) and (self._start_searches.first
                                                                    or self._start_hidden):
-                    labels = "".join("." if (piece := position.piece_at(s)) is None else piece.value
-                                     for s in range(1, 33))
+                    labels = self._start_known or board_labels(position)
                     self._adaptation = self.classifier.adapt(image, location.corners, numbering.played,
                                                              labels, self.lens)
                     self._light = cell_light(image, location.corners, numbering.played)
@@ -514,7 +515,9 @@ class BoardReader:
         labels, the configured set-up under the numbering the zero-shot reading chooses is
         read within its misreads on held-out squares, or, where the zero-shot reading hides
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
-        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`). Where none is,
+        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`), or, where
+        the set-up is doubted there, a board of its first ply or two is (:meth:`_played_in`:
+        the squares known of it are then what the reader is adapted on). Where none is,
         :attr:`start_verdict` says why; where one is, ``_start_hidden`` says whether the
         zero-shot reading hides the set-up's pieces (:func:`start_check.hides_pieces`)."""
         reads = self._read_each_numbering(image, found)
@@ -522,7 +525,7 @@ class BoardReader:
         sides = [side_probabilities(p) for _, _, p in reads]
         fits, misreads = zip(*(start_fits(side, self._start_classes) for side in sides))
         leading = leading_start(np.array(fits))
-        self._start_hidden = False
+        self._start_hidden, self._start_known = False, None
         if leading is not None and misreads[leading[0]][leading[1]] <= self._start_misreads[leading[1]]:
             self._start_verdict = None
             return self._camps_named(image, numberings, *leading)
@@ -546,6 +549,12 @@ class BoardReader:
                 if held_out_start(doubts, numbering):
                     self._start_verdict = None
                     return self._camps_named(image, numberings, numbering, 0)
+            if held_out > HELD_OUT_NATS:
+                known = self._played_in(image, numberings, crops, numbering)
+                if known is not None:
+                    self._start_verdict = None
+                    (chosen, position), self._start_known = known
+                    return chosen, position
         misread = np.flatnonzero(sides[best].argmax(axis=1) != self._start_classes[0]) + 1
         self._start_verdict = StartVerdict(float(zero_shot[best] - np.delete(zero_shot, best).max()),
                                            tuple(int(square) for square in misread),
@@ -567,6 +576,42 @@ class BoardReader:
                 <= -CAMPS_CLEAR):
             chosen = numberings[half_turn(numbering)]
         return chosen, self._starts[start]
+
+    def _played_in(self, image: np.ndarray, numberings: list[Orientation], crops: list[SquareCrops],
+                   numbering: int) -> tuple[tuple[Orientation, Position], str] | None:
+        """The set-up found a ply or two in, where the set-up itself is doubted held out: a
+        set-up shown for less time than a board takes to settle, its first plies made before
+        the board was first still (kingplay 70118, light men on light squares in a heavily
+        compressed video: the game started late, two plies short, from a reader never
+        adapted on a board it knew, and was lost after them; kingplay 70088, first still two
+        plies in: no game). The boards of the set-up a ply or two in, either side first
+        (:func:`start_check.played_in`, the boards the tracker takes a start from), are
+        weighed held out under the zero-shot reading's numbering: where the best is doubted
+        at most ``HELD_OUT_NATS`` and every other numbering doubts it ``HELD_OUT_MARGIN``
+        more (:func:`start_check.held_out_start`), the numbering is fixed, and the reader is
+        to be adapted on the squares the boards within ``relight.MARGIN`` of the best agree
+        on (:func:`relight.known_squares`), the others left to it: which board is on the
+        table is the tracker's to say, from the adapted reader's reads. A board a ply beyond
+        them is doubted as a start a ply in is (``HELD_OUT_NATS``) and is not taken. Returns
+        the numbering and set-up (as :meth:`_camps_named`) and those squares' labels under
+        the numbering; None where no board fits."""
+        assert isinstance(self.classifier, StartChecking)
+        reader = self.classifier
+        boards = played_in(self._starts[0])
+        held = reader.held_out(crops[numbering], boards)
+        fit = held_out_fit(held, boards)
+        best = boards[int(np.argmax(fit))]
+        doubts = np.full(len(NUMBERINGS), float(-fit.max()))
+        if doubts[numbering] > HELD_OUT_NATS:
+            return None
+        for other in range(len(NUMBERINGS)):
+            if other != numbering:
+                doubts[other] = -held_out_fit(reader.held_out(crops[other], [best]), [best])[0]
+        known = known_squares(held, boards, MARGIN)
+        if known is None or not held_out_start(doubts, numbering):
+            return None
+        chosen, position = self._camps_named(image, numberings, numbering, 0)
+        return (chosen, position), known if chosen is numberings[numbering] else mirrored(known)
 
     def _held_out_fit(self, crops: SquareCrops) -> tuple[float, int]:
         """The nats the reader, adapted to the configured set-up's labels on the other half
