@@ -549,7 +549,7 @@ class BoardReader:
                 if held_out_start(doubts, numbering):
                     self._start_verdict = None
                     return self._camps_named(image, numberings, numbering, 0)
-            if held_out > HELD_OUT_NATS:
+            if self._start_hidden and held_out > HELD_OUT_NATS:
                 known = self._played_in(image, numberings, crops, numbering)
                 if known is not None:
                     self._start_verdict = None
@@ -579,22 +579,28 @@ class BoardReader:
 
     def _played_in(self, image: np.ndarray, numberings: list[Orientation], crops: list[SquareCrops],
                    numbering: int) -> tuple[tuple[Orientation, Position], str] | None:
-        """The set-up found a ply or two in, where the set-up itself is doubted held out: a
-        set-up shown for less time than a board takes to settle, its first plies made before
-        the board was first still (kingplay 70118, light men on light squares in a heavily
-        compressed video: the game started late, two plies short, from a reader never
-        adapted on a board it knew, and was lost after them; kingplay 70088, first still two
-        plies in: no game). The boards of the set-up a ply or two in, either side first
+        """The set-up found a ply or two in, where the zero-shot reading hides its pieces and
+        the set-up itself is doubted held out: a set-up shown for less time than a board
+        takes to settle, its first ply made before the board was first still (kingplay
+        70118, light men on light squares in a heavily compressed video: the game started
+        late, plies short, from a reader never adapted on a board it knew, and was lost after
+        them). The boards of the set-up a ply or two in, either side first
         (:func:`start_check.played_in`, the boards the tracker takes a start from), are
         weighed held out under the zero-shot reading's numbering: where the best is doubted
         at most ``HELD_OUT_NATS`` and every other numbering doubts it ``HELD_OUT_MARGIN``
         more (:func:`start_check.held_out_start`), the numbering is fixed, and the reader is
-        to be adapted on the squares the boards within ``relight.MARGIN`` of the best agree
-        on (:func:`relight.known_squares`), the others left to it: which board is on the
-        table is the tracker's to say, from the adapted reader's reads. A board a ply beyond
-        them is doubted as a start a ply in is (``HELD_OUT_NATS``) and is not taken. Returns
-        the numbering and set-up (as :meth:`_camps_named`) and those squares' labels under
-        the numbering; None where no board fits."""
+        adapted on the squares the boards within ``relight.MARGIN`` of the best agree on
+        (:func:`relight.known_squares`), the others left to it: which board is on the table
+        is the tracker's to say, from the adapted reader's reads. A board a ply beyond them
+        is doubted as a start a ply in is (``HELD_OUT_NATS``), and is not taken.
+
+        Only where the pieces are hidden: where they show, the tracker sees the board a ply
+        or two in through the zero-shot reading and the reader learns the board it confirms,
+        while a frame first still just after a ply, taught, may show the hand leaving the
+        board (kingplay 70056, an arm at its edge: taught there, a king was read back on its
+        square, and the game lost from there). Returns the numbering and set-up (as
+        :meth:`_camps_named`) and those squares' labels under the numbering; None where no
+        board fits."""
         assert isinstance(self.classifier, StartChecking)
         reader = self.classifier
         boards = played_in(self._starts[0])
