@@ -516,8 +516,8 @@ class BoardReader:
         read within its misreads on held-out squares, or, where the zero-shot reading hides
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
         :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`), or, where
-        the set-up is doubted there, a board of its first ply or two is (:meth:`_played_in`:
-        the squares known of it are then what the reader is adapted on). Where none is,
+        they are hidden and the set-up is doubted there, a board of its first ply or two is
+        (:meth:`_played_in`: the squares known of it are what the reader is adapted on). Where none is,
         :attr:`start_verdict` says why; where one is, ``_start_hidden`` says whether the
         zero-shot reading hides the set-up's pieces (:func:`start_check.hides_pieces`)."""
         reads = self._read_each_numbering(image, found)
@@ -606,13 +606,12 @@ class BoardReader:
         boards = played_in(self._starts[0])
         held = reader.held_out(crops[numbering], boards)
         fit = held_out_fit(held, boards)
-        best = boards[int(np.argmax(fit))]
-        doubts = np.full(len(NUMBERINGS), float(-fit.max()))
-        if doubts[numbering] > HELD_OUT_NATS:
+        if -fit.max() > HELD_OUT_NATS:
             return None
-        for other in range(len(NUMBERINGS)):
-            if other != numbering:
-                doubts[other] = -held_out_fit(reader.held_out(crops[other], [best]), [best])[0]
+        best = [boards[int(np.argmax(fit))]]  # weighed under every other numbering too
+        doubts = np.array([-fit.max() if other == numbering
+                           else -held_out_fit(reader.held_out(crops[other], best), best)[0]
+                           for other in range(len(NUMBERINGS))])
         known = known_squares(held, boards, MARGIN)
         if known is None or not held_out_start(doubts, numbering):
             return None

@@ -154,7 +154,7 @@ def played_in(start: Position) -> list[str]:
     tracker takes a game's start from (``tracker.stories.start_stories``). A set-up shown for
     less time than a board takes to settle, its pieces the colour of their squares, is first
     read a ply or two in, where the set-up's own held-out doubt is that of a board one ply
-    off it (:func:`held_out_played_in`)."""
+    off it (``BoardReader._played_in``)."""
     boards = {board_labels(start): None}
     for side in (Colour.DARK, Colour.LIGHT):
         first = start.with_turn(side)
