@@ -43,11 +43,12 @@ from .occlusion import GateState, GateStatus, OcclusionGate
 from .orientation import CAMPS_CLEAR, Orientation, camps_apart
 from .photo import numbered
 from .rectify import SquareCrops, crop_squares
-from .relight import Further, known_squares_doubted
+from .relight import MARGIN, Further, held_out_fit, known_squares, known_squares_doubted
 from .reading import CLASS_INDEX, Reading, side_probabilities
 from .squares import GameLearning, SquareReader, StartAdapting, StartChecking
-from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads, chosen_numbering,
-                          half_turn, held_out_start, hides_pieces, leading_start, start_fits, swaps_camps)
+from .start_check import (HELD_OUT_NATS, NUMBERINGS, StartSearches, StartVerdict, allowed_misreads, board_labels,
+                          chosen_numbering, half_turn, held_out_start, hides_pieces, leading_start, mirrored,
+                          played_in, start_fits, swaps_camps)
 
 #: Seconds past the gate's ``settle_s`` that a board stays still, analysed frame by frame,
 #: before the glance may pass over frames that show nothing new: the gate first makes the
@@ -193,6 +194,7 @@ class BoardReader:
         self._start_verdict: StartVerdict | None = None  # why that search found none
         self._start_taken: StartVerdict | None = None  # what the search that found one read
         self._start_hidden = False  # the start it found hides its pieces from the zero-shot reading
+        self._start_known: str | None = None  # ... found a ply or two in: the squares known of it
         self._light: np.ndarray | None = None  # the light of the last read (``board_light``)
         self._taught_light: np.ndarray | None = None  # ... of the last read the game taught
         self._relit = False  # the last read was made in another light than that
@@ -433,8 +435,7 @@ class BoardReader:
                 # nowhere, and at last on a mid-game board read with one piece a side.
                 if isinstance(self.classifier, StartAdapting) and (self._start_searches.first
                                                                    or self._start_hidden):
-                    labels = "".join("." if (piece := position.piece_at(s)) is None else piece.value
-                                     for s in range(1, 33))
+                    labels = self._start_known or board_labels(position)
                     self._adaptation = self.classifier.adapt(image, location.corners, numbering.played,
                                                              labels, self.lens)
                     self._light = cell_light(image, location.corners, numbering.played)
@@ -548,7 +549,9 @@ class BoardReader:
         labels, the configured set-up under the numbering the zero-shot reading chooses is
         read within its misreads on held-out squares, or, where the zero-shot reading hides
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
-        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`). Where none is,
+        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`), or, where
+        they are hidden and the set-up is doubted there, a board of its first ply or two is
+        (:meth:`_played_in`: the squares known of it are what the reader is adapted on). Where none is,
         :attr:`start_verdict` says why; where one is, ``_start_hidden`` says whether the
         zero-shot reading hides the set-up's pieces (:func:`start_check.hides_pieces`), and
         ``_start_taken`` what that reading makes of it (``StartVerdict.found``), said once
@@ -561,7 +564,7 @@ class BoardReader:
         zero_shot = np.array(fits)[:, 0]  # the configured set-up's
         best = int(np.argmax(zero_shot))
         lead = float(zero_shot[best] - np.delete(zero_shot, best).max())
-        self._start_hidden = False
+        self._start_hidden, self._start_known = False, None
         if leading is not None and misreads[leading[0]][leading[1]] <= self._start_misreads[leading[1]]:
             return self._found(image, numberings, sides, lead, None, *leading)
         held_out = None
@@ -580,6 +583,12 @@ class BoardReader:
                     doubts[other] = self._held_out_fit(crops[other])[0]
                 if held_out_start(doubts, numbering):
                     return self._found(image, numberings, sides, lead, held_out, numbering, 0)
+            if self._start_hidden and held_out > HELD_OUT_NATS:
+                known = self._played_in(crops, numbering)
+                if known is not None:
+                    chosen, position = self._found(image, numberings, sides, lead, held_out, numbering, 0)
+                    self._start_known = known if chosen is numberings[numbering] else mirrored(known)
+                    return chosen, position
         self._start_verdict = StartVerdict(lead, self._misread_squares(sides[best], 0),
                                            int(self._start_misreads[0]), held_out)
         return None
@@ -617,6 +626,44 @@ class BoardReader:
                 <= -CAMPS_CLEAR):
             return half_turn(numbering)
         return numbering
+
+    def _played_in(self, crops: list[SquareCrops], numbering: int) -> str | None:
+        """The set-up found a ply or two in, where the zero-shot reading hides its pieces and
+        the set-up itself is doubted held out: a set-up shown for less time than a board
+        takes to settle, its first ply made before the board was first still (kingplay
+        70118, light men on light squares in a heavily compressed video: the game started
+        late, plies short, from a reader never adapted on a board it knew, and was lost after
+        them). The boards of the set-up a ply or two in, either side first
+        (:func:`start_check.played_in`, the boards the tracker takes a start from), are
+        weighed held out under the zero-shot reading's numbering: where the best is doubted
+        at most ``HELD_OUT_NATS`` and every other numbering doubts it ``HELD_OUT_MARGIN``
+        more (:func:`start_check.held_out_start`), the numbering is fixed, and the reader is
+        adapted on the squares the boards within ``relight.MARGIN`` of the best agree on
+        (:func:`relight.known_squares`), the others left to it: which board is on the table
+        is the tracker's to say, from the adapted reader's reads. A board a ply beyond them
+        is doubted as a start a ply in is (``HELD_OUT_NATS``), and is not taken.
+
+        Only where the pieces are hidden: where they show, the tracker sees the board a ply
+        or two in through the zero-shot reading and the reader learns the board it confirms,
+        while a frame first still just after a ply, taught, may show the hand leaving the
+        board (kingplay 70056, an arm at its edge: taught there, a king was read back on its
+        square, and the game lost from there). Returns those squares' labels under
+        ``numbering`` ('?' where the boards disagree); None where no board fits."""
+        assert isinstance(self.classifier, StartChecking)
+        reader = self.classifier
+        boards = played_in(self._starts[0])
+        held = reader.held_out(crops[numbering], boards)
+        fit = held_out_fit(held, boards)
+        if -fit.max() > HELD_OUT_NATS:
+            return None
+        best = [boards[int(np.argmax(fit))]]  # weighed under every other numbering too
+        doubts = np.array([-fit.max() if other == numbering
+                           else -held_out_fit(reader.held_out(crops[other], best), best)[0]
+                           for other in range(len(NUMBERINGS))])
+        known = known_squares(held, boards, MARGIN)
+        if known is None or not held_out_start(doubts, numbering):
+            return None
+        return known
 
     def _held_out_fit(self, crops: SquareCrops) -> tuple[float, int]:
         """The nats the reader, adapted to the configured set-up's labels on the other half

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from makhos.engine import Colour, Position
+
 #: A start position fixes the numbering when the board, read under it, differs from the
 #: start on at most this many squares in occupancy or side (a man read as a king is still
 #: a man's place and side), and on none more than one in eight of the start's pieces (a
@@ -138,6 +140,36 @@ def held_out_start(doubts: np.ndarray, numbering: int) -> bool:
     paired = pair_doubts(doubts)
     others = np.delete(paired, [numbering, half_turn(numbering)])
     return bool(paired[numbering] <= HELD_OUT_NATS and paired[numbering] + HELD_OUT_MARGIN <= others.min())
+
+
+def board_labels(position: Position) -> str:
+    """A position's 32 labels in square order ('.', 'l', 'd', 'L', 'D'), as a reader is
+    adapted on them."""
+    return "".join("." if (piece := position.piece_at(s)) is None else piece.value for s in range(1, 33))
+
+
+def played_in(start: Position) -> list[str]:
+    """The boards (labels, :func:`board_labels`) of the set-up ``start`` itself, then with its
+    first ply, or its first two, made, either side moving first, each once: the boards the
+    tracker takes a game's start from (``tracker.stories.start_stories``). A set-up shown for
+    less time than a board takes to settle, its pieces the colour of their squares, is first
+    read a ply or two in, where the set-up's own held-out doubt is that of a board one ply
+    off it (``BoardReader._played_in``)."""
+    boards = {board_labels(start): None}
+    for side in (Colour.DARK, Colour.LIGHT):
+        first = start.with_turn(side)
+        for move in first.legal_moves():
+            after = first.play(move)
+            boards[board_labels(after)] = None
+            boards.update((board_labels(after.play(reply)), None) for reply in after.legal_moves())
+    return list(boards)
+
+
+def mirrored(labels: str) -> str:
+    """``labels`` under the half turn of their numbering: square s is square 33 - s, and the
+    camp the numbering called light is the dark one (``BoardReader._camps_named``), so each
+    piece keeps its place and the set-up its camps."""
+    return labels[::-1].translate(str.maketrans("ldLD", "dlDL"))
 
 
 @dataclass(frozen=True)
