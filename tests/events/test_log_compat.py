@@ -61,7 +61,7 @@ def as_old(view: dict) -> dict:
     """A view without the facts it gained after the old log (issue #23: when the clock
     stopped, the time spent on each move; #25: the plies seen after a gap; #32: each game's
     match points; #33: whether a game waits for the board to be read; #43: the game's place
-    in its own match)."""
+    in its own match; #42: whether a ply seen after a gap is unconfirmed)."""
     assert view["game"].pop("awaits_board") is False
     view["game"].pop("in_match")
     view["clock"].pop("stopped")
@@ -70,6 +70,7 @@ def as_old(view: dict) -> dict:
     for move in view["game"]["moves"]:
         move.pop("spent")
         assert move.pop("gap") is None
+        assert move.pop("unconfirmed") is False
     return view
 
 
