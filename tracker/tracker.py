@@ -472,14 +472,10 @@ class GameTracker:
         board was first glimpsed as it stands (:func:`first_seen`). ``come_back``: legal
         lines in which a piece comes back are searched too (:func:`tracker.gaps.comes_back`),
         for a caller that lets only the glimpses' lead record them."""
-        if not isinstance(self.phase, Playing):
+        stretch = self._gap_stretch(time)
+        if not isinstance(self.phase, Playing) or stretch is None:
             return None
-        if self._gap_from is not None:
-            since, seconds = self._gap_from, self._gap_to - self._gap_from
-        elif self._followed is not None and time - self._followed >= self.config.gap_after:
-            since, seconds = self._followed, time - self._followed
-        else:
-            return None
+        since, seconds = stretch
         record, config, alerted = self.logged_game.current, self.config, self._alerted()
         seen, most = sight(reading, config.square_tolerance), most_plies(seconds, config)
         key = (id(record), len(record.game.plies), record.game.position, seen, most, alerted, come_back)
@@ -519,21 +515,28 @@ class GameTracker:
                 return None  # more plies than the time before the board was seen allows
         return replace(story, gap=round(seconds, 1))
 
+    def _gap_stretch(self, time: float) -> tuple[float, float] | None:
+        """When the gap began and how long it was (:meth:`_gap_story`); None when none."""
+        if self._gap_from is not None:
+            return self._gap_from, self._gap_to - self._gap_from
+        if self._followed is not None and time - self._followed >= self.config.gap_after:
+            return self._followed, time - self._followed
+        return None
+
     def _witnessed_gap(self, story: Story, reading: Reading, time: float) -> Story:
         """A side moving twice (``story``) after a gap, unless the glimpses met on the way
         saw a line through the gap that ends on the same board, by the margin
         (:func:`tracker.gaps.witnessed_lead`): then that line. Its plies may come back to
         where they started (a king out and home), which no board after the gap shows: only
         the glimpses witness them, so only a lead of theirs lets them be recorded."""
-        game = self.game
+        game, stretch = self.game, self._gap_stretch(time)
         gap = self._gap_story(reading, time, come_back=True)
-        if game is None or gap is None or gap.on_alert or gap.board[:2] != story.board[:2]:
+        if game is None or stretch is None or gap is None or gap.on_alert or gap.board[:2] != story.board[:2]:
             return story
         start = self.logged_game.current.position_for(gap.mover)
         line = (gap.irregular.positions(start) if gap.irregular is not None
                 else line_positions(start, gap.lines[0]))
-        since = self._gap_from if self._gap_from is not None else self._followed
-        glimpses = tuple(g for g in self._glimpses if since is None or g.time >= since)
+        glimpses = tuple(g for g in self._glimpses if g.time >= stretch[0])
         twice = [game.position, Position(*story.board, turn=game.position.turn)]
         return gap if witnessed_lead(line, twice, reading, glimpses) >= self.config.margin else story
 
