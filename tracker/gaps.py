@@ -86,13 +86,17 @@ def most_plies(seconds: float, config: TrackerConfig) -> int:
 Lines = list[tuple[Colour, tuple[Move, ...]]]
 
 
-def gap_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_mover: bool) -> Lines:
+def gap_lines_seen(record: MatchGame, seen: Sight, most: int, fixed_first_mover: bool,
+                   come_back: bool = False) -> Lines:
     """The shortest legal lines of at most ``most`` plies from the game's position to the
-    board read (``seen``: what the reading allows); none when no line fits."""
+    board read (``seen``: what the reading allows); none when no line fits. Lines in
+    which a piece comes back (:func:`comes_back`) only with ``come_back``."""
     found: Lines = []
     for side in record.movers(fixed_first_mover):
         start = record.position_for(side)
-        found += [(side, line) for line in _witnessed_lines(start, seen, record.rules, most)]
+        lines = (gap_lines(start, seen, record.rules, most) if come_back
+                 else _witnessed_lines(start, seen, record.rules, most))
+        found += [(side, line) for line in lines]
     return kings_own_lines(record, _shortest(found), seen, fixed_first_mover)
 
 
@@ -283,6 +287,21 @@ def irregular_lead(record: MatchGame, legal: GapLines, irregular: tuple[Colour, 
     legal_positions = line_positions(record.position_for(legal.mover), legal.lines[0])
     return _whole(line.positions(record.position_for(side)), reading, glimpses) - _whole(
         legal_positions, reading, glimpses)
+
+
+def witnessed_lead(line: list[Position], moved_twice: list[Position], reading: Reading,
+                   glimpses: tuple[Reading, ...]) -> float:
+    """By how much the reading and the glimpses met on the way support a gap's ``line``
+    (its positions) more than a side moving twice (``moved_twice``: the game's position,
+    then the board read), in nats.
+
+    A side that seems to have moved twice over a gap may have had its opponent's ply in
+    between, undone by a later one (kingplay 70070: a king's 30-25, light's 4-15, the
+    king's 25-30 with a capture due, all under a sleeve): the board after the gap is the
+    board "moved twice" leads to, and only the glimpses saw the king away. Both end on the
+    same board, so only the glimpses tell them apart; where they see the line's boards by
+    the margin, they are what was played, not an irregularity the camera made up."""
+    return _whole(line, reading, glimpses) - _whole(moved_twice, reading, glimpses)
 
 
 def _whole(positions: list[Position], reading: Reading, glimpses: tuple[Reading, ...]) -> float:

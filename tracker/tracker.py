@@ -30,7 +30,8 @@ from .choice import Candidates, as_read, best_story
 from .scoring import SIDE_OF_CLASS, board_sides, changed_squares, read_well
 from .config import TrackerConfig
 from .gaps import (IrregularLines, Lines, PliesBeyond, first_seen, gap_lines_seen, irregular_lines_seen, labelled,
-                   irregular_lead, likeliest, lines_on_alert, likeliest_irregular, most_plies, sight)
+                   irregular_lead, likeliest, line_positions, lines_on_alert, likeliest_irregular, most_plies,
+                   sight, witnessed_lead)
 from makhos.engine.starts import start_rules
 from .parity import OtherParity, other_parity
 from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
@@ -80,6 +81,12 @@ def washed_out(read: Board, candidates: Candidates, most: int) -> bool:
     missing = (told != 0) & (seen == 0)
     count = missing.sum(axis=1)
     return bool(((count >= 1) & (count <= most) & np.all((told == seen) | missing, axis=1)).any())
+
+
+def _moved_twice(story: Story) -> bool:
+    """Whether ``story`` is the side that moved last moving again from the game's position."""
+    h = story.hypothesis
+    return story.kind is StoryKind.GAME and h is not None and h.verdict is Verdict.WRONG_SIDE
 
 
 def read_as(reading: Reading, board: Board) -> bool:
@@ -197,6 +204,8 @@ class GameTracker:
             story = self._misread(story, reading, time)
         if story is not None and story.kind is StoryKind.MISMATCH:
             story = self._gap_story(reading, time) or story
+        elif story is not None and _moved_twice(story):
+            story = self._witnessed_gap(story, reading, time)
         elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None and self._blind:
             # One or two plies the camera was not there for (a hand that stayed long is no
             # gap of the camera's: the move's time is still its own).
@@ -452,7 +461,7 @@ class GameTracker:
             return None
         return self._stop[1], self._stop[2]
 
-    def _gap_story(self, reading: Reading, time: float) -> Story | None:
+    def _gap_story(self, reading: Reading, time: float, come_back: bool = False) -> Story | None:
         """After a gap, the plies that lead from the game to a board no story fits.
 
         A stretch of ``gap_after`` seconds in which no reading was followed is a gap too:
@@ -460,21 +469,19 @@ class GameTracker:
         confirmed (kingplay 70002: every ply under a hand for most of its time, the kings
         read as men and back). Those readings, the glimpses, tell which of the lines to the
         board was played (:func:`likeliest`), and its plies must fit the time before the
-        board was first glimpsed as it stands (:func:`first_seen`)."""
-        if not isinstance(self.phase, Playing):
+        board was first glimpsed as it stands (:func:`first_seen`). ``come_back``: legal
+        lines in which a piece comes back are searched too (:func:`tracker.gaps.comes_back`),
+        for a caller that lets only the glimpses' lead record them."""
+        stretch = self._gap_stretch(time)
+        if not isinstance(self.phase, Playing) or stretch is None:
             return None
-        if self._gap_from is not None:
-            since, seconds = self._gap_from, self._gap_to - self._gap_from
-        elif self._followed is not None and time - self._followed >= self.config.gap_after:
-            since, seconds = self._followed, time - self._followed
-        else:
-            return None
+        since, seconds = stretch
         record, config, alerted = self.logged_game.current, self.config, self._alerted()
         seen, most = sight(reading, config.square_tolerance), most_plies(seconds, config)
-        key = (id(record), len(record.game.plies), record.game.position, seen, most, alerted)
+        key = (id(record), len(record.game.plies), record.game.position, seen, most, alerted, come_back)
         if self._gap_lines is None or self._gap_lines.key != key:
             fixed = config.first_mover is not None
-            lines = gap_lines_seen(record, seen, most, fixed)
+            lines = gap_lines_seen(record, seen, most, fixed, come_back)
             on_alert = [] if alerted is None else lines_on_alert(record, alerted, seen, most)
             if on_alert and (not lines or len(on_alert[0][1]) < len(lines[0][1])):
                 lines = on_alert  # the attempt played on beats it taken back unseen, one ply more
@@ -507,6 +514,31 @@ class GameTracker:
             if most_plies(seconds, config) < plies:
                 return None  # more plies than the time before the board was seen allows
         return replace(story, gap=round(seconds, 1))
+
+    def _gap_stretch(self, time: float) -> tuple[float, float] | None:
+        """When the gap began and how long it was (:meth:`_gap_story`); None when none."""
+        if self._gap_from is not None:
+            return self._gap_from, self._gap_to - self._gap_from
+        if self._followed is not None and time - self._followed >= self.config.gap_after:
+            return self._followed, time - self._followed
+        return None
+
+    def _witnessed_gap(self, story: Story, reading: Reading, time: float) -> Story:
+        """A side moving twice (``story``) after a gap, unless the glimpses met on the way
+        saw a line through the gap that ends on the same board, by the margin
+        (:func:`tracker.gaps.witnessed_lead`): then that line. Its plies may come back to
+        where they started (a king out and home), which no board after the gap shows: only
+        the glimpses witness them, so only a lead of theirs lets them be recorded."""
+        game, stretch = self.game, self._gap_stretch(time)
+        gap = self._gap_story(reading, time, come_back=True)
+        if game is None or stretch is None or gap is None or gap.on_alert or gap.board[:2] != story.board[:2]:
+            return story
+        start = self.logged_game.current.position_for(gap.mover)
+        line = (gap.irregular.positions(start) if gap.irregular is not None
+                else line_positions(start, gap.lines[0]))
+        glimpses = tuple(g for g in self._glimpses if g.time >= stretch[0])
+        twice = [game.position, Position(*story.board, turn=game.position.turn)]
+        return gap if witnessed_lead(line, twice, reading, glimpses) >= self.config.margin else story
 
     def _reread(self, story: Story) -> Story:
         """A side moving twice right after the record took a change of several plies, legal
