@@ -47,6 +47,9 @@ Changes of pieces on the squares are what we want to see, so the gate compares t
 squares themselves only through their corners. A change that stays still for ``settle_s``
 and is not an arm (hidden corners together with a changed ring) becomes the new normal:
 a cup put down beside the board, a tall king that now hides a corner from a low camera.
+So does one against a still view taken on a smeared frame (a jolt doubled it under a long
+exposure): its grid was markedly less sharp than the board's now, and what looks like an
+arm is the view's own doubled ring.
 """
 
 from __future__ import annotations
