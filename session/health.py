@@ -21,6 +21,11 @@ from makhos.vision.pipeline import FrameResult
 
 #: Seconds of frames over which the share of frames with the board found is counted.
 FOUND_WINDOW_S = 5.0
+#: Seconds since the last read past which the board is said to be unread, whatever that read
+#: showed: a read that did not match the game, followed by none (the gate holding the board
+#: covered), is no board "read, but not as the game stands" (kingplay 70017 said so of a
+#: read made long before, while what kept the game stopped was the gate).
+UNREAD_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -51,11 +56,13 @@ class VisionHealth:
             cause = "the board never stays still long enough to read"
         else:
             cause = "the squares cannot be read with confidence (light, glare, focus?)"
-        if self.unexplained:
-            squares = ", ".join(map(str, self.unexplained))
+        squares = ", ".join(map(str, self.unexplained))
+        if self.unexplained and self.since_read is not None and self.since_read < UNREAD_S:
             return (f"board read, but not as the game stands: squares {squares} do not match it "
                     "(a piece out of place, or misread?); no move is recorded until they do")
         waited = "never read" if self.since_read is None else f"not read for {self.since_read:.0f} s"
+        if self.unexplained:  # what keeps the board unread, then what its last read showed
+            cause += f"; its last read did not match the game on squares {squares}"
         return f"board {waited}: {cause}"
 
 

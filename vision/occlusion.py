@@ -47,6 +47,9 @@ Changes of pieces on the squares are what we want to see, so the gate compares t
 squares themselves only through their corners. A change that stays still for ``settle_s``
 and is not an arm (hidden corners together with a changed ring) becomes the new normal:
 a cup put down beside the board, a tall king that now hides a corner from a low camera.
+So does one against a still view taken on a smeared frame (a jolt doubled it under a long
+exposure): its grid was markedly less sharp than the board's now, and what looks like an
+arm is the view's own doubled ring.
 """
 
 from __future__ import annotations
@@ -124,6 +127,7 @@ class GateConfig:
     registration: float = 0.25  # quarter squares the board's registration may slip between frames
     jolt_factor: float = 2.0  # ...where it usually does, unless this many times more than usual
     unread_s: float = 2.0  # ...and only on a board not still for this long
+    sharper: float = 1.2  # the grid this many times as sharp as in the still view: the view was smeared
 
 
 class OcclusionGate:
@@ -148,6 +152,7 @@ class OcclusionGate:
         self._previous: np.ndarray | None = None  # quarter-square cells of the previous frame
         self._reference: np.ndarray | None = None  # cells of the last still view
         self._reference_visible: np.ndarray | None = None  # corners seen in the last still view
+        self._reference_sharpness = 0.0  # the grid's sharpness in the last still view (_sharpness)
         self._quiet_since: float | None = None
         self._was_moving = False  # the previous frame moved beyond the motion level
         self._last_pulse = -np.inf  # when a lone frame's motion was last let pass
@@ -307,6 +312,7 @@ class OcclusionGate:
                 # ``settle_s`` it follows the board, but a frame the same as the last judged
                 # one adds nothing to the view taken since.
                 self._reference, self._reference_visible = self._caught_up(frame, location, cells), check.visible
+                self._reference_sharpness = _sharpness(check, self._reference, cfg.margin)
                 self._views += 1
                 self._settled_view = quiet >= cfg.settle_s
         return self._status(state, timestamp, lost, motion, shake, quiet)
@@ -444,6 +450,9 @@ class OcclusionGate:
             # A still change that no arm reaching in explains (a tall king now hiding a
             # corner, a cup beside the board) is the new normal.
             return lost, False
+        if quiet >= cfg.settle_s and self._smeared(cells, check):
+            # So is one against a still view taken on a smeared frame (:meth:`_smeared`).
+            return lost, False
         if not arm and quiet >= cfg.settle_hidden_s:
             # No change across the ring's depth, for a moment: no arm reaches in (an arm must
             # cross the ring). Corners hidden are tall men moved onto the corners' squares; a
@@ -453,6 +462,20 @@ class OcclusionGate:
             # of an arm on its way out linger at the ring's outer edge.)
             return lost, False
         return lost, hidden or crossing
+
+    def _smeared(self, cells: np.ndarray, check: GridCheck) -> bool:
+        """Whether the last still view was taken on a smeared frame: its grid markedly less
+        sharp than the board's now (``sharper``), with nearly every corner in view now, as a
+        board just found is read at once. A frame a jolt doubled, or a hand's leaving
+        blurred, under a long exposure, can be still for a moment (kingplay 70017: the
+        camera's jolt, doubled over the frames of its exposure); its ring, doubled, differs
+        from every sharp frame's across its depth as an arm would, the corners it saw
+        double are hidden now, and as no still view comes after it the board is never read
+        again. A hand or a shadow over the board sharpens no corner, and the light divides
+        out."""
+        if check.n_visible < self.cfg.clear_first:
+            return False
+        return _sharpness(check, cells, self.cfg.margin) >= self.cfg.sharper * self._reference_sharpness
 
     def _ring_change(self, cells: np.ndarray, rows: np.ndarray, hidden: bool) -> tuple[bool, bool]:
         """(the ring changed from the last still view, the change reaches across the ring's
@@ -500,6 +523,18 @@ class OcclusionGate:
         if state is not self._state:
             self._state, self._since = state, timestamp
         return GateStatus(state, self._since, state is GateState.STILL, lost, motion, shake, quiet)
+
+
+def _sharpness(check: GridCheck, cells: np.ndarray, margin: int) -> float:
+    """The grid's sharpness in one frame: its visible corners' median contrast (``check``),
+    over the mean grey of the board's own ``cells`` (those inside ``margin`` squares of
+    ring), so that the light's level divides out and a smear (a doubled frame, a blur)
+    is what lowers it. 0 with no corner visible."""
+    if not check.visible.any():
+        return 0.0
+    q = 4 * margin
+    grey = float(cells[q:-q, q:-q].mean()) + FLOOR
+    return float(np.median(check.contrast[check.visible])) / grey
 
 
 def _unlit_level(signed: np.ndarray, ring: np.ndarray, lit: np.ndarray, cfg: GateConfig) -> float:

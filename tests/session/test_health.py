@@ -164,3 +164,19 @@ def test_a_misread_of_two_squares_is_no_notice():
             for t in np.arange(20.0, 32.0, 0.5)]
     assert [s for s in said if s] == [CameraStatus.UNREADABLE]
     assert watch.health is not None and "squares 3, 7, 9 do not match" in watch.health.describe()
+
+
+def test_a_board_unread_after_a_read_off_the_game_is_said_unread_with_what_that_read_showed():
+    """Kingplay 70017: one read off the game (squares it had not seen played), then the gate
+    held the board covered for the rest of the notice's wait; the notice said the board was
+    "read, but not as the game stands", when what kept the game stopped was that no frame
+    was read at all."""
+    watch = HealthWatch(unreadable_after=10.0)
+    watch.update(result(0.0, GateState.STILL, read=True), game_on=True)
+    watch.update(result(0.5, GateState.STILL, read=True), game_on=True, unexplained=(5, 6, 7))
+    said = [watch.update(result(t, GateState.OCCLUDED), game_on=True) for t in np.arange(0.6, 12.0, 0.1)]
+    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
+    assert watch.health is not None
+    assert watch.health.describe() == ("board not read for 11 s: something covers the board or its edge "
+                                       "(a hand, an arm, an object); its last read did not match the game "
+                                       "on squares 5, 6, 7")

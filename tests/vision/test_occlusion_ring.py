@@ -16,7 +16,8 @@ import pytest
 
 from lab.render import Renderer, random_position, sample_hand, sample_scene
 from makhos.vision.follower import BoardFollower
-from makhos.vision.occlusion import GateConfig, GateState, GateStatus, OcclusionGate
+from makhos.vision.grid_probe import GridCheck
+from makhos.vision.occlusion import GateConfig, GateState, GateStatus, OcclusionGate, _sharpness
 
 DT = 1 / 30
 START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
@@ -96,3 +97,25 @@ def test_a_deep_shadow_leaving_is_no_arm():
     the cloth came back 2.3 times as bright with a tinge of its own (21-23 grey levels that one
     gain leaves unexplained). Light, judged at the ring's level, and no arm."""
     assert not _ring_verdict("shadow_leaving_70082")[1]
+
+
+def test_a_still_view_taken_on_a_doubled_frame_gives_way_to_the_sharp_board():
+    """Kingplay 70017 at 6.56 s: the still view was taken on frames a jolt doubled under a
+    long exposure. Against it every sharp frame's ring changed across its depth as an arm's
+    does, with three corners it had seen double hidden, and the board went unread for six
+    plies while nothing moved. The grid, sharper now than in the view by more than the
+    light explains, says which picture is in doubt; still for ``settle_s``, the change is
+    the new normal."""
+    frame = np.load(Path(__file__).parent / "data" / "doubled_view_70017.npz")
+    cells, rows = frame["cells"].astype(np.float32), frame["rows"]
+    check = GridCheck(frame["visible"], frame["agrees"], frame["contrast"])
+    cfg = GateConfig()
+    gate = OcclusionGate(cfg)
+    gate._reference, gate._reference_visible = frame["reference"].astype(np.float32), frame["reference_visible"]
+    assert gate._ring_change(cells, rows, hidden=True) == (True, True)  # an arm, against that view
+    gate._reference_sharpness = float(frame["reference_sharpness"])
+    lost, covered = gate._covered(cells, rows, check, cfg.settle_s, same=False)
+    assert lost > cfg.max_lost_corners and not covered
+    # Against a view as sharp as the frame, the same change is an arm resting: covered.
+    gate._reference_sharpness = _sharpness(check, cells, cfg.margin)
+    assert gate._covered(cells, rows, check, cfg.settle_s, same=False)[1]
