@@ -537,19 +537,21 @@ def _shaded(relit: np.ndarray, reference: np.ndarray, level: float,
     each cell to its neighbours: a shadow darkens what lies beneath it without changing
     its colour, and its soft edge changes the gain gently. An arm puts its own colour
     there, and its edges are sharp (the cells along them stay changed, and they cross the
-    ring). Smoothly to within the cells' ``noise``: on a dark cloth in shade a gain is
-    fitted on a few tens of grey levels, and a camera's noise alone makes it step from a
-    cell to the next by more than a shadow's edge does (kingplay 70026: a person's shadow
-    over a dim table, every cell of it one gain to within a few grey levels, was an arm
-    along the ring's outer edge, and the board was never read again). Second, of them, the
-    cells darkened and fitted to within the noise: a shadow beyond doubt."""
+    ring). Second, the cells darkened by one gain to within the cells' ``noise`` (where a
+    sleeve of the cloth's hue leaves more), smoothly to within what that noise makes of a
+    gain: on a dark cloth in shade a gain is fitted on a few tens of grey levels, and the
+    noise alone makes it step from a cell to the next by more than a shadow's edge does
+    (kingplay 70026: a person's shadow over a dim table, every cell of it one gain to within
+    a few grey levels, kept an arm along the ring's outer edge, and with corners hidden the
+    board was never read again). Only for a change that stays: taken out of every ring, it
+    let an arm through that the first keeps (kingplay 70041: 18/18 plies to 6/18)."""
     gain, scaled = _gain_fit(relit, reference)
-    close = scaled <= SHADE_FIT * noise
-    brightness = np.linalg.norm(relit + FLOOR, axis=2)
-    noisy = np.where(close, SHADE_NOISE * noise / np.maximum(brightness, FLOOR), 0.0)
-    smooth = _steepest_step(np.log(np.clip(gain, SHADE_GAIN, 1 / SHADE_GAIN))) <= SHADE_SMOOTH + noisy
-    shaded: np.ndarray = (scaled <= level) & smooth & (gain > SHADE_GAIN) & (gain < 1 / SHADE_GAIN)
-    return shaded, shaded & close & (gain < 1)
+    steps = _steepest_step(np.log(np.clip(gain, SHADE_GAIN, 1 / SHADE_GAIN)))
+    gained = (gain > SHADE_GAIN) & (gain < 1 / SHADE_GAIN)
+    shaded: np.ndarray = (scaled <= level) & (steps <= SHADE_SMOOTH) & gained
+    noisy = SHADE_NOISE * noise / np.maximum(np.linalg.norm(relit + FLOOR, axis=2), FLOOR)
+    dimmed: np.ndarray = (scaled <= SHADE_FIT * noise) & (steps <= SHADE_SMOOTH + noisy) & gained & (gain < 1)
+    return shaded, dimmed
 
 
 def _glared(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarray:

@@ -104,11 +104,10 @@ def test_a_deep_shadow_leaving_is_no_arm():
 def test_a_shadow_over_a_dim_table_is_no_arm_even_with_corners_hidden():
     """Kingplay 70026 at 24.0 s: a person's shadow lay over the near side of a dim, noisy
     table (one gain, 0.6-0.8, explains every cell to within a few grey levels) and hid
-    corners from the probe. The gains of the dark cloth's cells step by up to 0.37 from a
-    cell to the next, by the camera's noise alone: taken for a sharp edge, the shadow was an
-    arm along the ring's outer edge, and the board was never read again (6 of 13 plies).
-    With every corner in view it is no arm; with corners hidden it still counts, while it
-    may be a hand's, but not as an arm that keeps the board covered once it stays."""
+    corners from the probe. With corners hidden a shadow counts as an arm (a hand may be on
+    the board), and one that stayed kept the board covered for the rest of the game (6 of 13
+    plies). Its cells' gains step by up to 0.37 from a cell to the next, by the camera's
+    noise alone on the dark cloth: within that noise it is a shadow, and it settles."""
     assert _ring_verdict("shadow_dim_70026") == (True, False, False)
     crossing, arm, unshaded = _ring_verdict("shadow_dim_70026", hidden=True)
     assert crossing and arm and not unshaded
