@@ -156,7 +156,8 @@ class BoardSession:
         if not self._in_play and not isinstance(self.tracker.phase, NoGame):
             self._tell_reader((), in_play=True)
         status = self.health.update(self.last, isinstance(self.tracker.phase, Playing),
-                                    self._unexplained(self.last.reading))
+                                    self._unexplained(self.last.reading),
+                                    moved=any(e.kind in ACCEPTED for e in events))
         if status is not None:
             assert self.health.health is not None  # update() has just set it
             events.append(self.camera_notice(time, status, self.health.health.describe()))

@@ -164,3 +164,19 @@ def test_a_misread_of_two_squares_is_no_notice():
             for t in np.arange(20.0, 32.0, 0.5)]
     assert [s for s in said if s] == [CameraStatus.UNREADABLE]
     assert watch.health is not None and "squares 3, 7, 9 do not match" in watch.health.describe()
+
+
+def test_a_ply_taken_closes_the_notice_and_a_new_one_says_what_is_wrong_then():
+    """Kingplay 70026: reads contradicting the game raised the notice, four plies were then
+    recorded, and the board was covered to the end: the first notice must not stand for all."""
+    watch = HealthWatch(unreadable_after=10.0)
+    said = [watch.update(result(t, GateState.STILL, read=True), game_on=True, unexplained=(8, 10, 17))
+            for t in np.arange(0.0, 11.0, 0.5)]
+    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
+    closed = watch.update(result(11.0, GateState.STILL, read=True), game_on=True,
+                          unexplained=(8, 10, 17), moved=True)
+    assert closed is CameraStatus.READABLE
+    said = [watch.update(result(t, GateState.OCCLUDED), game_on=True) for t in np.arange(11.5, 25.0, 0.5)]
+    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
+    assert said.index(CameraStatus.UNREADABLE) == 19  # 10 s after the ply, at 21.0 s
+    assert watch.health is not None and "something covers the board" in watch.health.describe()
