@@ -66,11 +66,12 @@ from .light import FLOOR, corrected, light_gain, noise_level, unexplained
 SHADE_GAIN = 0.3
 #: The most a shadow's gain (as a log) differs from that of a neighbouring cell...
 SHADE_SMOOTH = 0.15
-#: ...beyond what the cells' noise makes of a gain: this many times the noise over the
-#: cell's brightness (a dark cell's gain is fitted on few grey levels), where one gain
-#: explains the change to within this many times the noise (a sleeve of the cloth's hue
-#: leaves more).
+#: ...beyond what the cells' noise makes of a gain, for a shadow that stays over hidden
+#: corners (``_shaded``'s second): this many times the noise over the cell's brightness
+#: (a dark cell's gain is fitted on few grey levels)...
 SHADE_NOISE = 3.0
+#: ...where one gain explains the change to within this many times the noise (a sleeve of
+#: the cloth's hue leaves more).
 SHADE_FIT = 1.5
 #: A change is white light added or taken (a glare) where channels scaled alike (a shadow)
 #: leave this many times its residual.
@@ -172,7 +173,8 @@ class OcclusionGate:
         self._judged: np.ndarray | None = None  # the cells of the last frame whose motion was measured
         self._views = 0  # still views taken: a ring verdict holds for one of them only
         self._settled_view = False  # a still view was taken past ``settle_s`` in this quiet run
-        # The ring's verdict (crossing, arm), for the still view and corner count it was judged with.
+        # The ring's verdict (crossing, arm, an arm beyond a shadow), for the still view and
+        # corner count it was judged with.
         self._ring_verdict: tuple[tuple[int, bool], tuple[bool, bool, bool]] | None = None
 
     def _arms(self, strong: np.ndarray, weak: np.ndarray) -> list[np.ndarray]:
