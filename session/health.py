@@ -80,17 +80,23 @@ class HealthWatch:
         self.health: VisionHealth | None = None
 
     def update(self, result: FrameResult, game_on: bool,
-               unexplained: tuple[int, ...] = ()) -> CameraStatus | None:
+               unexplained: tuple[int, ...] = (), moved: bool = False) -> CameraStatus | None:
         """Take one frame's result, with the squares its reading contradicts the game on
-        beyond a misread (``unexplained``); returns UNREADABLE or READABLE when that changes."""
+        beyond a misread (``unexplained``) and whether the game took a ply (or a board) on it
+        (``moved``); returns UNREADABLE or READABLE when that changes. A ply the game took
+        is the board followed, whatever the frame's read shows: a notice raised before it
+        (the reads contradicting the game) is closed, and one raised again, with what is
+        wrong then, if nothing follows (kingplay 70026: the notice of 14.9 s, squares the
+        reads contradicted, stayed open over four plies and then over a board covered to
+        the end, saying neither)."""
         now = result.time
         self._found.append((now, result.location is not None))
         while self._found and self._found[0][0] < now - FOUND_WINDOW_S:
             self._found.popleft()
         found = sum(seen for _, seen in self._found) / len(self._found)
-        followed = result.reading is not None and not unexplained
-        if result.reading is not None:
-            self._last_read, self._unexplained = now, unexplained
+        followed = moved or (result.reading is not None and not unexplained)
+        if result.reading is not None or moved:
+            self._last_read, self._unexplained = now, () if followed else unexplained
         if followed:
             self._last_followed = now
         since = None if self._last_read is None else now - self._last_read

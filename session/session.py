@@ -97,6 +97,7 @@ class BoardSession:
         self._polled = -np.inf
         self._in_play = False  # whether the reader was told a game is in play
         self._relit_said = False  # the light changed and that was said (``_relit``)
+        self._untaught: int | None = None  # plies of a board the game took and never taught (``_teach``)
         self._tell_reader(self._kept_by_reader(history), in_play=False)
         taken_up = None if self.reader is None else self.reader.adaptation
         # A refit the reader fit anew on taking up the game is kept like any other (feed).
@@ -156,7 +157,8 @@ class BoardSession:
         if not self._in_play and not isinstance(self.tracker.phase, NoGame):
             self._tell_reader((), in_play=True)
         status = self.health.update(self.last, isinstance(self.tracker.phase, Playing),
-                                    self._unexplained(self.last.reading))
+                                    self._unexplained(self.last.reading),
+                                    moved=any(e.kind in ACCEPTED for e in events))
         if status is not None:
             assert self.health.health is not None  # update() has just set it
             events.append(self.camera_notice(time, status, self.health.health.describe()))
@@ -194,15 +196,43 @@ class BoardSession:
         game = self.tracker.game
         started = any(e.kind is EventKind.GAME_STARTED for e in events)
         accepted = any(e.kind in ACCEPTED for e in events)
-        if self.reader is None or self.tracker.alert is not None or game is None or not (started or accepted):
+        if self.reader is None or self.tracker.alert is not None or game is None:
             return None
+        if not (started or accepted):
+            return self._taught_later(game)
         board = shown(game.position, self.tracker.overlay, crowned_at(game), len(game.plies))
         if started:
             self.reader.started(board)
         reading = None if self.last is None else self.last.reading
         if not accepted or reading is None \
                 or len(sides_misread(reading.probabilities, board)) > self.tracker.config.misread_squares:
-            return None  # the read shows more than a misread's few off the board: no label of it
+            # The read shows more than a misread's few off the board: no label of it, but a
+            # later read of the same board may be one.
+            self._untaught = len(game.plies) if accepted else None
+            return None
+        self._untaught = None
+        return self.reader.learn(board)
+
+    def _taught_later(self, game: Game) -> str | None:
+        """A board the game took on a frame read too far off it to teach (a hand leaving,
+        or a reader that has never been taught misreading dark squares as men: kingplay
+        70021, 3-4 squares off on each ply's frame) is taught on a later settled read of it,
+        while no ply follows, within a misread's few of it and nearer it than any board a
+        legal ply leads to (a frame that already shows the next ply is no label of this
+        one). Untaught, the reader misread the board after plies made under a sleeve on
+        3-6 squares more than the plies changed, and no gap's line explained it."""
+        reading = None if self.last is None else self.last.reading
+        if self._untaught is None or reading is None or self._untaught != len(game.plies) \
+                or self.reader is None:
+            return None
+        board = shown(game.position, self.tracker.overlay, crowned_at(game), len(game.plies))
+        off = len(sides_misread(reading.probabilities, board))
+        if off > self.tracker.config.misread_squares:
+            return None
+        if any(len(sides_misread(reading.probabilities, shown(game.position.play(move), {}, {}, 0))) <= off
+               for move in game.position.legal_moves()):
+            return None
+        self._untaught = None
         return self.reader.learn(board)
 
     def _relit(self, time: float, reading: Reading | None) -> list[GameEvent]:

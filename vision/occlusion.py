@@ -67,8 +67,15 @@ from .light import FLOOR, corrected, light_gain, noise_level, unexplained
 #: A shadow keeps at least this share of the light (and one that leaves gives back at most
 #: its inverse): a cell darker or brighter than that changed by more than light.
 SHADE_GAIN = 0.3
-#: The most a shadow's gain (as a log) differs from that of a neighbouring cell.
+#: The most a shadow's gain (as a log) differs from that of a neighbouring cell...
 SHADE_SMOOTH = 0.15
+#: ...beyond what the cells' noise makes of a gain, for a shadow that stays over hidden
+#: corners (``_shaded``'s second): this many times the noise over the cell's brightness
+#: (a dark cell's gain is fitted on few grey levels)...
+SHADE_NOISE = 3.0
+#: ...where one gain explains the change to within this many times the noise (a sleeve of
+#: the cloth's hue leaves more).
+SHADE_FIT = 1.5
 #: A change is white light added or taken (a glare) where channels scaled alike (a shadow)
 #: leave this many times its residual.
 GLARE_MARGIN = 2.0
@@ -171,8 +178,9 @@ class OcclusionGate:
         self._judged: np.ndarray | None = None  # the cells of the last frame whose motion was measured
         self._views = 0  # still views taken: a ring verdict holds for one of them only
         self._settled_view = False  # a still view was taken past ``settle_s`` in this quiet run
-        # The ring's verdict (crossing, arm), for the still view and corner count it was judged with.
-        self._ring_verdict: tuple[tuple[int, bool], tuple[bool, bool]] | None = None
+        # The ring's verdict (crossing, arm, an arm beyond a shadow), for the still view and
+        # corner count it was judged with.
+        self._ring_verdict: tuple[tuple[int, bool], tuple[bool, bool, bool]] | None = None
 
     def _arms(self, strong: np.ndarray, weak: np.ndarray) -> list[np.ndarray]:
         """The pieces of changed ring cells that reach from its outer edge to its inner edge,
@@ -442,13 +450,15 @@ class OcclusionGate:
         hidden = lost > cfg.max_lost_corners
         key = (self._views, hidden)
         if same and self._ring_verdict is not None and self._ring_verdict[0] == key:
-            crossing, arm = self._ring_verdict[1]
+            crossing, arm, unshaded = self._ring_verdict[1]
         else:
-            crossing, arm = self._ring_change(cells, rows, hidden)
-            self._ring_verdict = key, (crossing, arm)
-        if quiet >= cfg.settle_s and not (hidden and arm):
+            crossing, arm, unshaded = self._ring_change(cells, rows, hidden)
+            self._ring_verdict = key, (crossing, arm, unshaded)
+        if quiet >= cfg.settle_s and not (hidden and unshaded):
             # A still change that no arm reaching in explains (a tall king now hiding a
-            # corner, a cup beside the board) is the new normal.
+            # corner, a cup beside the board) is the new normal; so is a shadow that fell
+            # over the ring as corners went (kingplay 70026: a person's shadow over a dim
+            # board hid corners from the probe, and no read came for the rest of the game).
             return lost, False
         if quiet >= cfg.settle_s and self._smeared(cells, check):
             # So is one against a still view taken on a smeared frame (:meth:`_smeared`).
@@ -477,9 +487,13 @@ class OcclusionGate:
             return False
         return _sharpness(check, cells, self.cfg.margin) >= self.cfg.sharper * self._reference_sharpness
 
-    def _ring_change(self, cells: np.ndarray, rows: np.ndarray, hidden: bool) -> tuple[bool, bool]:
+    def _ring_change(self, cells: np.ndarray, rows: np.ndarray, hidden: bool) -> tuple[bool, bool, bool]:
         """(the ring changed from the last still view, the change reaches across the ring's
-        depth in one piece as an arm does). With corners ``hidden`` a shadow counts too.
+        depth in one piece as an arm does, an arm is left once a shadow's cells are taken
+        out). With corners ``hidden`` a shadow counts too, for the second: a hand may be on
+        the board; the third is for a change that stays (:meth:`_covered`), and takes out
+        only the cells one gain darkened to within the cells' noise (``_shaded``'s second),
+        as a sleeve of nearly the cloth's colour does not (kingplay 70096).
 
         The level comes from the ring's noise, measured on the change itself, so a light's
         change over much of the ring raises it (a lamp's spot moving over the cloth, a shadow
@@ -497,20 +511,29 @@ class OcclusionGate:
         bands, channel = light_gain(_halves(cells), _halves(self._reference), half_rows)
         relit = corrected(cells, rows, bands, channel)
         signed = unexplained(relit, cells, self._reference)
-        level = max(cfg.change_level, cfg.noise_factor * noise_level(signed[self._ring]))
+        noise = noise_level(signed[self._ring])
+        level = max(cfg.change_level, cfg.noise_factor * noise)
         change = np.abs(signed).max(axis=2)
         ring = self._ring
         if not (ring & (change > level)).any():
-            return False, False  # nothing crossed, shaded or not (most frames: spare the shade's fit)
+            return False, False, False  # nothing crossed, shaded or not (most frames: spare the shade's fit)
+        shaded, dimmed = _shaded(relit, self._reference, level, noise)
         if not hidden:
             # Every corner in view: a shadow over the ring (a person beside the table) is no
             # arm. With corners hidden it counts all the same: a hand may be on the board.
-            ring = ring & ~_shaded(relit, self._reference, level)
-        else:
-            # ...but a glare that came or went is no hand's: light added or taken away.
-            ring = ring & ~_glared(relit, self._reference, level)
+            crossing, arm = self._arm(cells, signed, change, ring & ~shaded, level)
+            return crossing, arm, arm
+        # ...but a glare that came or went is no hand's: light added or taken away.
+        ring = ring & ~_glared(relit, self._reference, level)
+        crossing, arm = self._arm(cells, signed, change, ring, level)
+        return crossing, arm, arm and self._arm(cells, signed, change, ring & ~dimmed, level)[1]
+
+    def _arm(self, cells: np.ndarray, signed: np.ndarray, change: np.ndarray, ring: np.ndarray,
+             level: float) -> tuple[bool, bool]:
+        """(the ``ring``'s cells changed, an arm among them): :meth:`_ring_change` on the ring
+        cells left once the light's are taken out."""
         lit = self._ring & ~ring & (change > level)  # changed beyond the level, by light
-        changed = ring & (change > _unlit_level(signed, self._ring, lit, cfg))
+        changed = ring & (change > _unlit_level(signed, self._ring, lit, self.cfg))
         crossing = bool(changed.any())
         weak = ring & (change > level / 2)
         arms = self._arms(changed, weak) if crossing else []
@@ -544,18 +567,28 @@ def _unlit_level(signed: np.ndarray, ring: np.ndarray, lit: np.ndarray, cfg: Gat
     return max(cfg.change_level, cfg.noise_factor * noise_level(signed[ring & ~lit]))
 
 
-def _shaded(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarray:
+def _shaded(relit: np.ndarray, reference: np.ndarray, level: float,
+            noise: float) -> tuple[np.ndarray, np.ndarray]:
     """``(h, w)`` cells whose change from ``reference`` one gain of their own explains (to
     within ``level`` grey levels in every channel) where that gain varies smoothly from
     each cell to its neighbours: a shadow darkens what lies beneath it without changing
     its colour, and its soft edge changes the gain gently. An arm puts its own colour
     there, and its edges are sharp (the cells along them stay changed, and they cross the
-    ring)."""
+    ring). Second, the cells darkened by one gain to within the cells' ``noise`` (where a
+    sleeve of the cloth's hue leaves more), smoothly to within what that noise makes of a
+    gain: on a dark cloth in shade a gain is fitted on a few tens of grey levels, and the
+    noise alone makes it step from a cell to the next by more than a shadow's edge does
+    (kingplay 70026: a person's shadow over a dim table, every cell of it one gain to within
+    a few grey levels, kept an arm along the ring's outer edge, and with corners hidden the
+    board was never read again). Only for a change that stays: taken out of every ring, it
+    let an arm through that the first keeps (kingplay 70041: 18/18 plies to 6/18)."""
     gain, scaled = _gain_fit(relit, reference)
-    neutral = scaled <= level
-    smooth = _steepest_step(np.log(np.clip(gain, SHADE_GAIN, 1 / SHADE_GAIN))) <= SHADE_SMOOTH
-    shaded: np.ndarray = neutral & smooth & (gain > SHADE_GAIN) & (gain < 1 / SHADE_GAIN)
-    return shaded
+    steps = _steepest_step(np.log(np.clip(gain, SHADE_GAIN, 1 / SHADE_GAIN)))
+    gained = (gain > SHADE_GAIN) & (gain < 1 / SHADE_GAIN)
+    shaded: np.ndarray = (scaled <= level) & (steps <= SHADE_SMOOTH) & gained
+    noisy = SHADE_NOISE * noise / np.maximum(np.linalg.norm(relit + FLOOR, axis=2), FLOOR)
+    dimmed: np.ndarray = (scaled <= SHADE_FIT * noise) & (steps <= SHADE_SMOOTH + noisy) & gained & (gain < 1)
+    return shaded, dimmed
 
 
 def _glared(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarray:

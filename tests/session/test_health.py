@@ -180,3 +180,19 @@ def test_a_board_unread_after_a_read_off_the_game_is_said_unread_with_what_that_
     assert watch.health.describe() == ("board not read for 11 s: something covers the board or its edge "
                                        "(a hand, an arm, an object); its last read did not match the game "
                                        "on squares 5, 6, 7")
+
+
+def test_a_ply_taken_closes_the_notice_and_a_new_one_says_what_is_wrong_then():
+    """Kingplay 70026: reads contradicting the game raised the notice, four plies were then
+    recorded, and the board was covered to the end: the first notice must not stand for all."""
+    watch = HealthWatch(unreadable_after=10.0)
+    said = [watch.update(result(t, GateState.STILL, read=True), game_on=True, unexplained=(8, 10, 17))
+            for t in np.arange(0.0, 11.0, 0.5)]
+    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
+    closed = watch.update(result(11.0, GateState.STILL, read=True), game_on=True,
+                          unexplained=(8, 10, 17), moved=True)
+    assert closed is CameraStatus.READABLE
+    said = [watch.update(result(t, GateState.OCCLUDED), game_on=True) for t in np.arange(11.5, 25.0, 0.5)]
+    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
+    assert said.index(CameraStatus.UNREADABLE) == 19  # 10 s after the ply, at 21.0 s
+    assert watch.health is not None and "something covers the board" in watch.health.describe()

@@ -205,3 +205,31 @@ def test_a_read_of_another_board_than_the_one_accepted_teaches_nothing(monkeypat
     for k in range(60, 150):
         session.feed(moved, k / 30)
     assert reader.shown == []
+
+
+def test_a_board_taken_on_a_frame_read_off_it_is_taught_on_a_later_read_of_it(monkeypatch) -> None:
+    """Kingplay 70021: each ply was taken on a frame the untaught reader read 3-4 squares off
+    the board (more than a misread's few), so the reader was never taught, and after plies
+    under a sleeve its misreads hid them from every gap's line. A later settled read of the
+    same board, within a misread's few and nearer it than any next ply's board, teaches it."""
+    from makhos.session import session as session_module
+
+    scene = sample_scene(np.random.default_rng(7), held_out=True, elevation=(60, 85), size=(640, 480))
+    renderer = Renderer(scene)
+    start = Position.start(Rules())
+    after = start.play(start.legal_moves()[0])
+    board = {s: piece.value for s in range(1, 33) if (piece := after.piece_at(s)) is not None}
+    reader = GameLearningReader()
+    session = BoardSession(BoardReader(reader), GameTracker("1"), SQLiteLog())
+    for k in range(60):
+        session.feed(renderer.render(START, seed=1).image, k / 30)
+    real, off = session_module.sides_misread, [True]
+    monkeypatch.setattr(session_module, "sides_misread",
+                        lambda probabilities, shown: (1, 2, 3, 4) if off[0] else real(probabilities, shown))
+    moved = renderer.render(board, seed=2).image
+    for k in range(60, 150):
+        if any(e.kind is EventKind.MOVE for e in session.feed(moved, k / 30)):
+            assert reader.shown == []  # the frame of the move is read off the board: no label
+            off[0] = False
+    labels = "".join("." if (p := after.piece_at(s)) is None else p.value for s in range(1, 33))
+    assert not off[0] and reader.shown == [labels]
