@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
 
 import numpy as np
 
@@ -116,6 +117,20 @@ def parity(start: Position, end: Position) -> tuple[bool, float] | None:
     return kept, ms(clock)
 
 
+def searched_lines(search: Callable[[Position, Position], tuple[bool, float] | None], rng: random.Random,
+                   samples: int) -> tuple[int, list[float]]:
+    """How often ``search`` (:func:`parity`, :func:`rivals`) found its line from a random
+    position to a board a legal line of a few plies leads to, and its times (ms)."""
+    found, times = 0, []
+    for _ in range(samples):
+        start = random_position(rng)
+        searched = search(start, legal_line(start, rng))
+        if searched is not None:
+            found += searched[0]
+            times.append(searched[1])
+    return found, times
+
+
 def ms(clock: float) -> float:
     return 1000 * (time.perf_counter() - clock)
 
@@ -127,11 +142,10 @@ def main() -> None:
     args = parser.parse_args()
     rng = random.Random(args.seed)
     attempts = random.Random(args.seed + 2)  # the first two kinds draw as before
-    found, alone, tried, kept = 0, 0, 0, 0
+    found, alone, tried = 0, 0, 0
     irregular_ms: list[float] = []
     worst_ms: list[float] = []
     alert_ms: list[float] = []
-    parity_ms: list[float] = []
     for _ in range(args.samples):
         start = random_position(rng)
         made = irregular_line(start, rng)
@@ -162,22 +176,8 @@ def main() -> None:
             if not gap_lines(alerted, Sight.exact(moved), None, 6):
                 irregular_gap_lines(start, Sight.exact(moved), None, IRREGULAR_PLIES)
         alert_ms.append(ms(clock))
-    other = random.Random(args.seed + 1)
-    for _ in range(args.samples):
-        start = random_position(other)
-        searched = parity(start, legal_line(start, other))
-        if searched is not None:
-            kept += searched[0]
-            parity_ms.append(searched[1])
-    rival_ms: list[float] = []
-    with_rival = 0
-    drawn = random.Random(args.seed + 3)
-    for _ in range(args.samples):
-        start = random_position(drawn)
-        searched = rivals(start, legal_line(start, drawn))
-        if searched is not None:
-            with_rival += searched[0]
-            rival_ms.append(searched[1])
+    kept, parity_ms = searched_lines(parity, random.Random(args.seed + 1), args.samples)
+    with_rival, rival_ms = searched_lines(rivals, random.Random(args.seed + 3), args.samples)
     for name, times in (("irregular", irregular_ms), ("no line", worst_ms),
                         ("no line, alert open", alert_ms), ("rivals", rival_ms), ("parity", parity_ms)):
         t = np.array(times)

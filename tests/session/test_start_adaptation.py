@@ -104,12 +104,16 @@ class GameLearningReader(LearningReader):
         return kept[-1]
 
 
+def _first_move_scene() -> tuple[Renderer, Position]:
+    """A held-out scene seen from above, and the start's position after its first legal move."""
+    scene = sample_scene(np.random.default_rng(7), held_out=True, elevation=(60, 85), size=(640, 480))
+    start = Position.start(Rules())
+    return Renderer(scene), start.play(start.legal_moves()[0])
+
+
 def test_an_accepted_move_teaches_the_reader_and_a_resume_takes_up_all_it_kept() -> None:
     assert isinstance(GameLearningReader(), GameLearning)
-    scene = sample_scene(np.random.default_rng(7), held_out=True, elevation=(60, 85), size=(640, 480))
-    renderer = Renderer(scene)
-    start = Position.start(Rules())
-    after = start.play(start.legal_moves()[0])
+    renderer, after = _first_move_scene()
     board = {s: piece.value for s in range(1, 33) if (piece := after.piece_at(s)) is not None}
     log = SQLiteLog()
     reader = GameLearningReader()
@@ -214,10 +218,7 @@ def test_a_board_taken_on_a_frame_read_off_it_is_taught_on_a_later_read_of_it(mo
     same board, within a misread's few and nearer it than any next ply's board, teaches it."""
     from makhos.session import session as session_module
 
-    scene = sample_scene(np.random.default_rng(7), held_out=True, elevation=(60, 85), size=(640, 480))
-    renderer = Renderer(scene)
-    start = Position.start(Rules())
-    after = start.play(start.legal_moves()[0])
+    renderer, after = _first_move_scene()
     board = {s: piece.value for s in range(1, 33) if (piece := after.piece_at(s)) is not None}
     reader = GameLearningReader()
     session = BoardSession(BoardReader(reader), GameTracker("1"), SQLiteLog())
