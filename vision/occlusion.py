@@ -581,7 +581,7 @@ def _shaded(relit: np.ndarray, reference: np.ndarray, level: float,
     (kingplay 70026: a person's shadow over a dim table, every cell of it one gain to within
     a few grey levels, kept an arm along the ring's outer edge, and with corners hidden the
     board was never read again). Only for a change that stays: taken out of every ring, it
-    let an arm through that the first keeps (kingplay 70041: 18/18 plies to 6/18)."""
+    let an arm through that the first keeps (kingplay 70041)."""
     gain, scaled = _gain_fit(relit, reference)
     steps = _steepest_step(np.log(np.clip(gain, SHADE_GAIN, 1 / SHADE_GAIN)))
     gained = (gain > SHADE_GAIN) & (gain < 1 / SHADE_GAIN)
