@@ -39,7 +39,6 @@ import numpy as np
 from bench.machine import describe
 from lab.render import Renderer
 from lab.videos.kings import king_play
-from makhos.engine import Position
 from makhos.engine.game import Game
 from makhos.tracker.gaps import PliesBeyond
 from makhos.tracker.scoring import board_classes
@@ -48,13 +47,10 @@ from makhos.vision.learning import AdaptingReader
 from makhos.vision.reading import LABELS, side_probabilities
 from makhos.vision.rectify import SquareCrops, crop_squares
 from makhos.vision.relight import held_out_fit, known_squares, known_squares_doubted
+from makhos.vision.start_check import board_labels
 
 #: The ply of each game the reader was last taught at.
 TAUGHT = 3
-
-
-def labels(position: Position) -> str:
-    return "".join("." if (p := position.piece_at(s)) is None else p.value for s in range(1, 33))
 
 
 def shaded(image: np.ndarray, top: bool) -> np.ndarray:
@@ -101,17 +97,17 @@ def main() -> None:
         for ply in plies[:TAUGHT]:
             assert ply.move is not None
             game.play(ply.move)
-        taught = renderer.render({s: c for s, c in enumerate(labels(game.position), 1) if c != "."}, seed=1)
+        taught = renderer.render({s: c for s, c in enumerate(board_labels(game.position), 1) if c != "."}, seed=1)
         stories = game_stories(game, True, {}, None)
         rows = np.unique(board_classes([s.board for s in stories]), axis=0)
         boards = ["".join(LABELS[k] for k in row) for row in rows]
         for made in args.made:
             if any(ply.irregularity for ply in plies[TAUGHT:TAUGHT + made]):
                 continue  # an irregular ply's board is no story of two legal plies
-            on_table = labels(positions[TAUGHT + made])
+            on_table = board_labels(positions[TAUGHT + made])
             for top in (True, False):
                 reader = AdaptingReader()
-                reader.adapt(taught.image, taught.corners, taught.played, labels(game.position))
+                reader.adapt(taught.image, taught.corners, taught.played, board_labels(game.position))
                 frame = renderer.render({s: c for s, c in enumerate(on_table, 1) if c != "."}, seed=2 + made)
                 image = shaded(frame.image, top)
                 crops = crop_squares(image, frame.corners, frame.played, reader.geometry)

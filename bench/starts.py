@@ -28,6 +28,7 @@ from makhos.calibration.reader import square_reader
 from makhos.vision.pipeline import BoardReader
 from makhos.vision.reading import LABELS
 from makhos.vision.squares import SquareReader
+from makhos.vision.start_check import board_labels
 
 FPS = 15
 RULES = Rules(men_per_side=12)
@@ -66,7 +67,7 @@ def main() -> int:
         return 0
     print(describe())
     start = Position.start(RULES)
-    want = "".join("." if (p := start.piece_at(s)) is None else p.value for s in range(1, 33))
+    want = board_labels(start)
     def reader() -> SquareReader:
         return square_reader(model=args.model)
 

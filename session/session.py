@@ -29,6 +29,7 @@ from makhos.tracker import GameTracker
 from makhos.tracker.tracker import NoGame, Playing
 from makhos.vision.pipeline import BoardReader, FrameResult, GameKnowledge, sides_misread
 from makhos.vision.reading import Reading
+from makhos.vision.start_check import board_labels
 
 from .health import HealthWatch
 from .unstarted import StartWatch
@@ -229,7 +230,7 @@ class BoardSession:
         off = len(sides_misread(reading.probabilities, board))
         if off > self.tracker.config.misread_squares:
             return None
-        if any(len(sides_misread(reading.probabilities, shown(game.position.play(move), {}, {}, 0))) <= off
+        if any(len(sides_misread(reading.probabilities, board_labels(game.position.play(move)))) <= off
                for move in game.position.legal_moves()):
             return None
         self._untaught = None

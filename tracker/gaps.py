@@ -284,24 +284,18 @@ def irregular_lead(record: MatchGame, legal: GapLines, irregular: tuple[Colour, 
     alerted and stands as the camera would have recorded it. Where they lean to it by
     less, the legal line is recorded unconfirmed: the tracker is not sure of its plies."""
     side, line, _ = irregular
-    legal_positions = line_positions(record.position_for(legal.mover), legal.lines[0])
-    return _whole(line.positions(record.position_for(side)), reading, glimpses) - _whole(
-        legal_positions, reading, glimpses)
+    return line_lead(line.positions(record.position_for(side)),
+                     line_positions(record.position_for(legal.mover), legal.lines[0]), reading, glimpses)
 
 
-def witnessed_lead(line: list[Position], moved_twice: list[Position], reading: Reading,
-                   glimpses: tuple[Reading, ...]) -> float:
-    """By how much the reading and the glimpses met on the way support a gap's ``line``
-    (its positions) more than a side moving twice (``moved_twice``: the game's position,
-    then the board read), in nats.
-
-    A side that seems to have moved twice over a gap may have had its opponent's ply in
-    between, undone by a later one (kingplay 70070: a king's 30-25, light's 4-15, the
-    king's 25-30 with a capture due, all under a sleeve): the board after the gap is the
-    board "moved twice" leads to, and only the glimpses saw the king away. Both end on the
-    same board, so only the glimpses tell them apart; where they see the line's boards by
-    the margin, they are what was played, not an irregularity the camera made up."""
-    return _whole(line, reading, glimpses) - _whole(moved_twice, reading, glimpses)
+def line_lead(line: list[Position], other: list[Position], reading: Reading,
+              glimpses: tuple[Reading, ...]) -> float:
+    """By how much the reading (their last boards) and the glimpses met on the way
+    (:func:`glimpsed`) support the positions of ``line`` more than those of ``other``, in
+    nats (negative: less). Where both end on the same board, only the glimpses tell them
+    apart (:func:`irregular_lead`; a side moving twice over a gap against a line through it,
+    ``GameTracker._witnessed_gap``)."""
+    return _whole(line, reading, glimpses) - _whole(other, reading, glimpses)
 
 
 def _whole(positions: list[Position], reading: Reading, glimpses: tuple[Reading, ...]) -> float:

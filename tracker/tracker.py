@@ -31,7 +31,7 @@ from .scoring import SIDE_OF_CLASS, board_sides, changed_squares, read_well
 from .config import TrackerConfig
 from .gaps import (IrregularLines, Lines, PliesBeyond, first_seen, gap_lines_seen, irregular_lines_seen, labelled,
                    irregular_lead, likeliest, line_positions, lines_on_alert, likeliest_irregular, most_plies,
-                   sight, witnessed_lead)
+                   sight, line_lead)
 from makhos.engine.starts import start_rules
 from .parity import OtherParity, other_parity
 from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
@@ -526,9 +526,12 @@ class GameTracker:
     def _witnessed_gap(self, story: Story, reading: Reading, time: float) -> Story:
         """A side moving twice (``story``) after a gap, unless the glimpses met on the way
         saw a line through the gap that ends on the same board, by the margin
-        (:func:`tracker.gaps.witnessed_lead`): then that line. Its plies may come back to
-        where they started (a king out and home), which no board after the gap shows: only
-        the glimpses witness them, so only a lead of theirs lets them be recorded."""
+        (:func:`tracker.gaps.line_lead`): then that line (kingplay 70070: a king's 30-25,
+        light's 4-15, the king's 25-30 with a capture due, all under a sleeve; the board
+        after it is the board "moved twice" leads to, and only the glimpses saw the king
+        away). Its plies may come back to where they started (a king out and home), which no
+        board after the gap shows: only the glimpses witness them, so only a lead of theirs
+        lets them be recorded."""
         game, stretch = self.game, self._gap_stretch(time)
         gap = self._gap_story(reading, time, come_back=True)
         if game is None or stretch is None or gap is None or gap.on_alert or gap.board[:2] != story.board[:2]:
@@ -538,7 +541,7 @@ class GameTracker:
                 else line_positions(start, gap.lines[0]))
         glimpses = tuple(g for g in self._glimpses if g.time >= stretch[0])
         twice = [game.position, Position(*story.board, turn=game.position.turn)]
-        return gap if witnessed_lead(line, twice, reading, glimpses) >= self.config.margin else story
+        return gap if line_lead(line, twice, reading, glimpses) >= self.config.margin else story
 
     def _reread(self, story: Story) -> Story:
         """A side moving twice right after the record took a change of several plies, legal

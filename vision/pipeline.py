@@ -459,9 +459,7 @@ class BoardReader:
             pictured = in_sight and self._read_corners is not None and self.glance.changed_since(
                 self._read_picture, location.corners)
             before = self._probabilities
-            crops = view(crop_squares(image, location.corners, self.played, self.classifier.geometry,
-                                      self.lens), self._reads)
-            self._probabilities = self.classifier.classify(crops).astype(np.float32)
+            crops, self._probabilities = self._classified(image, location)
             self._read_crops, self._read_frame = crops, (image, location.corners)
             self._reads += 1
             self._read_key, self._read_picture, self._read_corners = key, self.glance.picture, location.corners
@@ -495,9 +493,15 @@ class BoardReader:
                 or self.played is None or self.quarter_turns is None):
             return None
         self._glimpsed = True
+        return Reading(time, self._classified(image, location)[1], location.confidence)
+
+    def _classified(self, image: np.ndarray, location: BoardLocation) -> tuple[SquareCrops, np.ndarray]:
+        """The played squares' crops at ``location`` (the view of this read) and the reader's
+        (32, C) probabilities for them."""
+        assert self.played is not None  # numbered before any read
         crops = view(crop_squares(image, location.corners, self.played, self.classifier.geometry, self.lens),
                      self._reads)
-        return Reading(time, self.classifier.classify(crops).astype(np.float32), location.confidence)
+        return crops, self.classifier.classify(crops).astype(np.float32)
 
     def _stale(self, location: BoardLocation, key: tuple[str | None, int | None, str | None],
                time: float) -> bool:
