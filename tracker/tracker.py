@@ -200,10 +200,11 @@ class GameTracker:
         self._arrive(reading, time)
         story = (self._board_read(reading) if self.logged_game.current.awaits_board
                  else best_story(reading, self._candidates(), self.config, self._left()))
+        told = story
         if story is not None and story.kind is not StoryKind.MISMATCH:
             story = self._misread(story, reading, time)
         if story is not None and story.kind is StoryKind.MISMATCH:
-            story = self._gap_story(reading, time) or story
+            story = self._gap_or_misread(told, reading, time) or story
         elif story is not None and _moved_twice(story):
             story = self._witnessed_gap(story, reading, time)
         elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None and self._blind:
@@ -514,6 +515,26 @@ class GameTracker:
             if most_plies(seconds, config) < plies:
                 return None  # more plies than the time before the board was seen allows
         return replace(story, gap=round(seconds, 1))
+
+    def _gap_or_misread(self, told: Story | None, reading: Reading, time: float) -> Story | None:
+        """After a gap, the gap's line to the board as read (:meth:`_gap_story`), unless it
+        is a legal line not read well on the squares it changes (:meth:`_changes_read_well`)
+        while the likeliest story of one or two plies (``told``) explains the board but for
+        a misread's few squares (``Story.against``): then that story, acted on as a misread.
+
+        The gap's search tries every legal line of up to ``gap_plies`` plies for the board
+        as read, so a board misread on one square after a gap is nearly always some line of
+        many plies, which turns the misread into plies (kingplay 70136: after 30-19 25-22,
+        unseen in glare, a light man on 12 read dark at 0.69 was "explained" by 30-19 12-16
+        19x12 25-22 24-19, the man on 24, which it moves, read there still: four plies
+        nobody played). The fewer plies are the referee's reading, as without a gap, unless
+        the line's own squares say it was played."""
+        gap = self._gap_story(reading, time)
+        game = self.game
+        if (gap is None or game is None or told is None or not told.against or told.kind is StoryKind.MISMATCH
+                or gap.irregular is not None or self._changes_read_well(reading, gap.board, game)):
+            return gap
+        return told
 
     def _gap_stretch(self, time: float) -> tuple[float, float] | None:
         """When the gap began and how long it was (:meth:`_gap_story`); None when none."""
