@@ -30,8 +30,8 @@ from .choice import Candidates, as_read, best_story
 from .scoring import SIDE_OF_CLASS, board_sides, changed_squares, read_well
 from .config import TrackerConfig
 from .gaps import (IrregularLines, Lines, PliesBeyond, first_seen, gap_lines_seen, irregular_lines_seen, labelled,
-                   irregular_lead, likeliest, line_positions, lines_on_alert, likeliest_irregular, most_plies,
-                   sight, line_lead)
+                   irregular_lead, irregular_lines_on_alert, likeliest, line_positions, lines_on_alert,
+                   likeliest_irregular, most_plies, sight, line_lead)
 from makhos.engine.starts import start_rules
 from .parity import OtherParity, other_parity
 from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
@@ -491,19 +491,24 @@ class GameTracker:
             # A line with one irregular ply where no legal line fits, or as long as the
             # legal lines, as their rival (#42); none beside lines played on from an alert.
             one_irregular = [] if alerted is not None else irregular_lines_seen(record, seen, most, fixed, lines)
+            if not lines and not one_irregular and self._alerted() is not None:
+                alerted = self._alerted()  # play went on from the attempt, one ply irregular
+                assert alerted is not None
+                one_irregular = irregular_lines_on_alert(record, alerted, seen, most)
             self._gap_lines = _GapLines(key, lines, one_irregular, alerted)
         glimpses = tuple(g for g in self._glimpses if g.time >= since)
         gap = self._gap_lines
         alerted = gap.alerted
         found = likeliest(record, gap.legal, reading, config.margin, glimpses, alerted)
-        irregular = likeliest_irregular(record, gap.irregular, reading, glimpses)
+        irregular = likeliest_irregular(record, gap.irregular, reading, glimpses, alerted)
         lead = (None if found is None or irregular is None
                 else irregular_lead(record, found, irregular, reading, glimpses))
         if lead is not None and lead < config.margin:
             irregular = None  # the legal lines, as likely or nearly (#42: the last resort)
         if irregular is not None:
             mover, line, board = irregular
-            story, plies = Story(StoryKind.GAP, board, mover=mover, irregular=line), line.plies
+            story, plies = Story(StoryKind.GAP, board, mover=mover, irregular=line,
+                                 on_alert=alerted is not None), line.plies
         elif found is not None:
             story, plies = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
                                  on_alert=alerted is not None,
