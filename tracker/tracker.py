@@ -483,7 +483,8 @@ class GameTracker:
         if self._gap_lines is None or self._gap_lines.key != key:
             fixed = config.first_mover is not None
             lines = gap_lines_seen(record, seen, most, fixed, come_back)
-            on_alert = [] if alerted is None else lines_on_alert(record, alerted, seen, most)
+            attempt = alerted
+            on_alert = [] if attempt is None else lines_on_alert(record, attempt, seen, most)
             if on_alert and (not lines or len(on_alert[0][1]) < len(lines[0][1])):
                 lines = on_alert  # the attempt played on beats it taken back unseen, one ply more
             else:
@@ -491,10 +492,9 @@ class GameTracker:
             # A line with one irregular ply where no legal line fits, or as long as the
             # legal lines, as their rival (#42); none beside lines played on from an alert.
             one_irregular = [] if alerted is not None else irregular_lines_seen(record, seen, most, fixed, lines)
-            if not lines and not one_irregular and self._alerted() is not None:
-                alerted = self._alerted()  # play went on from the attempt, one ply irregular
-                assert alerted is not None
-                one_irregular = irregular_lines_on_alert(record, alerted, seen, most)
+            if not lines and not one_irregular and attempt is not None:
+                # Played on from the attempt, with an irregular ply of its own.
+                alerted, one_irregular = attempt, irregular_lines_on_alert(record, attempt, seen, most)
             self._gap_lines = _GapLines(key, lines, one_irregular, alerted)
         glimpses = tuple(g for g in self._glimpses if g.time >= since)
         gap = self._gap_lines
@@ -530,9 +530,9 @@ class GameTracker:
         The gap's search tries every legal line of up to ``gap_plies`` plies for the board
         as read, so a board misread on one square after a gap is nearly always some line of
         many plies, which turns the misread into plies (kingplay 70136: after 30-19 25-22,
-        unseen in glare, a light man on 12 read dark at 0.69 was "explained" by 30-19 12-16
-        19x12 25-22 24-19, the man on 24, which it moves, read there still: four plies
-        nobody played). The fewer plies are the referee's reading, as without a gap, unless
+        unseen in glare, a light man on 12 read dark was "explained" by 30-19 12-16 19x12
+        25-22 24-19, the man on 24, which it moves, read there still: four plies nobody
+        played). The fewer plies are the referee's reading, as without a gap, unless
         the line's own squares say it was played."""
         gap = self._gap_story(reading, time)
         game = self.game
