@@ -523,7 +523,7 @@ class GameTracker:
 
     def _gap_or_misread(self, told: Story | None, reading: Reading, time: float) -> Story | None:
         """After a gap, the gap's line to the board as read (:meth:`_gap_story`), unless it
-        is a legal line not read well on the squares it changes (:meth:`_changes_read_well`)
+        is a legal line that a square it changes is read against (:meth:`_changes_read_against`)
         while the likeliest story of one or two plies (``told``) explains the board but for
         a misread's few squares (``Story.against``): then that story, acted on as a misread.
 
@@ -537,9 +537,18 @@ class GameTracker:
         gap = self._gap_story(reading, time)
         game = self.game
         if (gap is None or game is None or told is None or not told.against or told.kind is StoryKind.MISMATCH
-                or gap.irregular is not None or self._changes_read_well(reading, gap.board, game)):
+                or gap.irregular is not None or not self._changes_read_against(reading, gap.board, game)):
             return gap
         return told
+
+    def _changes_read_against(self, reading: Reading, board: Board, game: Game) -> bool:
+        """Whether a square ``board`` changes on the board on the table is read likeliest as
+        holding another side than ``board`` puts there (or a piece where it puts none, or
+        none where it puts one): the reading's own word against the change, not a doubt of
+        it (a square a line fills read as its piece by less than :func:`read_well` asks)."""
+        squares = changed_squares(board, self._on_the_table(game.position)) - 1
+        read = side_probabilities(reading.probabilities)[squares].argmax(axis=1)
+        return bool((read != board_sides(board)[squares]).any())
 
     def _gap_stretch(self, time: float) -> tuple[float, float] | None:
         """When the gap began and how long it was (:meth:`_gap_story`); None when none."""
