@@ -18,7 +18,7 @@ import numpy as np
 
 from makhos.engine.changes import Verdict
 from makhos.engine.position import Board, place
-from makhos.vision.reading import CLASS_INDEX, CLASSES, Reading
+from makhos.vision.reading import CLASSES, Reading
 
 from .config import TrackerConfig
 from .scoring import (KING_CLASSES, MAN_CLASSES, SIDE_OF_CLASS, board_classes, board_sides, contradicted,
@@ -33,27 +33,18 @@ class Candidates:
     stories: list[Story]
     classes: np.ndarray  # (N, 32) class index of each square of each story's board
     decisions: np.ndarray  # (N,) stories with the same number lead to the same decision
-    left: np.ndarray  # (N, 32) the squares each story's moves leave empty (none while a step
-    # is pending)
+    left: np.ndarray  # (N, 32) the squares each story's moves leave (none while a step is pending)
 
     @classmethod
     def of(cls, stories: list[Story]) -> Candidates:
-        """The ``stories``, each with the squares its moves leave: a square a move starts
-        from that its board leaves empty. A square one ply leaves and a later ply of the story
-        fills is no square left: a piece read there is the story's own, of the other side
-        or not, never the one that left (kingplay 70136: 19-16 12x19, the dark king read
-        still on 19, where the story puts the light man, was taken for a king left behind:
-        two plies nobody played)."""
         numbers: dict[tuple[object, ...], int] = {}
         decisions = np.array([numbers.setdefault(s.decision, len(numbers)) for s in stories])
-        classes = board_classes([s.board for s in stories])
         left = np.zeros((len(stories), 32), dtype=bool)
         for k, story in enumerate(stories):
             h = story.hypothesis
             if h is not None and not h.pending:
                 left[k, [m.start - 1 for m in h.moves]] = True
-        left &= classes == CLASS_INDEX[None]
-        return cls(stories, classes, decisions, left)
+        return cls(stories, board_classes([s.board for s in stories]), decisions, left)
 
 
 def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
@@ -123,7 +114,14 @@ def _left_behind(log_p: np.ndarray, candidates: Candidates, close: np.ndarray,
     once those are forgiven (:func:`_forgiven`), the reading has not said which piece moved
     and no story is chosen until it does. A king that reached a square and the one it left
     both read as men, the man beside them still there, is that man's move as well as the
-    king's (kingplay 70077: a king's 26-22 recorded as the man's 25-22, the game lost)."""
+    king's (kingplay 70077: a king's 26-22 recorded as the man's 25-22, the game lost).
+
+    A square one ply of the story leaves and a later ply fills is no square left: the piece
+    read there contradicts the story's own piece, of the other side or not, and says
+    nothing of the one that left (kingplay 70136: 19-16 12x19, the dark king read still on
+    19, where the story puts the light man, was taken for the king left behind: two plies
+    nobody played). Such a story is never chosen, yet still counts among the stories found:
+    beside another, the reading has not told them apart."""
     found = []
     tolerance = config.square_tolerance
     for k in close:
@@ -133,11 +131,13 @@ def _left_behind(log_p: np.ndarray, candidates: Candidates, close: np.ndarray,
             continue
         if h.verdict is Verdict.UNCHANGED and set(against) <= left:
             return int(k)
-        if h.moves and set(against) <= {int(s) + 1 for s in np.flatnonzero(candidates.left[k])}:
+        if h.moves and set(against) <= {m.start for m in h.moves}:
             found.append(int(k))
     if not found or len({int(candidates.decisions[k]) for k in found}) != 1:
         return None
     best = max(found, key=lambda k: float(log_p[np.arange(32), candidates.classes[k]].sum()))
+    if candidates.classes[best][[s - 1 for s in contradicted(log_p, candidates.classes[best], tolerance)]].any():
+        return None  # a later ply fills the square read: its piece is the story's, none left behind
     forgiven = _forgiven(log_p, candidates, tolerance)
     reached = _reached(candidates.stories[best])
     for k in np.flatnonzero((candidates.decisions != candidates.decisions[best])
