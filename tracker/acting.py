@@ -135,7 +135,8 @@ class Acts:
         events = self._matched(phase.game, time)
         if story.kind is StoryKind.GAP and story.on_alert:
             assert story.mover is not None  # the attempt stands, its opponent played on unseen
-            return events + self._stand(story.mover, time) + self.gap(story, time)
+            events += self._stand(story.mover, time)
+            return events + (self.gap_irregular(story, time) if story.irregular else self.gap(story, time))
         if story.kind is StoryKind.GAP:
             return events + (self.gap_irregular(story, time) if story.irregular else self.gap(story, time))
         if story.reread is not None:

@@ -114,7 +114,14 @@ def _left_behind(log_p: np.ndarray, candidates: Candidates, close: np.ndarray,
     once those are forgiven (:func:`_forgiven`), the reading has not said which piece moved
     and no story is chosen until it does. A king that reached a square and the one it left
     both read as men, the man beside them still there, is that man's move as well as the
-    king's (kingplay 70077: a king's 26-22 recorded as the man's 25-22, the game lost)."""
+    king's (kingplay 70077: a king's 26-22 recorded as the man's 25-22, the game lost).
+
+    A square one ply of the story leaves and a later ply fills is no square left: the piece
+    read there contradicts the story's own piece, of the other side or not, and says
+    nothing of the one that left (kingplay 70136: 19-16 12x19, the dark king read still on
+    19, where the story puts the light man, was taken for the king left behind: two plies
+    nobody played). Such a story is never chosen, yet still counts among the stories found:
+    beside another, the reading has not told them apart."""
     found = []
     tolerance = config.square_tolerance
     for k in close:
@@ -129,6 +136,8 @@ def _left_behind(log_p: np.ndarray, candidates: Candidates, close: np.ndarray,
     if not found or len({int(candidates.decisions[k]) for k in found}) != 1:
         return None
     best = max(found, key=lambda k: float(log_p[np.arange(32), candidates.classes[k]].sum()))
+    if candidates.classes[best][[s - 1 for s in contradicted(log_p, candidates.classes[best], tolerance)]].any():
+        return None  # a later ply fills the square read: its piece is the story's, none left behind
     forgiven = _forgiven(log_p, candidates, tolerance)
     reached = _reached(candidates.stories[best])
     for k in np.flatnonzero((candidates.decisions != candidates.decisions[best])

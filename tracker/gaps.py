@@ -111,6 +111,22 @@ def lines_on_alert(record: MatchGame, alerted: Position, seen: Sight, most: int)
     return [(alerted.turn, line) for line in _witnessed_lines(alerted, seen, record.rules, most)]
 
 
+def irregular_lines_on_alert(record: MatchGame, alerted: Position, seen: Sight, most: int) -> IrregularLines:
+    """The shortest lines of at most ``most`` plies (and ``IRREGULAR_PLIES``) from
+    ``alerted``, the board of an open irregular alert (its side to move playing on), to the
+    board read, with one irregular ply of the catalogue, the rest legal. Asked only where no
+    legal line fits from the alert nor from the game, and no irregular line from the game.
+
+    Play that went on from an alerted attempt may hold an irregular ply of its own (kingplay
+    70139: 10-19 with a capture due, alerted; then 23x16x7 2x11 and 9x2, a chain stopped
+    after its first jump, while the players' hands hid the board): from the game's position
+    that is two irregular plies, which no search looks for, and the game stopped there with
+    every later board "not as the game stands", though the board after them was read right
+    on every square."""
+    return [(alerted.turn, line) for line in
+            irregular_gap_lines(alerted, seen, record.rules, min(most, IRREGULAR_PLIES))]
+
+
 #: The most plies of a line with one irregular ply: such a line explains far more boards than
 #: a legal one (a misread or a board moved by hand is some irregular line of five or six
 #: plies), and its search grows as fast: a short sequence is the referee's reading (#42),
@@ -262,12 +278,14 @@ def likeliest(record: MatchGame, found: Lines, reading: Reading, margin: float,
 
 
 def likeliest_irregular(record: MatchGame, found: IrregularLines, reading: Reading,
-                        glimpses: tuple[Reading, ...] = ()) -> tuple[Colour, IrregularLine, Board] | None:
+                        glimpses: tuple[Reading, ...] = (),
+                        start: Position | None = None) -> tuple[Colour, IrregularLine, Board] | None:
     """Of the lines with one irregular ply ``found``, the one the reading and the
-    ``glimpses`` support best, with its side and the board it leads to; None when none."""
+    ``glimpses`` support best, with its side and the board it leads to; None when none.
+    ``start``: where the lines start (None: the game's position for their first mover)."""
     if not found:
         return None
-    positions = [line.positions(record.position_for(side)) for side, line in found]
+    positions = [line.positions(start or record.position_for(side)) for side, line in found]
     best = _ranked(positions, reading, 0.0, glimpses)[0]
     return found[best][0], found[best][1], positions[best][-1].board
 

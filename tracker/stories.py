@@ -55,8 +55,8 @@ class Story:
     # (WRONG_SIDE, from the board its first ply left)
     irregular: IrregularLine | None = None  # GAP: the line, with one irregular ply, that
     # explains the board where no legal line does (``lines`` then empty)
-    on_alert: bool = False  # GAP: the lines go on from the open irregular alert's board,
-    # which stands as played on
+    on_alert: bool = False  # GAP: the lines (or the line with an irregular ply) go on from the
+    # open irregular alert's board, which stands as played on
     reread: OtherParity | None = None  # GAME: a ply legal only after the record's last plies
     # are read with the other side to move after them (tracker.parity), done first
     unconfirmed: bool = False  # GAP: a line with one irregular ply to the same board, which

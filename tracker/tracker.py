@@ -30,8 +30,8 @@ from .choice import Candidates, as_read, best_story
 from .scoring import SIDE_OF_CLASS, board_sides, changed_squares, read_well
 from .config import TrackerConfig
 from .gaps import (IrregularLines, Lines, PliesBeyond, first_seen, gap_lines_seen, irregular_lines_seen, labelled,
-                   irregular_lead, likeliest, line_positions, lines_on_alert, likeliest_irregular, most_plies,
-                   sight, line_lead)
+                   irregular_lead, irregular_lines_on_alert, likeliest, line_positions, lines_on_alert,
+                   likeliest_irregular, most_plies, sight, line_lead)
 from makhos.engine.starts import start_rules
 from .parity import OtherParity, other_parity
 from .stories import OpenBoard, Story, StoryKind, game_stories, settled, start_stories, with_overlay
@@ -200,10 +200,11 @@ class GameTracker:
         self._arrive(reading, time)
         story = (self._board_read(reading) if self.logged_game.current.awaits_board
                  else best_story(reading, self._candidates(), self.config, self._left()))
+        told = story
         if story is not None and story.kind is not StoryKind.MISMATCH:
             story = self._misread(story, reading, time)
         if story is not None and story.kind is StoryKind.MISMATCH:
-            story = self._gap_story(reading, time) or story
+            story = self._gap_or_misread(told, reading, time) or story
         elif story is not None and _moved_twice(story):
             story = self._witnessed_gap(story, reading, time)
         elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None and self._blind:
@@ -482,7 +483,8 @@ class GameTracker:
         if self._gap_lines is None or self._gap_lines.key != key:
             fixed = config.first_mover is not None
             lines = gap_lines_seen(record, seen, most, fixed, come_back)
-            on_alert = [] if alerted is None else lines_on_alert(record, alerted, seen, most)
+            attempt = alerted
+            on_alert = [] if attempt is None else lines_on_alert(record, attempt, seen, most)
             if on_alert and (not lines or len(on_alert[0][1]) < len(lines[0][1])):
                 lines = on_alert  # the attempt played on beats it taken back unseen, one ply more
             else:
@@ -490,19 +492,23 @@ class GameTracker:
             # A line with one irregular ply where no legal line fits, or as long as the
             # legal lines, as their rival (#42); none beside lines played on from an alert.
             one_irregular = [] if alerted is not None else irregular_lines_seen(record, seen, most, fixed, lines)
+            if not lines and not one_irregular and attempt is not None:
+                # Played on from the attempt, with an irregular ply of its own.
+                alerted, one_irregular = attempt, irregular_lines_on_alert(record, attempt, seen, most)
             self._gap_lines = _GapLines(key, lines, one_irregular, alerted)
         glimpses = tuple(g for g in self._glimpses if g.time >= since)
         gap = self._gap_lines
         alerted = gap.alerted
         found = likeliest(record, gap.legal, reading, config.margin, glimpses, alerted)
-        irregular = likeliest_irregular(record, gap.irregular, reading, glimpses)
+        irregular = likeliest_irregular(record, gap.irregular, reading, glimpses, alerted)
         lead = (None if found is None or irregular is None
                 else irregular_lead(record, found, irregular, reading, glimpses))
         if lead is not None and lead < config.margin:
             irregular = None  # the legal lines, as likely or nearly (#42: the last resort)
         if irregular is not None:
             mover, line, board = irregular
-            story, plies = Story(StoryKind.GAP, board, mover=mover, irregular=line), line.plies
+            story, plies = Story(StoryKind.GAP, board, mover=mover, irregular=line,
+                                 on_alert=alerted is not None), line.plies
         elif found is not None:
             story, plies = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
                                  on_alert=alerted is not None,
@@ -514,6 +520,35 @@ class GameTracker:
             if most_plies(seconds, config) < plies:
                 return None  # more plies than the time before the board was seen allows
         return replace(story, gap=round(seconds, 1))
+
+    def _gap_or_misread(self, told: Story | None, reading: Reading, time: float) -> Story | None:
+        """After a gap, the gap's line to the board as read (:meth:`_gap_story`), unless it
+        is a legal line that a square it changes is read against (:meth:`_changes_read_against`)
+        while the likeliest story of one or two plies (``told``) explains the board but for
+        a misread's few squares (``Story.against``): then that story, acted on as a misread.
+
+        The gap's search tries every legal line of up to ``gap_plies`` plies for the board
+        as read, so a board misread on one square after a gap is nearly always some line of
+        many plies, which turns the misread into plies (kingplay 70136: after 30-19 25-22,
+        unseen in glare, a light man on 12 read dark was "explained" by 30-19 12-16 19x12
+        25-22 24-19, the man on 24, which it moves, read there still: four plies nobody
+        played). The fewer plies are the referee's reading, as without a gap, unless
+        the line's own squares say it was played."""
+        gap = self._gap_story(reading, time)
+        game = self.game
+        if (gap is None or game is None or told is None or not told.against or told.kind is StoryKind.MISMATCH
+                or gap.irregular is not None or not self._changes_read_against(reading, gap.board, game)):
+            return gap
+        return told
+
+    def _changes_read_against(self, reading: Reading, board: Board, game: Game) -> bool:
+        """Whether a square ``board`` changes on the board on the table is read likeliest as
+        holding another side than ``board`` puts there (or a piece where it puts none, or
+        none where it puts one): the reading's own word against the change, not a doubt of
+        it (a square a line fills read as its piece by less than :func:`read_well` asks)."""
+        squares = changed_squares(board, self._on_the_table(game.position)) - 1
+        read = side_probabilities(reading.probabilities)[squares].argmax(axis=1)
+        return bool((read != board_sides(board)[squares]).any())
 
     def _gap_stretch(self, time: float) -> tuple[float, float] | None:
         """When the gap began and how long it was (:meth:`_gap_story`); None when none."""
