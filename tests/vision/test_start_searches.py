@@ -170,8 +170,21 @@ def test_a_set_up_whose_held_out_doubt_is_a_ply_in_teaches_the_board_a_ply_in(mo
     the first ply and every ply after it invented. A set-up so doubted teaches the squares the
     boards a ply or two in show (``BoardReader._played_in``); one read as itself, its own."""
     monkeypatch.setattr(pipeline, "leading_start", lambda fit: None)  # zero-shot: misreads beyond a start's
+    assert start_known(board) == taught
+
+
+def start_known(board: dict[int, str]) -> str | None:
+    """The squares the start search on ``board`` rendered teaches the reader (None: the set-up's)."""
     image = rendered(board)
     reader = BoardReader(AdaptingReader())
     found = reader.numbering_from_start(image, locate_board(image))
     assert found is not None and found[1] == Position.from_fen("B:W1,2,3,4,5,6,7,8:B25,26,27,28,29,30,31,32")
-    assert reader._start_known == taught
+    return reader._start_known
+
+
+def test_a_set_up_whose_pieces_are_hidden_so_doubted_teaches_its_own_labels(monkeypatch) -> None:
+    """Where the zero-shot reading hides the set-up's pieces, the set-up's labels are taught as
+    before (kingplay 70061: taught the board a ply in, the game was lost far on)."""
+    monkeypatch.setattr(pipeline, "leading_start", lambda fit: None)
+    monkeypatch.setattr(pipeline, "hides_pieces", lambda sides, classes: True)
+    assert start_known(ONE_PLY_IN) is None
