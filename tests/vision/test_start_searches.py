@@ -165,7 +165,7 @@ def test_a_set_up_whose_held_out_doubt_is_a_ply_in_teaches_the_board_a_ply_in(mo
     """Kingplay 70128: the set-up stood under glare for less time than a board takes to
     settle, and the first still frame was 26-23 made. Zero-shot it read two squares more
     otherwise (no leading start), held out the set-up was read with its two misreads allowed
-    (23 and 26) but doubted 20 nats, as a board a ply in is: taught the set-up's labels there,
+    (23 and 26) but doubted as a board a ply in is: taught the set-up's labels there,
     the reader read the man on 23 as gone and 26 as holding it all game, 7-11 was recorded as
     the first ply and every ply after it invented. A set-up so doubted teaches the squares the
     boards a ply or two in show (``BoardReader._played_in``); one read as itself, its own."""
