@@ -211,9 +211,9 @@ class GameTracker:
             # One or two plies the camera was not there for (a hand that stayed long is no
             # gap of the camera's: the move's time is still its own).
             story = replace(story, gap=round(time - self._gap_from, 1))
-        if (story is not None and story.kind is StoryKind.STOOD and self._pieces_added(story)
+        if (story is not None and story.kind is StoryKind.STOOD and self._pieces_counted_otherwise(story)
                 and not read_as(reading, story.board)):
-            story = None  # a board with pieces added is played on only on a board read as it is
+            story = None  # a board with pieces added or gone is played on only on a board read as it is
         self._misread_in_new_light = story is not None and reading.relit and self._relit_misread(story, reading)
         self._relit_gap = (story.board if story is not None and self._misread_in_new_light
                            and story.kind is StoryKind.GAP else None)
@@ -665,7 +665,7 @@ class GameTracker:
             return False  # no hand made it: a misread until it lasts as one would not
         if story.kind is StoryKind.STOOD and self._read_when_alerted():
             return False  # the board the alert was raised on is not yet the reply to it
-        if story.kind is StoryKind.STOOD and self._pieces_added(story):
+        if story.kind is StoryKind.STOOD and self._pieces_counted_otherwise(story):
             return self._played_on_for_sure(streak)
         if story.kind is not StoryKind.MISMATCH or self._stepped(story, streak.reading):
             return True
@@ -728,21 +728,26 @@ class GameTracker:
             return False
         return len(changed_squares(story.board, self._on_the_table(game.position))) > self.config.relit_squares
 
-    def _pieces_added(self, story: Story) -> bool:
+    def _pieces_counted_otherwise(self, story: Story) -> bool:
         """Whether ``story`` plays on from an open board-mismatch alert whose board holds more
-        pieces of a side than the game's board (captured men not lifted included): pieces no
-        ply brings back, which a reading under new light (a shadow over half the board: men
-        read on empty squares) invents far more often than players put down."""
+        pieces of a side, or fewer, than the game's board (captured men not lifted included):
+        pieces no ply brings back, which a reading under new light (a shadow over half the
+        board: men read on empty squares) invents far more often than players put down, or
+        pieces no ply took, which glare or a dim corner washes out of a reading far more
+        often than players lift them (kingplay 70125: 27-24 read in dim light as 27 and 28
+        emptied, alerted, then stood as an "irregular position change" once a misread board
+        was taken for the reply, and every ply after it invented)."""
         alert, game = self.alert, self.game
         if (alert is None or alert.kind is not AlertKind.BOARD_MISMATCH or alert.fen is None
                 or game is None):
             return False
         shown = self._on_the_table(game.position)
         board = Position.from_fen(alert.fen).board
-        return any(bin(board[side]).count("1") > bin(shown[side]).count("1") for side in (0, 1))
+        return any(bin(board[side]).count("1") != bin(shown[side]).count("1") for side in (0, 1))
 
     def _played_on_for_sure(self, streak: _Streak) -> bool:
-        """Whether play truly went on from a board with pieces added (:meth:`_pieces_added`):
+        """Whether play truly went on from a board with pieces added or gone
+        (:meth:`_pieces_counted_otherwise`):
         a hand came over the board after its alert, and the board after the reply was read
         on every square as the story has it (:func:`read_as`) for as many readings as a
         mismatch needs. A board the reader made stands otherwise on the next flicker of the

@@ -551,7 +551,9 @@ class BoardReader:
         best (:func:`start_check.leading_start`) and is read within its misreads
         (``start_check.START_MISREADS``), or, for a reader that can adapt to a start's
         labels, the configured set-up under the numbering the zero-shot reading chooses is
-        read within its misreads on held-out squares, or, where the zero-shot reading hides
+        read within its misreads on held-out squares (doubted there as a board a ply in, its
+        pieces in sight, the squares a board of its first ply or two shows are what the reader
+        is adapted on: :meth:`_played_in`), or, where the zero-shot reading hides
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
         :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`), or, where
         they are hidden and the set-up is doubted there, a board of its first ply or two is
@@ -581,7 +583,9 @@ class BoardReader:
             held_out = float(doubts.min())
             self._start_hidden = hides_pieces(sides[numbering], self._start_classes[0])
             if min(counts) <= self._start_misreads[0]:
-                return self._found(image, numberings, sides, lead, held_out, numbering, 0)
+                doubted = held_out > HELD_OUT_NATS and not self._start_hidden  # a ply in, its pieces in sight
+                known = self._played_in(crops, numbering) if doubted else None
+                return self._found(image, numberings, sides, lead, held_out, numbering, 0, known)
             if self._start_hidden and held_out <= HELD_OUT_NATS:
                 for other in np.flatnonzero(np.isinf(doubts)):  # weighed against every other numbering
                     doubts[other] = self._held_out_fit(crops[other])[0]
@@ -590,9 +594,7 @@ class BoardReader:
             if self._start_hidden and held_out > HELD_OUT_NATS:
                 known = self._played_in(crops, numbering)
                 if known is not None:
-                    chosen, position = self._found(image, numberings, sides, lead, held_out, numbering, 0)
-                    self._start_known = known if chosen is numberings[numbering] else mirrored(known)
-                    return chosen, position
+                    return self._found(image, numberings, sides, lead, held_out, numbering, 0, known)
         self._start_verdict = StartVerdict(lead, self._misread_squares(sides[best], 0),
                                            int(self._start_misreads[0]), held_out)
         return None
@@ -604,12 +606,17 @@ class BoardReader:
         return tuple(int(square) + 1 for square in misread)
 
     def _found(self, image: np.ndarray, numberings: list[Orientation], sides: list[np.ndarray], lead: float,
-               held_out: float | None, numbering: int, start: int) -> tuple[Orientation, Position]:
+               held_out: float | None, numbering: int, start: int,
+               known: str | None = None) -> tuple[Orientation, Position]:
         """The start ``start`` (index of :attr:`starts`) found under ``numberings[numbering]``,
         its camps named by the board (:meth:`_camps_named`); ``_start_taken`` says what the
-        zero-shot ``sides`` (per numbering) read of it under the numbering taken."""
+        zero-shot ``sides`` (per numbering) read of it under the numbering taken. ``known``:
+        the squares of the frame the reader is adapted on, under ``numberings[numbering]``,
+        where the frame is the set-up a ply or two in (:meth:`_played_in`); None: the set-up's."""
         self._start_verdict = None
         taken = self._camps_named(image, numberings, numbering, start)
+        if known is not None:
+            self._start_known = known if taken == numbering else mirrored(known)
         self._start_taken = StartVerdict(lead, self._misread_squares(sides[taken], start),
                                          int(self._start_misreads[start]), held_out, found=True)
         return numberings[taken], self._starts[start]
@@ -647,12 +654,23 @@ class BoardReader:
         is the tracker's to say, from the adapted reader's reads. A board a ply beyond them
         is doubted as a start a ply in is (``HELD_OUT_NATS``), and is not taken.
 
-        Only where the pieces are hidden: where they show, the tracker sees the board a ply
-        or two in through the zero-shot reading and the reader learns the board it confirms,
-        while a frame first still just after a ply, taught, may show the hand leaving the
-        board (kingplay 70056, an arm at its edge: taught there, a king was read back on its
-        square, and the game lost from there). Returns those squares' labels under
-        ``numbering`` ('?' where the boards disagree); None where no board fits."""
+        Where the pieces show, only where the set-up passed on the count of its held-out
+        misreads but is doubted as a board a ply in is (more than ``HELD_OUT_NATS``): a ply
+        changes two squares, as many as a start may misread, and the set-up's labels, taught
+        there, teach the reader the ply's squares the wrong way round for good (kingplay
+        70128: the set-up stood under glare for less than a settle and the first still frame
+        had 26-23 made; taught the set-up, the man on 23 read as gone and 26 as holding it,
+        7-11 was recorded as the first ply, and every ply after it invented). Where the
+        pieces are hidden and the set-up so passed, it is taught as before: the set-up's
+        labels anchor every later refit, and there the board a ply in, taught, lost a game
+        the set-up's labels followed (kingplay 70061: 26-23 made before the first still
+        frame, the game then stopped after a shadow far on; not understood yet).
+        Elsewhere the tracker sees the board a ply or two in through the zero-shot reading and
+        the reader learns the board it confirms, while a frame first still just after a ply,
+        taught, may show the hand leaving the board (kingplay 70056, an arm at its edge:
+        taught there, a king was read back on its square, and the game lost from there).
+        Returns those squares' labels under ``numbering`` ('?' where the boards disagree);
+        None where no board fits."""
         assert isinstance(self.classifier, StartChecking)
         reader = self.classifier
         boards = played_in(self._starts[0])

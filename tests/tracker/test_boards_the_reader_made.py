@@ -1,7 +1,9 @@
-"""A board with more pieces of a side than the game holds stands only when play truly went
-on from it (kingplay 70012: a shadow over the board made the reads show 9, then 13 light
-pieces; each such board stood as an "irregular position change" on the next flicker of the
-same misreads, and 5 invented plies followed).
+"""A board with more pieces of a side than the game holds, or fewer, stands only when play
+truly went on from it (kingplay 70012: a shadow over the board made the reads show 9, then 13
+light pieces; each such board stood as an "irregular position change" on the next flicker of
+the same misreads, and 5 invented plies followed; kingplay 70125: two dark men washed out of
+the reads in dim light, the board stood once a misread board was taken for the reply, and
+3 invented plies followed).
 
 The rule for a board the players do play on from (test_irregularities.py, "impossible
 position ... played on") holds: a hand over the board after its alert, then the board after
@@ -21,21 +23,24 @@ from makhos.vision.reading import CLASS_INDEX, Reading
 
 from feed import kinds, started
 
-START = "B:W1:B22,30"
-ADDED = "B:W1,14:B22,30"  # light has 2 pieces, more than the 1 it started with
-REPLIED = "W:W1,14:B18,30"  # dark played on from it: 22-18
+#: (the game's board, the board no ply explains, the reply played on from it: 22-18)
+ADDED = ("B:W1:B22,30", "B:W1,14:B22,30", "W:W1,14:B18,30")  # light has 2 pieces, not 1
+REMOVED = ("B:W1,5:B22,30", "B:W1:B22,30", "W:W1:B18,30")  # light has 1 piece, not 2
+COUNTED_OTHERWISE = pytest.mark.parametrize("case", [ADDED, REMOVED], ids=["added", "removed"])
 
 
-def raised():
-    feed = started(START)
+def raised(case):
+    start, shown, _ = case
+    feed = started(start)
     feed.hand()
-    assert kinds(feed.board(ADDED, 100)) == ["board_mismatch"]
+    assert kinds(feed.board(shown, 100)) == ["board_mismatch"]
     return feed
 
 
-def test_a_board_read_on_without_a_hand_does_not_stand():
-    feed = raised()
-    assert feed.board(REPLIED, 120) == []
+@COUNTED_OTHERWISE
+def test_a_board_read_on_without_a_hand_does_not_stand(case):
+    feed = raised(case)
+    assert feed.board(case[2], 120) == []
     assert feed.tracker.game.plies == []
 
 
@@ -54,13 +59,15 @@ def doubtful(feed, fen: str, square: int, frames: int) -> list:
     return new
 
 
-def test_a_board_read_on_with_a_square_in_doubt_does_not_stand_until_read_as_it_is():
-    feed = raised()
+@COUNTED_OTHERWISE
+def test_a_board_read_on_with_a_square_in_doubt_does_not_stand_until_read_as_it_is(case):
+    replied = case[2]
+    feed = raised(case)
     feed.hand()
-    assert doubtful(feed, REPLIED, 6, 60) == []
-    assert kinds(feed.board(REPLIED, 8)) == ["move", "board_matched", "move"]
+    assert doubtful(feed, replied, 6, 60) == []
+    assert kinds(feed.board(replied, 8)) == ["move", "board_matched", "move"]
     assert [str(p.move) for p in feed.tracker.game.plies] == ["None", "22-18"]
-    assert feed.tracker.game.position == Position.from_fen(REPLIED)
+    assert feed.tracker.game.position == Position.from_fen(replied)
 
 
 #: Light's men on 1-4 read on 9-12 and dark's on 29-32 on 21-24, as a shadow may have the

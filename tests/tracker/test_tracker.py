@@ -74,6 +74,7 @@ def test_a_board_no_move_explains_stands_once_play_goes_on_from_it():
     events = feed.board("B:W1:B25,30", frames=100)  # light man on 5 gone past a misread's time
     assert [(e.kind.value, e.detail.rule) for e in events] == [
         ("board_mismatch", IrregularityKind.PIECE_REMOVED)]
+    feed.hand()  # a board with a piece gone stands only when a hand plays on from it
     events = feed.board("W:W1:B21,30", frames=8)  # then dark plays on from it
     assert kinds(events) == ["move", "board_matched", "move"]
     first, second = feed.tracker.game.plies

@@ -20,6 +20,8 @@ from makhos.vision.classifier import SquareClassifier
 from makhos.vision.learning import AdaptingReader
 from makhos.vision.geometry import BoardLocation
 from makhos.vision.orientation import Orientation
+from makhos.vision import pipeline
+from makhos.vision.locate import locate_board
 from makhos.vision.pipeline import BoardReader
 from makhos.vision.start_check import START_LOOKS
 
@@ -151,3 +153,38 @@ def test_a_start_taken_says_what_the_search_that_took_it_read(monkeypatch, start
     assert verdict is not None and verdict.found
     assert len(verdict.misread) <= verdict.allowed  # a clean render: read as the set-up
     assert verdict.describe().startswith("the set-up was found and the squares numbered by it")
+
+
+def labels(board: dict[int, str]) -> str:
+    return "".join(board.get(s, ".") for s in range(1, 33))
+
+
+@pytest.mark.parametrize("board, taught", [(START, None), (ONE_PLY_IN, labels(ONE_PLY_IN))],
+                         ids=["set-up", "one ply in"])
+def test_a_set_up_whose_held_out_doubt_is_a_ply_in_teaches_the_board_a_ply_in(monkeypatch, board, taught) -> None:
+    """Kingplay 70128: the set-up stood under glare for less time than a board takes to
+    settle, and the first still frame was 26-23 made. Zero-shot it read two squares more
+    otherwise (no leading start), held out the set-up was read with its two misreads allowed
+    (23 and 26) but doubted as a board a ply in is: taught the set-up's labels there,
+    the reader read the man on 23 as gone and 26 as holding it all game, 7-11 was recorded as
+    the first ply and every ply after it invented. A set-up so doubted teaches the squares the
+    boards a ply or two in show (``BoardReader._played_in``); one read as itself, its own."""
+    monkeypatch.setattr(pipeline, "leading_start", lambda fit: None)  # zero-shot: misreads beyond a start's
+    assert start_known(board) == taught
+
+
+def start_known(board: dict[int, str]) -> str | None:
+    """The squares the start search on ``board`` rendered teaches the reader (None: the set-up's)."""
+    image = rendered(board)
+    reader = BoardReader(AdaptingReader())
+    found = reader.numbering_from_start(image, locate_board(image))
+    assert found is not None and found[1] == Position.from_fen("B:W1,2,3,4,5,6,7,8:B25,26,27,28,29,30,31,32")
+    return reader._start_known
+
+
+def test_a_set_up_whose_pieces_are_hidden_so_doubted_teaches_its_own_labels(monkeypatch) -> None:
+    """Where the zero-shot reading hides the set-up's pieces, the set-up's labels are taught as
+    before (kingplay 70061: taught the board a ply in, the game was lost far on)."""
+    monkeypatch.setattr(pipeline, "leading_start", lambda fit: None)
+    monkeypatch.setattr(pipeline, "hides_pieces", lambda sides, classes: True)
+    assert start_known(ONE_PLY_IN) is None
