@@ -30,6 +30,11 @@ UNSTARTED_AFTER = 30.0
 #: Pieces a read must show to count as a board being set up or played on: an empty board,
 #: or a man or two left on it between games, is no set-up missed.
 MIN_PIECES = 4
+#: Seconds after the first frame a board first found is said to have been found late: a
+#: set-up stands a moment before the first move, and a board the locator did not find then
+#: is no board that did not stand still (kingplay 70133: found two plies in, and the notice
+#: named only when it was first still).
+FOUND_LATE_S = 1.0
 
 
 class StartWatch:
@@ -37,6 +42,8 @@ class StartWatch:
 
     def __init__(self, after: float = UNSTARTED_AFTER) -> None:
         self.after = after
+        self._first_frame: float | None = None  # when the recording's first frame came
+        self._first_found: float | None = None  # when the board was first found in a frame
         self._first_read: float | None = None  # when the board was first still enough to read
         self._read_from: float | None = None  # the first read with pieces, no game on
         self._raised = False
@@ -49,6 +56,10 @@ class StartWatch:
         search (``BoardReader.start_verdict``); returns UNREADABLE when the set-up has not
         been seen for :attr:`after` seconds of reads, READABLE when the game then starts."""
         self._weigh(verdict, result.time)
+        if self._first_frame is None:
+            self._first_frame = result.time
+        if self._first_found is None and result.location is not None:
+            self._first_found = result.time
         if not no_game:
             self._read_from = None
             self._nearest = None
@@ -99,5 +110,9 @@ class StartWatch:
         if self._nearest is not None:
             verdict, at = self._nearest
             text += f": at {at:.1f} s, {verdict.describe()} (pieces hard to tell from their squares?)"
-        return text + (f"; the board was first still enough to read at {self._first_read:.1f} s: was the "
+        found = ""
+        if (self._first_found is not None and self._first_frame is not None
+                and self._first_found - self._first_frame >= FOUND_LATE_S):
+            found = f"first found at {self._first_found:.1f} s and "
+        return text + (f"; the board was {found}first still enough to read at {self._first_read:.1f} s: was the "
                        "set-up on it then, lit and in view? A set-up must stand still a moment before the first move")

@@ -99,6 +99,22 @@ def test_a_recording_that_ends_before_its_set_up_is_seen_says_why_in_its_log(tmp
     log.close()
 
 
+def test_a_board_found_late_is_said_found_late():
+    """Kingplay 70133 (15 fps at 89 kbit/s): the locator first found the board at 5.9 s, two
+    plies in, and the notice said only that it was first still enough to read at 7.1 s, as if
+    the gate had held a set-up back. When it was found is said where that came late."""
+    watch = StartWatch(after=10.0)
+    lost = [FrameResult(0.1 * k, None, GateStatus(GateState.NO_BOARD, 0.0, False), None, None)
+            for k in range(59)]
+    said = [watch.update(result, no_game=True, verdict=VERDICT) for result in lost]
+    said += [watch.update(frame(5.9, GateState.MOVING), no_game=True, verdict=VERDICT)]
+    said += [watch.update(frame(t, GateState.STILL, LATER), no_game=True, verdict=VERDICT)
+             for t in np.arange(7.1, 18.0, 0.5)]
+    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
+    assert watch.reason is not None
+    assert "the board was first found at 5.9 s and first still enough to read at 7.1 s" in watch.reason
+
+
 def test_no_notice_for_an_empty_board_nor_once_a_game_is_on():
     watch = StartWatch(after=10.0)
     empty = Position.from_fen("B:W1:B32")  # a man or two left between games
