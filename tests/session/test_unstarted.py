@@ -54,6 +54,13 @@ class UnstartedReader:
         return next(self.results)
 
 
+def said_once(watch: StartWatch, said: list) -> str:
+    """The reason of the one notice ``watch`` raised over ``said`` (its answers, frame by frame)."""
+    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
+    assert watch.reason is not None
+    return watch.reason
+
+
 def test_a_set_up_never_seen_is_said_with_why_stored_and_closed_when_the_game_starts(tmp_path):
     # The set-up stands less time than a board takes to settle: the first hand comes while
     # the board still moves, and every board read after it is some plies into the game.
@@ -110,9 +117,8 @@ def test_a_board_found_late_is_said_found_late():
     said += [watch.update(frame(5.9, GateState.MOVING), no_game=True, verdict=VERDICT)]
     said += [watch.update(frame(t, GateState.STILL, LATER), no_game=True, verdict=VERDICT)
              for t in np.arange(7.1, 18.0, 0.5)]
-    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
-    assert watch.reason is not None
-    assert "the board was first found at 5.9 s and first still enough to read at 7.1 s" in watch.reason
+    reason = said_once(watch, said)
+    assert "the board was first found at 5.9 s and first still enough to read at 7.1 s" in reason
 
 
 def test_no_notice_for_an_empty_board_nor_once_a_game_is_on():
@@ -133,10 +139,9 @@ def test_a_numbering_unclear_is_said_as_such():
     said += [watch.update(frame(0.5, GateState.OCCLUDED), no_game=True, verdict=unclear)]
     said += [watch.update(frame(t, GateState.STILL, LATER), no_game=True, verdict=unclear)
              for t in np.arange(1.0, 12.0, 0.5)]
-    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
-    assert watch.reason is not None
-    assert "no numbering of the squares reads as the set-up clearly (the best fits it by 2.5 nats" in watch.reason
-    assert "first still enough to read at 0.0 s" in watch.reason
+    reason = said_once(watch, said)
+    assert "no numbering of the squares reads as the set-up clearly (the best fits it by 2.5 nats" in reason
+    assert "first still enough to read at 0.0 s" in reason
 
 
 def test_the_search_nearest_the_set_up_is_said_with_when_it_was_made_not_the_last():
@@ -151,10 +156,9 @@ def test_the_search_nearest_the_set_up_is_said_with_when_it_was_made_not_the_las
     said += [watch.update(frame(1.1, GateState.STILL, START), no_game=True, verdict=set_up)]
     said += [watch.update(frame(t, GateState.STILL, LATER), no_game=True, verdict=later)
              for t in np.arange(3.0, 14.0, 0.5)]
-    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
-    assert watch.reason is not None
-    assert ": at 1.1 s, under the numbering that fits the set-up best, 15 squares read otherwise" in watch.reason
-    assert "59 nats" not in watch.reason
+    reason = said_once(watch, said)
+    assert ": at 1.1 s, under the numbering that fits the set-up best, 15 squares read otherwise" in reason
+    assert "59 nats" not in reason
 
 
 def test_a_set_up_found_but_never_read_near_enough_to_start_on_is_said_so():
@@ -170,7 +174,6 @@ def test_a_set_up_found_but_never_read_near_enough_to_start_on_is_said_so():
     said = [watch.update(frame(0.2, GateState.STILL, LATER), no_game=True, verdict=missed)]
     said += [watch.update(frame(t, GateState.STILL, LATER), no_game=True, verdict=found)
              for t in np.arange(0.9, 12.0, 0.5)]
-    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
-    assert watch.reason is not None
+    reason = said_once(watch, said)
     assert ("at 0.9 s, the set-up was found and the squares numbered by it, but read with 9 squares "
-            "otherwise (9, 11, 13, 14, 15, 16, 20, 23, 32), where 2 may") in watch.reason
+            "otherwise (9, 11, 13, 14, 15, 16, 20, 23, 32), where 2 may") in reason
