@@ -133,11 +133,10 @@ class Acts:
             events += self._explained(self.logged_game.current.game, story, time)
             return events + (self._again(story.then, time) if story.then is not None else [])
         events = self._matched(phase.game, time)
-        if story.kind is StoryKind.GAP and story.on_alert:
-            assert story.mover is not None  # the attempt stands, its opponent played on unseen
-            events += self._stand(story.mover, time)
-            return events + (self.gap_irregular(story, time) if story.irregular else self.gap(story, time))
         if story.kind is StoryKind.GAP:
+            if story.on_alert:
+                assert story.mover is not None  # the attempt stands, its opponent played on unseen
+                events += self._stand(story.mover, time)
             return events + (self.gap_irregular(story, time) if story.irregular else self.gap(story, time))
         if story.reread is not None:
             return events + self.reread(story, time)

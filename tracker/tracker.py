@@ -483,19 +483,18 @@ class GameTracker:
         if self._gap_lines is None or self._gap_lines.key != key:
             fixed = config.first_mover is not None
             lines = gap_lines_seen(record, seen, most, fixed, come_back)
-            attempt = alerted
-            on_alert = [] if attempt is None else lines_on_alert(record, attempt, seen, most)
+            on_alert = [] if alerted is None else lines_on_alert(record, alerted, seen, most)
+            played_on = None  # the alerted board the lines go on from, where they do
             if on_alert and (not lines or len(on_alert[0][1]) < len(lines[0][1])):
-                lines = on_alert  # the attempt played on beats it taken back unseen, one ply more
-            else:
-                alerted = None
+                # The attempt played on beats it taken back unseen, one ply more.
+                lines, played_on = on_alert, alerted
             # A line with one irregular ply where no legal line fits, or as long as the
             # legal lines, as their rival (#42); none beside lines played on from an alert.
-            one_irregular = [] if alerted is not None else irregular_lines_seen(record, seen, most, fixed, lines)
-            if not lines and not one_irregular and attempt is not None:
+            one_irregular = [] if played_on is not None else irregular_lines_seen(record, seen, most, fixed, lines)
+            if not lines and not one_irregular and alerted is not None:
                 # Played on from the attempt, with an irregular ply of its own.
-                alerted, one_irregular = attempt, irregular_lines_on_alert(record, attempt, seen, most)
-            self._gap_lines = _GapLines(key, lines, one_irregular, alerted)
+                played_on, one_irregular = alerted, irregular_lines_on_alert(record, alerted, seen, most)
+            self._gap_lines = _GapLines(key, lines, one_irregular, played_on)
         glimpses = tuple(g for g in self._glimpses if g.time >= since)
         gap = self._gap_lines
         alerted = gap.alerted
