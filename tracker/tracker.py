@@ -644,8 +644,10 @@ class GameTracker:
         (:meth:`_stepped`): two squares that change together, as a hand does and a misread
         rarely does. A board that came with no hand over the board (read changing in sight:
         a video's cross-fade, a reading in transit, a lamp's spot moving over the pieces;
-        :meth:`_arrive`) is acted on once it stayed ``transit`` seconds, a legal ply too: a
-        ply is made by a hand, and a board that changes without one is rarely a board. So
+        :meth:`_arrive`) is acted on once it stayed ``transit`` seconds, a legal ply too (the
+        set-up aside, which no ply made): a ply is made by a hand, and a board that changes
+        without one is rarely a board (kingplay 70150: a set-up found a ply in, read across a
+        flicker of the gate, never started). So
         is one that takes an open alert's attempt back and alerts anew (:meth:`_undoes_alert`)
         after a hand: two irregular acts at once are rarer than a glimpse misread. One that
         has the side of the alerted attempt move again (:meth:`_moves_again`) and came in
@@ -657,7 +659,8 @@ class GameTracker:
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
-        if (self._arrived is not None and (self._arrived[3] or (self._arrived[2] or self._undoes_alert(story))
+        across = self._arrived is not None and self._arrived[3] and story.kind is not StoryKind.START
+        if (self._arrived is not None and (across or (self._arrived[2] or self._undoes_alert(story))
                                            and self._alerts(story)) and time - self._arrived[1] < config.transit):
             return False  # a board in transit (a cross-fade, a spot of light) is taken only once it stays
         if (self._arrived is not None and self._arrived[2] and self._moves_again(story)
