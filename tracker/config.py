@@ -21,7 +21,8 @@ class TrackerConfig:
     # from the game's by and be recorded when no ply explains it: more is the light's doing
     misread_patience: float = 3.0  # seconds such a misread must last to be the board
     chain_patience: float = 2.0  # seconds a chain may rest unfinished before the alert
-    transit: float = 1.0  # seconds a board changed in sight (no hand) must stay to be alerted
+    transit: float = 1.0  # seconds a board changed in sight (no hand) must stay to be acted on
+    hand: float = 0.3  # seconds a cover keeps the board unread at least to be a hand (tracker._arrive)
     first_mover: Colour | None = None  # None: the first move decides it
     gap_after: float = 4.0  # seconds without a settled reading that make a gap (tracker.gaps)
     gap_plies: int = 6  # the most plies looked for in a gap

@@ -140,8 +140,9 @@ class GameTracker:
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
         self._contradicted: tuple[tuple[int, int], float] | None = None  # the pieces (kings
         # aside) of a board read against the best story on a few squares, and since when (_misread)
-        self._arrived: tuple[tuple[int, int], float, bool] | None = None  # the pieces read
-        # (kings aside), since when, and whether they came in sight (no hand between)
+        self._arrived: tuple[tuple[int, int], float, bool, bool] | None = None  # the pieces
+        # read (kings aside), since when, whether they came in sight (no hand between), and
+        # whether across a flicker of the gate (a cover too short for a hand): _arrive
         self._covered: float | None = None  # when the board was last covered (no reading)
         self._misread_in_new_light = False  # the last reading's board was the light's (_relit_misread)
         self._relit_gap: Board | None = None  # the board of the gap's lines the last reading, in new light, told
@@ -190,14 +191,14 @@ class GameTracker:
             self._blind = True
         self._frame = time
         if reading is None:
-            self._arrived, self._covered = None, time
+            self._covered = time
             if self._streak is not None and self._streak.story.kind is not StoryKind.MISMATCH:
                 self._streak = None  # a board no story explains is the same board after a hand
             return events
         if self._seen is not None and time - self._seen >= self.config.gap_after and self._gap_from is None:
             self._gap_from, self._gap_to = self._seen, time
-        self._seen = time
         self._arrive(reading, time)
+        self._seen = time
         story = (self._board_read(reading) if self.logged_game.current.awaits_board
                  else best_story(reading, self._candidates(), self.config, self._left()))
         told = story
@@ -641,10 +642,12 @@ class GameTracker:
         middle of a cross-fade that no hand announced, must not become the record). It is
         acted on at once when it is one piece moved against the rules, read well
         (:meth:`_stepped`): two squares that change together, as a hand does and a misread
-        rarely does. A board that raises an irregularity and came with no hand over the
-        board (read changing in sight: a video's
-        cross-fade, a reading in transit) is acted on once it stayed ``transit`` seconds:
-        a ply is made by a hand, and a board that changes without one is rarely a board. So
+        rarely does. A board that came with no hand over the board (read changing in sight:
+        a video's cross-fade, a reading in transit, a lamp's spot moving over the pieces;
+        :meth:`_arrive`) is acted on once it stayed ``transit`` seconds, a legal ply too (the
+        set-up aside, which no ply made): a ply is made by a hand, and a board that changes
+        without one is rarely a board (kingplay 70150: a set-up found a ply in, read across a
+        flicker of the gate, never started). So
         is one that takes an open alert's attempt back and alerts anew (:meth:`_undoes_alert`)
         after a hand: two irregular acts at once are rarer than a glimpse misread. One that
         has the side of the alerted attempt move again (:meth:`_moves_again`) and came in
@@ -656,9 +659,10 @@ class GameTracker:
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
-        if (self._arrived is not None and (self._arrived[2] or self._undoes_alert(story))
-                and self._alerts(story) and time - self._arrived[1] < config.transit):
-            return False  # a board in transit (a cross-fade) is alerted only once it stays
+        across = self._arrived is not None and self._arrived[3] and story.kind is not StoryKind.START
+        if (self._arrived is not None and (across or (self._arrived[2] or self._undoes_alert(story))
+                                           and self._alerts(story)) and time - self._arrived[1] < config.transit):
+            return False  # a board in transit (a cross-fade, a spot of light) is taken only once it stays
         if (self._arrived is not None and self._arrived[2] and self._moves_again(story)
                 and time - self._arrived[1] < config.misread_patience):
             return False  # no hand made it: a misread until it lasts as one would not
@@ -758,13 +762,20 @@ class GameTracker:
                 and streak.count >= self.config.confirm_mismatch)
 
     def _arrive(self, reading: Reading, time: float) -> None:
-        """Note when the pieces read changed, and whether in sight: with no frame covered
-        since the last reading (a king read as a man or back is no change)."""
+        """Note when the pieces read changed, and whether in sight: with no hand over the
+        board since the last reading (a king read as a man or back is no change). A hand is
+        a cover that kept the board unread for ``config.hand`` seconds at least; the gate
+        shut for a frame or two is a lamp's spot or a shadow crossing its ring, and what is
+        read after it changed in sight (kingplay 70149: a spot moving over the home rows
+        read a man there as moved a square on, just after one frame the gate took for
+        covered, and the game started with a ply nobody played)."""
         pieces = reading.position().board[:2]
-        if self._arrived is None:
-            self._arrived = (pieces, time, False)
+        seen = self._seen
+        covered = seen is None or (self._covered is not None and self._covered > seen)
+        if self._arrived is None or covered and (seen is None or time - seen >= self.config.hand):
+            self._arrived = (pieces, time, False, False)
         elif pieces != self._arrived[0]:
-            self._arrived = (pieces, time, True)
+            self._arrived = (pieces, time, True, covered)
 
     def _read_when_alerted(self) -> bool:
         """Whether the pieces read now were read so already when the open alert was raised.

@@ -371,6 +371,34 @@ def test_an_irregular_board_is_alerted_at_once_after_a_hand_and_once_it_stays_in
     assert len(alerted) == 1 and (alerted[0] in soon) is hand
 
 
+#: Issue #42 (kingplay 70149): a lamp's spot moving over the home rows tripped the gate for
+#: one frame, and the reads after it showed a man a square on: the game began with a ply
+#: nobody played. A cover too short for a hand is no hand: a board changed across it stays
+#: ``transit`` seconds before it is taken, a legal ply too.
+SPOT = ("B:W1,5:B25,29", "W:W1,5:B21,29")
+
+
+@pytest.mark.parametrize("cover", [3, 10], ids=["a flicker of the gate", "a hand"])
+def test_a_ply_read_across_a_cover_too_short_for_a_hand_is_taken_only_once_it_stays(cover):
+    feed = started(SPOT[0])
+    feed.board(SPOT[0], 30)
+    feed.hand(cover)
+    soon = feed.board(SPOT[1], 8)
+    later = feed.wait(1.0, SPOT[1])
+    moves = [e.move for e in soon + later if e.kind is EventKind.MOVE]
+    assert moves == ["25-21"]
+    assert bool([e for e in soon if e.kind is EventKind.MOVE]) is (cover == 10)
+
+
+def test_a_board_read_across_a_flicker_of_the_gate_that_passes_records_nothing():
+    feed = started(SPOT[0])
+    feed.board(SPOT[0], 30)
+    feed.hand(3)
+    feed.board(SPOT[1], 20)  # the spot moves on before the board stays
+    feed.board(SPOT[0], 60)
+    assert kinds(feed.events) == []  # no ply, none taken back, no alert
+
+
 def test_a_side_that_missed_its_capture_and_made_it_late_under_one_hand_is_two_irregular_plies():
     # Issue #42 (julie-log8, ply 22): light's 5-9 out of turn is alerted; then, under one
     # hand, dark's 7-3 (29x22 was due) and dark's 29x22: two irregular plies in a row.
