@@ -541,13 +541,18 @@ class GameTracker:
         return told
 
     def _changes_read_against(self, reading: Reading, board: Board, game: Game) -> bool:
-        """Whether a square ``board`` changes on the board on the table is read likeliest as
+        """Whether a square ``board`` changes on the board on the table is read against it
+        (:meth:`_read_against`)."""
+        return self._read_against(reading, board, game) > 0
+
+    def _read_against(self, reading: Reading, board: Board, game: Game) -> int:
+        """How many squares ``board`` changes on the board on the table are read likeliest as
         holding another side than ``board`` puts there (or a piece where it puts none, or
         none where it puts one): the reading's own word against the change, not a doubt of
         it (a square a line fills read as its piece by less than :func:`read_well` asks)."""
         squares = changed_squares(board, self._on_the_table(game.position)) - 1
         read = side_probabilities(reading.probabilities)[squares].argmax(axis=1)
-        return bool((read != board_sides(board)[squares]).any())
+        return int((read != board_sides(board)[squares]).sum())
 
     def _gap_stretch(self, time: float) -> tuple[float, float] | None:
         """When the gap began and how long it was (:meth:`_gap_story`); None when none."""
@@ -664,6 +669,11 @@ class GameTracker:
             return False  # no hand made it: a misread until it lasts as one would not
         if story.kind is StoryKind.STOOD and self._read_when_alerted():
             return False  # the board the alert was raised on is not yet the reply to it
+        if (self._arrived is not None and self._arrived[2] and story.kind is StoryKind.GAP
+                and time - self._arrived[1] < config.transit):
+            return False  # plies made unseen came under hands: a board changed in sight is in transit
+        if self._gap_read_against(streak) and time - streak.since < config.misread_patience:
+            return False  # the reading's word against the line's board: a misread until it lasts
         if story.kind is StoryKind.STOOD and self._pieces_counted_otherwise(story):
             return self._played_on_for_sure(streak)
         if story.kind is not StoryKind.MISMATCH or self._stepped(story, streak.reading):
@@ -672,6 +682,27 @@ class GameTracker:
         if self._contradicted is not None and self._contradicted[0] == story.board[:2]:
             since = min(since, self._contradicted[1])  # read so since, taken for a misread
         return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
+
+    def _gap_read_against(self, streak: _Streak) -> bool:
+        """Whether the streak tells a gap's legal line that the latest reading argues against
+        on more of the squares the line changes than a misread's few (``misread_squares``):
+        each read likeliest as holding another side than the line puts there
+        (:meth:`_read_against`), not a doubt of it.
+
+        The gap's search takes the board as the reading allows it on each square (every
+        piece within ``square_tolerance`` of the likeliest), so on a board read badly
+        everywhere (dim, a glare, a far camera) some line of up to ``gap_plies`` plies fits
+        a blend of the misreads and the board on the table. Such a line is a misread's
+        board, and waits ``misread_patience`` as a board no story explains does (kingplay
+        70152: a king's 22-11 26-23 11-22 28-24, unseen under a dim, glared board, then a
+        board read for a second with four of the six squares the line changes read
+        otherwise, taken for 22-17 26-23 17-21 27-24, and every later ply invented). A line
+        read against on a square or two is believed at once, as before: the square a flying
+        king left is often read as still holding it (kingplay 70024; 70152's 29x8 4x11 21-17
+        11-22 through the same gap, the king read on 29 at 0.89)."""
+        story, game = streak.story, self.game
+        return (story.kind is StoryKind.GAP and story.irregular is None and game is not None
+                and self._read_against(streak.reading, story.board, game) > self.config.misread_squares)
 
     def _read_well(self, streak: _Streak, time: float) -> bool:
         """Whether a story of several plies at once (two plies, a chain stopped or a capture
