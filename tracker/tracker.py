@@ -657,7 +657,8 @@ class GameTracker:
         twice with no hand seen is far rarer than a reader misreading two squares for a
         second (kingplay 70033: while light's king made its capture, a dark piece read on 17
         and none on 21 was taken for dark's 21-17 after its alerted 27-23, and stood once
-        play went on: a ply nobody played)."""
+        play went on: a ply nobody played). A gap's line the reading argues against on more
+        squares than a misread's waits ``misread_patience`` too (:meth:`_gap_read_against`)."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
@@ -669,9 +670,6 @@ class GameTracker:
             return False  # no hand made it: a misread until it lasts as one would not
         if story.kind is StoryKind.STOOD and self._read_when_alerted():
             return False  # the board the alert was raised on is not yet the reply to it
-        if (self._arrived is not None and self._arrived[2] and story.kind is StoryKind.GAP
-                and time - self._arrived[1] < config.transit):
-            return False  # plies made unseen came under hands: a board changed in sight is in transit
         if self._gap_read_against(streak) and time - streak.since < config.misread_patience:
             return False  # the reading's word against the line's board: a misread until it lasts
         if story.kind is StoryKind.STOOD and self._pieces_counted_otherwise(story):
@@ -697,9 +695,9 @@ class GameTracker:
         70152: a king's 22-11 26-23 11-22 28-24, unseen under a dim, glared board, then a
         board read for a second with four of the six squares the line changes read
         otherwise, taken for 22-17 26-23 17-21 27-24, and every later ply invented). A line
-        read against on a square or two is believed at once, as before: the square a flying
+        read against on a square or two is believed at once: the square a flying
         king left is often read as still holding it (kingplay 70024; 70152's 29x8 4x11 21-17
-        11-22 through the same gap, the king read on 29 at 0.89)."""
+        11-22 through an earlier gap, the king read on 29 at 0.89)."""
         story, game = streak.story, self.game
         return (story.kind is StoryKind.GAP and story.irregular is None and game is not None
                 and self._read_against(streak.reading, story.board, game) > self.config.misread_squares)
@@ -711,7 +709,9 @@ class GameTracker:
         holding the side the story puts there (:func:`read_well`); else only once it held
         ``transit`` seconds. A story of one ply is believed as before, and so is a gap's
         legal line, which the board seen after the gap and the glimpses before it choose
-        (the square a flying king left is read a little as holding it: kingplay 70024).
+        (the square a flying king left is read a little as holding it: kingplay 70024), once
+        read on the squares it changes no more against than a misread is
+        (:meth:`_gap_read_against`, in :meth:`_confirmed`).
 
         The more plies a story needs, the more boards it can explain: a board read a few
         squares off on a dim, noisy frame is some line of two plies more often than the

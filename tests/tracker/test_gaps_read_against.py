@@ -1,0 +1,32 @@
+"""A gap's line is the board seen after the gap, not a blend of misreads (#42, kingplay 70152):
+a line the reading argues against on more squares than a misread's is not believed at once."""
+
+from makhos.engine import Piece
+
+from feed import after
+from test_gaps import moves_of, started
+from test_unsupported_plies import readings
+
+#: Dark's 10x3 crowns and its king comes back to 7 after light's 20-24: three plies, the only
+#: line to its board (tests/tracker/test_gaps.py).
+FEN, LINE = "B:W7,20,28:B10,22,32", "10x3 20-24 3-7"
+#: The board after the line read badly: three of the four squares the line changes read
+#: likeliest as they stood before it, each within the tolerance of what the line puts there.
+MISREAD = {7: {Piece.LIGHT_MAN: 0.6, Piece.DARK_KING: 0.4}, 20: {Piece.LIGHT_MAN: 0.6, None: 0.4},
+           24: {None: 0.6, Piece.LIGHT_MAN: 0.4}}
+#: The same board with a square a piece left read as still holding it: a misread's square.
+LEFT_BEHIND = {20: MISREAD[20]}
+
+
+def test_a_line_read_against_on_more_squares_than_a_misread_waits_as_a_misread():
+    feed = started(FEN)
+    feed.time += 15.0  # the board unseen
+    board = after(FEN, LINE)
+    assert moves_of(readings(feed, board, 2.0, MISREAD)) == []  # a board read so for a moment
+    assert moves_of(readings(feed, board, 1.5, MISREAD)) == LINE.split()  # one that lasts
+
+
+def test_a_line_read_against_on_a_square_it_left_is_believed_at_once():
+    feed = started(FEN)
+    feed.time += 15.0
+    assert moves_of(readings(feed, after(FEN, LINE), 0.5, LEFT_BEHIND)) == LINE.split()
