@@ -187,7 +187,7 @@ class GameTracker:
         """Take one frame's outcome: a settled reading, or None while the board is covered."""
         events = self.acts.clock_signals(time)
         if self._frame is not None and time - self._frame >= self.config.gap_after:
-            self._blind = True
+            self._blind, self._arrived = True, None  # no frame came: nothing changed in sight
         self._frame = time
         if reading is None:
             self._arrived, self._covered = None, time
@@ -708,21 +708,28 @@ class GameTracker:
         read well enough to act on: each square it changes on the board on the table read as
         holding the side the story puts there (:func:`read_well`); else only once it held
         ``transit`` seconds. A story of one ply is believed as before, and so is a gap's
-        legal line, which the board seen after the gap and the glimpses before it choose
-        (the square a flying king left is read a little as holding it: kingplay 70024), once
-        read on the squares it changes no more against than a misread is
-        (:meth:`_gap_read_against`, in :meth:`_confirmed`).
+        legal line whose board came after a hand, which the board seen after the gap and
+        the glimpses before it choose (the square a flying king left is read a little as
+        holding it: kingplay 70024), once read on the squares it changes no more against
+        than a misread is (:meth:`_gap_read_against`, in :meth:`_confirmed`).
 
         The more plies a story needs, the more boards it can explain: a board read a few
         squares off on a dim, noisy frame is some line of two plies more often than the
         players made one (kingplay 70032: two readings 5 squares off, 0.55 on a square the
-        story changes, taken for two plies nobody played). A gap's line read in new light
-        is weighed before (:meth:`_relit_misread`)."""
+        story changes, taken for two plies nobody played). So does a gap's line whose board
+        came in sight, read changing with no hand over the board since the reading before:
+        its plies were made under hands, and a board that changes without one is the
+        reader's in transit more often than the players' (kingplay 70152: after a board
+        misread for half a second, two readings, 0.77 on a square the line empties, taken
+        for five plies with three captures that nobody played). A gap's line read in new
+        light is weighed before (:meth:`_relit_misread`)."""
         story, game = streak.story, self.game
         h = story.hypothesis
         if game is None:
             return True
-        several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
+        in_sight = story.kind is StoryKind.GAP and self._arrived is not None and self._arrived[2]
+        several = (story.irregular is not None or story.then is not None or in_sight
+                   or (h is not None and len(h.moves) > 1))
         if not several or time - streak.since >= self.config.transit:
             return True
         return self._changes_read_well(streak.reading, story.board, game)
@@ -789,8 +796,9 @@ class GameTracker:
                 and streak.count >= self.config.confirm_mismatch)
 
     def _arrive(self, reading: Reading, time: float) -> None:
-        """Note when the pieces read changed, and whether in sight: with no frame covered
-        since the last reading (a king read as a man or back is no change)."""
+        """Note when the pieces read changed, and whether in sight: with no frame covered,
+        nor none come (a camera away), since the last reading (a king read as a man or back
+        is no change)."""
         pieces = reading.position().board[:2]
         if self._arrived is None:
             self._arrived = (pieces, time, False)

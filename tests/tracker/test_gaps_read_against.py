@@ -1,5 +1,6 @@
 """A gap's line is the board seen after the gap, not a blend of misreads (#42, kingplay 70152):
-a line the reading argues against on more squares than a misread's is not believed at once."""
+a line the reading argues against on more squares than a misread's, or one to a board that came
+in sight read with a doubt on a square it changes, is not believed at once."""
 
 from makhos.engine import Piece
 
@@ -30,3 +31,34 @@ def test_a_line_read_against_on_a_square_it_left_is_believed_at_once():
     feed = started(FEN)
     feed.time += 15.0
     assert moves_of(readings(feed, after(FEN, LINE), 0.5, LEFT_BEHIND)) == LINE.split()
+
+
+#: The board after the line with a doubt on a square the line empties.
+DOUBTED = {20: {None: 0.7, Piece.LIGHT_MAN: 0.3}}
+#: A board no story explains, read for a moment after the hands left (a misread, a shadow).
+NO_STORY = {s: {Piece.DARK_MAN: 1.0} for s in (1, 2, 3, 4, 5)}
+
+
+def test_a_line_to_a_board_come_in_sight_read_with_a_doubt_waits_as_a_board_in_transit():
+    feed = started(FEN)
+    feed.hand(150)  # five seconds under hands: the plies of a gap are made
+    board = after(FEN, LINE)
+    assert moves_of(readings(feed, board, 0.2, NO_STORY)) == []
+    # Then, with no hand between, the board three plies on, a square it empties in doubt:
+    # the reader's in transit, until it stays.
+    assert moves_of(readings(feed, board, 0.5, DOUBTED)) == []
+    assert moves_of(readings(feed, board, 1.0, DOUBTED)) == LINE.split()
+
+
+def test_a_line_to_a_board_come_in_sight_read_well_is_believed_at_once():
+    feed = started(FEN)
+    feed.hand(150)
+    board = after(FEN, LINE)
+    readings(feed, board, 0.2, NO_STORY)
+    assert moves_of(readings(feed, board, 0.5, {})) == LINE.split()
+
+
+def test_a_line_after_a_hand_read_with_a_doubt_is_believed_at_once():
+    feed = started(FEN)
+    feed.hand(150)
+    assert moves_of(readings(feed, after(FEN, LINE), 0.5, DOUBTED)) == LINE.split()
