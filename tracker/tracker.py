@@ -693,11 +693,11 @@ class GameTracker:
         a blend of the misreads and the board on the table. Such a line is a misread's
         board, and waits ``misread_patience`` as a board no story explains does (kingplay
         70152: a king's 22-11 26-23 11-22 28-24, unseen under a dim, glared board, then a
-        board read for a second with four of the six squares the line changes read
-        otherwise, taken for 22-17 26-23 17-21 27-24, and every later ply invented). A line
+        board read briefly with most of the squares the line changes read otherwise, taken
+        for 22-17 26-23 17-21 27-24, and every later ply invented). A line
         read against on a square or two is believed at once: the square a flying
         king left is often read as still holding it (kingplay 70024; 70152's 29x8 4x11 21-17
-        11-22 through an earlier gap, the king read on 29 at 0.89)."""
+        11-22 through an earlier gap, the king read as still on 29)."""
         story, game = streak.story, self.game
         return (story.kind is StoryKind.GAP and story.irregular is None and game is not None
                 and self._read_against(streak.reading, story.board, game) > self.config.misread_squares)
@@ -716,13 +716,13 @@ class GameTracker:
         The more plies a story needs, the more boards it can explain: a board read a few
         squares off on a dim, noisy frame is some line of two plies more often than the
         players made one (kingplay 70032: two readings 5 squares off, 0.55 on a square the
-        story changes, taken for two plies nobody played). So does a gap's line whose board
-        came in sight, read changing with no hand over the board since the reading before:
-        its plies were made under hands, and a board that changes without one is the
-        reader's in transit more often than the players' (kingplay 70152: after a board
-        misread for half a second, two readings, 0.77 on a square the line empties, taken
-        for five plies with three captures that nobody played). A gap's line read in new
-        light is weighed before (:meth:`_relit_misread`)."""
+        story changes, taken for two plies nobody played). A gap's line whose board came in
+        sight, read changing with no hand over the board since the reading before, is
+        weighed so too: its plies were made under hands, and a board that changes without
+        one is the reader's in transit more often than the players' (kingplay 70152: after
+        a misread board, two readings with a doubt on a square the line empties, taken for
+        five plies with three captures that nobody played). A gap's line read in
+        new light is weighed before (:meth:`_relit_misread`)."""
         story, game = streak.story, self.game
         h = story.hypothesis
         if game is None:
@@ -796,9 +796,9 @@ class GameTracker:
                 and streak.count >= self.config.confirm_mismatch)
 
     def _arrive(self, reading: Reading, time: float) -> None:
-        """Note when the pieces read changed, and whether in sight: with no frame covered,
-        nor none come (a camera away), since the last reading (a king read as a man or back
-        is no change)."""
+        """Note when the pieces read changed, and whether in sight: with no frame covered
+        since the last reading, and frames coming all along (a camera away saw no change;
+        a king read as a man or back is no change)."""
         pieces = reading.position().board[:2]
         if self._arrived is None:
             self._arrived = (pieces, time, False)
