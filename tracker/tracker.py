@@ -682,10 +682,10 @@ class GameTracker:
         return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
 
     def _gap_read_against(self, streak: _Streak) -> bool:
-        """Whether the streak tells a gap's legal line that the latest reading argues against
-        on more of the squares the line changes than a misread's few (``misread_squares``):
-        each read likeliest as holding another side than the line puts there
-        (:meth:`_read_against`), not a doubt of it.
+        """Whether the streak tells a gap's line (legal, or with an irregular ply) that the
+        latest reading argues against on more of the squares the line changes than a
+        misread's few (``misread_squares``): each read likeliest as holding another side
+        than the line puts there (:meth:`_read_against`), not a doubt of it.
 
         The gap's search takes the board as the reading allows it on each square (every
         piece within ``square_tolerance`` of the likeliest), so on a board read badly
@@ -694,12 +694,13 @@ class GameTracker:
         board, and waits ``misread_patience`` as a board no story explains does (kingplay
         70152: a king's 22-11 26-23 11-22 28-24, unseen under a dim, glared board, then a
         board read briefly with most of the squares the line changes read otherwise, taken
-        for 22-17 26-23 17-21 27-24, and every later ply invented). A line
-        read against on a square or two is believed at once: the square a flying
-        king left is often read as still holding it (kingplay 70024; 70152's 29x8 4x11 21-17
-        11-22 through an earlier gap, the king read as still on 29)."""
+        for 22-17 26-23 17-21 27-24, and every later ply invented; 70158: 26-22 with a
+        capture due, then 6-10 30-25 10-15, taken to such a board once it held the
+        ``transit`` a line with an irregular ply waits). A line read against on a square or
+        two is not held so: the square a flying king left is often read as still holding
+        it (kingplay 70024; 70152's 29x8 4x11 21-17 11-22 through an earlier gap)."""
         story, game = streak.story, self.game
-        return (story.kind is StoryKind.GAP and story.irregular is None and game is not None
+        return (story.kind is StoryKind.GAP and game is not None
                 and self._read_against(streak.reading, story.board, game) > self.config.misread_squares)
 
     def _read_well(self, streak: _Streak, time: float) -> bool:

@@ -1,8 +1,9 @@
 """A gap's line is the board seen after the gap, not a blend of misreads (#42, kingplay 70152):
 a line the reading argues against on more squares than a misread's, or one to a board that came
-in sight read with a doubt on a square it changes, is not believed at once."""
+in sight read with a doubt on a square it changes, is not believed at once; nor is a line with an
+irregular ply (kingplay 70158) read against so."""
 
-from makhos.engine import Piece
+from makhos.engine import Piece, Position
 
 from feed import after
 from test_gaps import moves_of, started
@@ -62,3 +63,26 @@ def test_a_line_after_a_hand_read_with_a_doubt_is_believed_at_once():
     feed = started(FEN)
     feed.hand(150)
     assert moves_of(readings(feed, after(FEN, LINE), 0.5, DOUBTED)) == LINE.split()
+
+
+#: Kingplay 70158 as recorded before its gap (25-21 8-11): dark's king on 29 must take 29x8.
+BEFORE_70158 = "B:W1,2,K3,K4,5,6,7,11:B21,26,27,28,K29,K30,31,32"
+#: The board after 26-22 (the capture missed), 6-10, 30-25 and 10-15: only a line with that
+#: irregular ply leads there.
+MISSED_THEN = Position.from_fen("B:W1,2,K3,K4,5,7,11,15:B21,22,25,27,28,K29,31,32")
+#: Read, as there, likeliest as before the line on three of the squares it changes.
+MISSED_MISREAD = {22: {None: 0.6, Piece.DARK_MAN: 0.4}, 26: {Piece.DARK_MAN: 0.6, None: 0.4},
+                  30: {Piece.DARK_KING: 0.6, None: 0.4}}
+
+
+def test_a_line_with_an_irregular_ply_read_against_waits_as_a_misread():
+    feed = started(BEFORE_70158)
+    feed.time += 8.0
+    assert moves_of(readings(feed, MISSED_THEN, 2.0, MISSED_MISREAD)) == []
+    assert moves_of(readings(feed, MISSED_THEN, 1.5, MISSED_MISREAD)) == ["26-22", "6-10", "30-25", "10-15"]
+
+
+def test_a_line_with_an_irregular_ply_read_well_is_recorded_at_once():
+    feed = started(BEFORE_70158)
+    feed.time += 8.0
+    assert moves_of(readings(feed, MISSED_THEN, 0.5, {})) == ["26-22", "6-10", "30-25", "10-15"]
