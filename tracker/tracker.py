@@ -188,7 +188,7 @@ class GameTracker:
         """Take one frame's outcome: a settled reading, or None while the board is covered."""
         events = self.acts.clock_signals(time)
         if self._frame is not None and time - self._frame >= self.config.gap_after:
-            self._blind = True
+            self._blind, self._arrived = True, None  # no frame came: nothing changed in sight
         self._frame = time
         if reading is None:
             self._covered = time
@@ -542,13 +542,18 @@ class GameTracker:
         return told
 
     def _changes_read_against(self, reading: Reading, board: Board, game: Game) -> bool:
-        """Whether a square ``board`` changes on the board on the table is read likeliest as
+        """Whether a square ``board`` changes on the board on the table is read against it
+        (:meth:`_read_against`)."""
+        return self._read_against(reading, board, game) > 0
+
+    def _read_against(self, reading: Reading, board: Board, game: Game) -> int:
+        """How many squares ``board`` changes on the board on the table are read likeliest as
         holding another side than ``board`` puts there (or a piece where it puts none, or
         none where it puts one): the reading's own word against the change, not a doubt of
         it (a square a line fills read as its piece by less than :func:`read_well` asks)."""
         squares = changed_squares(board, self._on_the_table(game.position)) - 1
         read = side_probabilities(reading.probabilities)[squares].argmax(axis=1)
-        return bool((read != board_sides(board)[squares]).any())
+        return int((read != board_sides(board)[squares]).sum())
 
     def _gap_stretch(self, time: float) -> tuple[float, float] | None:
         """When the gap began and how long it was (:meth:`_gap_story`); None when none."""
@@ -655,7 +660,8 @@ class GameTracker:
         twice with no hand seen is far rarer than a reader misreading two squares for a
         second (kingplay 70033: while light's king made its capture, a dark piece read on 17
         and none on 21 was taken for dark's 21-17 after its alerted 27-23, and stood once
-        play went on: a ply nobody played)."""
+        play went on: a ply nobody played). A gap's line the reading argues against on more
+        squares than a misread's waits ``misread_patience`` too (:meth:`_gap_read_against`)."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
@@ -668,6 +674,8 @@ class GameTracker:
             return False  # no hand made it: a misread until it lasts as one would not
         if story.kind is StoryKind.STOOD and self._read_when_alerted():
             return False  # the board the alert was raised on is not yet the reply to it
+        if self._gap_read_against(streak) and time - streak.since < config.misread_patience:
+            return False  # the reading's word against the line's board: a misread until it lasts
         if story.kind is StoryKind.STOOD and self._pieces_counted_otherwise(story):
             return self._played_on_for_sure(streak)
         if story.kind is not StoryKind.MISMATCH or self._stepped(story, streak.reading):
@@ -677,25 +685,56 @@ class GameTracker:
             since = min(since, self._contradicted[1])  # read so since, taken for a misread
         return streak.count >= config.confirm_mismatch and time - since >= config.misread_patience
 
+    def _gap_read_against(self, streak: _Streak) -> bool:
+        """Whether the streak tells a gap's line (legal, or with an irregular ply) that the
+        latest reading argues against on more of the squares the line changes than a
+        misread's few (``misread_squares``): each read likeliest as holding another side
+        than the line puts there (:meth:`_read_against`), not a doubt of it.
+
+        The gap's search takes the board as the reading allows it on each square (every
+        piece within ``square_tolerance`` of the likeliest), so on a board read badly
+        everywhere (dim, a glare, a far camera) some line of up to ``gap_plies`` plies fits
+        a blend of the misreads and the board on the table. Such a line is a misread's
+        board, and waits ``misread_patience`` as a board no story explains does (kingplay
+        70152: a king's 22-11 26-23 11-22 28-24, unseen under a dim, glared board, then a
+        board read briefly with most of the squares the line changes read otherwise, taken
+        for 22-17 26-23 17-21 27-24, and every later ply invented; 70158: 26-22 with a
+        capture due, then 6-10 30-25 10-15, taken to such a board once it held the
+        ``transit`` a line with an irregular ply waits). A line read against on a square or
+        two is not held so: the square a flying king left is often read as still holding
+        it (kingplay 70024; 70152's 29x8 4x11 21-17 11-22 through an earlier gap)."""
+        story, game = streak.story, self.game
+        return (story.kind is StoryKind.GAP and game is not None
+                and self._read_against(streak.reading, story.board, game) > self.config.misread_squares)
+
     def _read_well(self, streak: _Streak, time: float) -> bool:
         """Whether a story of several plies at once (two plies, a chain stopped or a capture
         missed then the reply, a side moving twice, a gap's line with an irregular ply) is
         read well enough to act on: each square it changes on the board on the table read as
         holding the side the story puts there (:func:`read_well`); else only once it held
         ``transit`` seconds. A story of one ply is believed as before, and so is a gap's
-        legal line, which the board seen after the gap and the glimpses before it choose
-        (the square a flying king left is read a little as holding it: kingplay 70024).
+        legal line whose board came after a hand, which the board seen after the gap and
+        the glimpses before it choose (the square a flying king left is read a little as
+        holding it: kingplay 70024), once read on the squares it changes no more against
+        than a misread is (:meth:`_gap_read_against`, in :meth:`_confirmed`).
 
         The more plies a story needs, the more boards it can explain: a board read a few
         squares off on a dim, noisy frame is some line of two plies more often than the
         players made one (kingplay 70032: two readings 5 squares off, 0.55 on a square the
-        story changes, taken for two plies nobody played). A gap's line read in new light
-        is weighed before (:meth:`_relit_misread`)."""
+        story changes, taken for two plies nobody played). A gap's line whose board came in
+        sight, read changing with no hand over the board since the reading before, is
+        weighed so too: its plies were made under hands, and a board that changes without
+        one is the reader's in transit more often than the players' (kingplay 70152: after
+        a misread board, two readings with a doubt on a square the line empties, taken for
+        five plies with three captures that nobody played). A gap's line read in
+        new light is weighed before (:meth:`_relit_misread`)."""
         story, game = streak.story, self.game
         h = story.hypothesis
         if game is None:
             return True
-        several = story.irregular is not None or story.then is not None or (h is not None and len(h.moves) > 1)
+        in_sight = story.kind is StoryKind.GAP and self._arrived is not None and self._arrived[2]
+        several = (story.irregular is not None or story.then is not None or in_sight
+                   or (h is not None and len(h.moves) > 1))
         if not several or time - streak.since >= self.config.transit:
             return True
         return self._changes_read_well(streak.reading, story.board, game)
@@ -763,12 +802,13 @@ class GameTracker:
 
     def _arrive(self, reading: Reading, time: float) -> None:
         """Note when the pieces read changed, and whether in sight: with no hand over the
-        board since the last reading (a king read as a man or back is no change). A hand is
-        a cover that kept the board unread for ``config.hand`` seconds at least; the gate
-        shut for a frame or two is a lamp's spot or a shadow crossing its ring, and what is
-        read after it changed in sight (kingplay 70149: a spot moving over the home rows
-        read a man there as moved a square on, just after one frame the gate took for
-        covered, and the game started with a ply nobody played)."""
+        board since the last reading, and frames coming all along (a camera away saw no
+        change: ``observe``; a king read as a man or back is no change). A hand is a cover
+        that kept the board unread for ``config.hand`` seconds at least; the gate shut for a
+        frame or two is a lamp's spot or a shadow crossing its ring, and what is read after
+        it changed in sight (kingplay 70149: a spot moving over the home rows read a man
+        there as moved a square on, just after one frame the gate took for covered, and the
+        game started with a ply nobody played)."""
         pieces = reading.position().board[:2]
         seen = self._seen
         covered = seen is None or (self._covered is not None and self._covered > seen)
