@@ -562,10 +562,10 @@ class OcclusionGate:
         weak = ring & (change > level / 2)
         arms = self._arms(changed, weak) if crossing else []
         if edged:
-            arms = [piece for piece in arms if not (_faded(change, piece, unlit) or self._lying(piece))]
+            arms = [piece for piece in arms if not (_faded(change, piece, unlit) or self._lying(piece, change, level))]
         return crossing, any(not self._vacated(cells, piece, self._ring & ~weak, level) for piece in arms)
 
-    def _lying(self, piece: np.ndarray) -> bool:
+    def _lying(self, piece: np.ndarray, change: np.ndarray, level: float) -> bool:
         """Whether nothing moved over the ring's changed ``piece`` for ``settle_s``: something
         put down beside the board (the men a capture took, a phone, a sleeve at rest), not an
         arm reaching in. A still change becomes the new normal after ``settle_s`` of quiet
@@ -573,8 +573,17 @@ class OcclusionGate:
         seconds or so and that quiet never comes (kingplay 70148: the men of a capture put
         beside the board held it covered, every corner in view, for the seven seconds and
         four plies that followed). Only with every corner in view: a hand at rest on the
-        board hides some. A piece no cell of which moved since the board was found is not
+        board hides some, and only beside the board: a piece whose change, traced through
+        the cells changed by half the ``level``, reaches the board's edge may lie on it (a
+        pale sleeve resting over the edge row's men, every corner showing through it:
+        kingplay 70110). A piece no cell of which moved since the board was found is not
         known to lie still."""
+        edge = 4 * self.cfg.margin - 1  # the depth of the cells along the board's edge
+        weak = (self._depth <= edge) & (change > level / 2)
+        _, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
+        traced = np.isin(labels, labels[piece & weak]) & (labels > 0)
+        if (traced & (self._depth == edge)).any():
+            return False
         moved = self._moved_at[piece]
         moved = moved[~np.isnan(moved)]
         return moved.size > 0 and self._now - float(moved.max()) >= self.cfg.settle_s
