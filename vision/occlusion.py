@@ -79,6 +79,11 @@ SHADE_FIT = 1.5
 #: A change is white light added or taken (a glare) where channels scaled alike (a shadow)
 #: leave this many times its residual.
 GLARE_MARGIN = 2.0
+#: A ring piece is a lamp's spot, no arm (:func:`_faded`), where it changed by this many
+#: times a change's level...
+SPOT_CHANGE = 2.0
+#: ...and this share of its cells step from their neighbours by no more than that level.
+SPOT_STEADY = 0.9
 #: An arm's piece of the ring is one that left (:meth:`OcclusionGate._vacated`) where at most
 #: this share of its cells now stands out from the cells around it...
 VACATED_FOREIGN = 0.1
@@ -177,6 +182,9 @@ class OcclusionGate:
         self._slips: list[tuple[float, float]] = []  # (time, cells' change with no slip allowed)
         self._judged: np.ndarray | None = None  # the cells of the last frame whose motion was measured
         self._views = 0  # still views taken: a ring verdict holds for one of them only
+        self._moved_at = np.full(self._ring.shape, np.nan)  # when each cell last moved (quarter squares; NaN: not since found)
+        self._anchor: np.ndarray | None = None  # each half square as it was when it last moved
+        self._now = 0.0  # the time of the frame being judged
         self._settled_view = False  # a still view was taken past ``settle_s`` in this quiet run
         # The ring's verdict (crossing, arm, an arm beyond a shadow), for the still view and
         # corner count it was judged with.
@@ -278,6 +286,7 @@ class OcclusionGate:
         if self._moved(location):
             self._reset(location)
         assert self._location is not None  # set by the reset or by the previous frame
+        self._now = timestamp
         jump = float(np.abs(location.corners - self._location.corners).max()) / location.square_px
         self._location = location
         shake = self._shake(location, timestamp)
@@ -386,6 +395,7 @@ class OcclusionGate:
         halves, half_rows = _halves(cells), _halves(rows[..., None])[..., 0]
         before, self._previous = self._previous, cells
         if before is None:
+            self._anchor = halves.copy()
             return 0.0, False
         previous = _halves(before)
         bands, channel = light_gain(halves, previous, half_rows)
@@ -394,6 +404,7 @@ class OcclusionGate:
         # codec's block or a burst of sensor noise changes one.
         changed = np.abs(change).max(axis=2)
         level = max(cfg.motion_level, cfg.noise_factor * noise_level(change))
+        self._stamp(halves, level, timestamp)
         motion = _third_largest(changed)
         if self._wavering(motion, level, timestamp):
             # A picture registered a fraction of a pixel off slides each cell by that share
@@ -417,6 +428,15 @@ class OcclusionGate:
         if pulse:
             self._last_pulse = timestamp
         return motion, moving and not pulse
+
+    def _stamp(self, halves: np.ndarray, level: float, timestamp: float) -> None:
+        """Note when each cell moved: changed by more than ``level`` since it last did, so
+        that a hand creeping in by less than the motion level a frame moves it all the same
+        (:meth:`_lying`)."""
+        assert self._anchor is not None  # set with the first frame's cells
+        moved = np.abs(halves - self._anchor).max(axis=2) > level
+        self._anchor[moved] = halves[moved]
+        self._moved_at[np.kron(moved, np.ones((2, 2), bool))] = timestamp
 
     def _wavering(self, slipped: float, level: float, timestamp: float) -> bool:
         """Whether the cells' change with no slip allowed (``slipped``) is the board's
@@ -520,8 +540,9 @@ class OcclusionGate:
         shaded, dimmed = _shaded(relit, self._reference, level, noise)
         if not hidden:
             # Every corner in view: a shadow over the ring (a person beside the table) is no
-            # arm. With corners hidden it counts all the same: a hand may be on the board.
-            crossing, arm = self._arm(cells, signed, change, ring & ~shaded, level)
+            # arm, nor is a lamp's spot that moved over it, nor anything that lies still
+            # there. With corners hidden they count all the same: a hand may be on the board.
+            crossing, arm = self._arm(cells, signed, change, ring & ~shaded, level, edged=True)
             return crossing, arm, arm
         # ...but a glare that came or went is no hand's: light added or taken away.
         ring = ring & ~_glared(relit, self._reference, level)
@@ -529,15 +550,43 @@ class OcclusionGate:
         return crossing, arm, arm and self._arm(cells, signed, change, ring & ~dimmed, level)[1]
 
     def _arm(self, cells: np.ndarray, signed: np.ndarray, change: np.ndarray, ring: np.ndarray,
-             level: float) -> tuple[bool, bool]:
+             level: float, edged: bool = False) -> tuple[bool, bool]:
         """(the ``ring``'s cells changed, an arm among them): :meth:`_ring_change` on the ring
-        cells left once the light's are taken out."""
+        cells left once the light's are taken out. ``edged``: a piece that fades out as a
+        lamp's spot does (:func:`_faded`), or that lies still while hands move elsewhere
+        (:meth:`_lying`), is no arm."""
         lit = self._ring & ~ring & (change > level)  # changed beyond the level, by light
-        changed = ring & (change > _unlit_level(signed, self._ring, lit, self.cfg))
+        unlit = _unlit_level(signed, self._ring, lit, self.cfg)
+        changed = ring & (change > unlit)
         crossing = bool(changed.any())
         weak = ring & (change > level / 2)
         arms = self._arms(changed, weak) if crossing else []
+        if edged:
+            arms = [piece for piece in arms if not (_faded(change, piece, unlit) or self._lying(piece, change, level))]
         return crossing, any(not self._vacated(cells, piece, self._ring & ~weak, level) for piece in arms)
+
+    def _lying(self, piece: np.ndarray, change: np.ndarray, level: float) -> bool:
+        """Whether nothing moved over the ring's changed ``piece`` for ``settle_s``: something
+        put down beside the board (the men a capture took, a phone, a sleeve at rest), not an
+        arm reaching in. A still change becomes the new normal after ``settle_s`` of quiet
+        over the whole board (:meth:`_covered`), but at a brisk table a hand plays every two
+        seconds or so and that quiet never comes (kingplay 70148: the men of a capture put
+        beside the board held it covered, every corner in view, for the seven seconds and
+        four plies that followed). Only with every corner in view: a hand at rest on the
+        board hides some, and only beside the board: a piece whose change, traced through
+        the cells changed by half the ``level``, reaches the board's edge may lie on it (a
+        pale sleeve resting over the edge row's men, every corner showing through it:
+        kingplay 70110). A piece no cell of which moved since the board was found is not
+        known to lie still."""
+        edge = 4 * self.cfg.margin - 1  # the depth of the cells along the board's edge
+        weak = (self._depth <= edge) & (change > level / 2)
+        _, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
+        traced = np.isin(labels, labels[piece & weak]) & (labels > 0)
+        if (traced & (self._depth == edge)).any():
+            return False
+        moved = self._moved_at[piece]
+        moved = moved[~np.isnan(moved)]
+        return moved.size > 0 and self._now - float(moved.max()) >= self.cfg.settle_s
 
     def _status(
         self, state: GateState, timestamp: float, lost: int = 0, motion: float = 0.0,
@@ -604,6 +653,22 @@ def _glared(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarra
     _, scaled = _gain_fit(relit, reference)
     glared: np.ndarray = (_steepest_step(offset) <= level) & (GLARE_MARGIN * added < scaled)
     return glared
+
+
+def _faded(change: np.ndarray, piece: np.ndarray, level: float) -> bool:
+    """Whether the ring's changed ``piece`` is a lamp's spot that moved over the cloth, not
+    an arm: changed by :data:`SPOT_CHANGE` times the ``level`` a change must pass or more,
+    yet with no outline: nine cells in ten (:data:`SPOT_STEADY`) differ from each neighbour
+    by no more than that level. An arm or a sleeve puts its own colour beside the cloth's,
+    so its outline steps by most of its change from one cell to the next; a spot fades out
+    over many cells, and where it was bright enough to clip the picture's channels neither
+    a gain nor white light added fits its change (kingplay 70148: a spot over the ring held
+    a board with every corner in view covered for 16 s while the players played on). A
+    change near the level says nothing of its outline (a wrist of nearly the table's
+    colour): it stays an arm."""
+    steps = _steepest_step(change)[piece]
+    strong = float(change[piece].max()) >= SPOT_CHANGE * level
+    return strong and float(np.quantile(steps, SPOT_STEADY)) <= level
 
 
 def _gain_fit(relit: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

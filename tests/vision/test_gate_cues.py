@@ -241,3 +241,50 @@ def test_an_arm_that_comes_where_a_sleeve_lay_keeps_the_board_covered():
                      + [_sleeve(_men_on_corners(frame.image, frame), frame, (200, 60, 40))] * 120)
     assert states[39] is GateState.STILL
     assert GateState.STILL not in states[41:]
+
+
+def test_a_lamp_spot_that_leaves_the_ring_with_every_corner_in_view_lets_the_board_settle():
+    """Kingplay 70148: a lamp's spot bright enough to clip the picture lay over the ring in
+    the still view and moved on while every corner stayed in view; its change, neither a
+    gain nor white light alike in every channel where clipped, crossed the ring as an arm,
+    and the board was held covered while the players played on. A spot fades out over many
+    cells; an arm steps."""
+    frame = _board()
+    states = _states([_glared(frame.image, frame, strength=250.0)] * 40 + [frame.image] * 40)
+    assert states[39] is GateState.STILL
+    settled = states.index(GateState.STILL, 41)
+    assert (settled - 40) * DT < GateConfig().settle_s / 2
+
+
+def _men_beside(image: np.ndarray, frame) -> np.ndarray:
+    """The men a capture took, put down on the table beside the board across the ring."""
+    beside = image.copy()
+    side = float(np.linalg.norm(frame.corners[1] - frame.corners[0])) / 8
+    for centre in _to_image(frame, [[-1.5, 3.6], [-1.5, 4.4]]):
+        cv2.circle(beside, (int(centre[0]), int(centre[1])), int(0.6 * side), (40, 60, 200), -1)
+    return beside
+
+
+def test_men_put_down_beside_the_board_become_the_table_while_hands_play_on():
+    """Kingplay 70148: the men of a capture put beside the board changed the ring across its
+    depth, and with a hand playing every two seconds the quiet that settles a still change
+    never came. Lying still while the hands came and went, they are no arm."""
+    frame = _board()
+    beside = _men_beside(frame.image, frame)
+    hand = _sleeve(beside, frame)
+    images = [frame.image] * 40 + ([hand] * 10 + [beside] * 20) * 5
+    states = _states(images)
+    assert states[39] is GateState.STILL
+    lying = 40 + int(GateConfig().settle_s / DT)
+    assert GateState.STILL in states[lying:]
+    assert all(state is not GateState.STILL for state, image in zip(states, images) if image is hand)
+
+
+def test_an_arm_reaching_in_again_and_again_is_no_object_lying_beside_the_board():
+    """The other side: an arm that comes and goes over the same cells moves them each time,
+    so it never lies still there."""
+    frame = _board()
+    images = [frame.image] * 40 + ([_sleeve(frame.image, frame)] * 20 + [frame.image] * 3) * 6
+    states = _states(images)
+    assert states[39] is GateState.STILL
+    assert GateState.STILL not in [s for s, image in zip(states[40:], images[40:]) if image is not frame.image]
