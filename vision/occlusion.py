@@ -79,11 +79,6 @@ SHADE_FIT = 1.5
 #: A change is white light added or taken (a glare) where channels scaled alike (a shadow)
 #: leave this many times its residual.
 GLARE_MARGIN = 2.0
-#: A ring piece is a lamp's spot, no arm (:func:`_faded`), where it changed by this many
-#: times a change's level...
-SPOT_CHANGE = 2.0
-#: ...and this share of its cells step from their neighbours by no more than that level.
-SPOT_STEADY = 0.9
 #: An arm's piece of the ring is one that left (:meth:`OcclusionGate._vacated`) where at most
 #: this share of its cells now stands out from the cells around it...
 VACATED_FOREIGN = 0.1
@@ -540,8 +535,8 @@ class OcclusionGate:
         shaded, dimmed = _shaded(relit, self._reference, level, noise)
         if not hidden:
             # Every corner in view: a shadow over the ring (a person beside the table) is no
-            # arm, nor is a lamp's spot that moved over it, nor anything that lies still
-            # there. With corners hidden they count all the same: a hand may be on the board.
+            # arm, nor is anything that lies still there. With corners hidden they count all
+            # the same: a hand may be on the board.
             crossing, arm = self._arm(cells, signed, change, ring & ~shaded, level, edged=True)
             return crossing, arm, arm
         # ...but a glare that came or went is no hand's: light added or taken away.
@@ -552,9 +547,8 @@ class OcclusionGate:
     def _arm(self, cells: np.ndarray, signed: np.ndarray, change: np.ndarray, ring: np.ndarray,
              level: float, edged: bool = False) -> tuple[bool, bool]:
         """(the ``ring``'s cells changed, an arm among them): :meth:`_ring_change` on the ring
-        cells left once the light's are taken out. ``edged``: a piece that fades out as a
-        lamp's spot does (:func:`_faded`), or that lies still while hands move elsewhere
-        (:meth:`_lying`), is no arm."""
+        cells left once the light's are taken out. ``edged``: a piece that lies still while
+        hands move elsewhere (:meth:`_lying`) is no arm."""
         lit = self._ring & ~ring & (change > level)  # changed beyond the level, by light
         unlit = _unlit_level(signed, self._ring, lit, self.cfg)
         changed = ring & (change > unlit)
@@ -562,7 +556,7 @@ class OcclusionGate:
         weak = ring & (change > level / 2)
         arms = self._arms(changed, weak) if crossing else []
         if edged:
-            arms = [piece for piece in arms if not (_faded(change, piece, unlit) or self._lying(piece, change, level))]
+            arms = [piece for piece in arms if not self._lying(piece, change, level)]
         return crossing, any(not self._vacated(cells, piece, self._ring & ~weak, level) for piece in arms)
 
     def _lying(self, piece: np.ndarray, change: np.ndarray, level: float) -> bool:
@@ -653,22 +647,6 @@ def _glared(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarra
     _, scaled = _gain_fit(relit, reference)
     glared: np.ndarray = (_steepest_step(offset) <= level) & (GLARE_MARGIN * added < scaled)
     return glared
-
-
-def _faded(change: np.ndarray, piece: np.ndarray, level: float) -> bool:
-    """Whether the ring's changed ``piece`` is a lamp's spot that moved over the cloth, not
-    an arm: changed by :data:`SPOT_CHANGE` times the ``level`` a change must pass or more,
-    yet with no outline: nine cells in ten (:data:`SPOT_STEADY`) differ from each neighbour
-    by no more than that level. An arm or a sleeve puts its own colour beside the cloth's,
-    so its outline steps by most of its change from one cell to the next; a spot fades out
-    over many cells, and where it was bright enough to clip the picture's channels neither
-    a gain nor white light added fits its change (kingplay 70148: a spot over the ring held
-    a board with every corner in view covered for 16 s while the players played on). A
-    change near the level says nothing of its outline (a wrist of nearly the table's
-    colour): it stays an arm."""
-    steps = _steepest_step(change)[piece]
-    strong = float(change[piece].max()) >= SPOT_CHANGE * level
-    return strong and float(np.quantile(steps, SPOT_STEADY)) <= level
 
 
 def _gain_fit(relit: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
