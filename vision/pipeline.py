@@ -410,7 +410,9 @@ class BoardReader:
         location = found
         if found is not None and self.quarter_turns is not None and self.played is not None:
             location = found.rotated(self.quarter_turns)  # oriented already
-        if status.state is not GateState.STILL or location is None or found is None:
+        if not status.readable or location is None or found is None:
+            # Covered, moving, or let through only past a lamp's spot: a read there is a
+            # glimpse at most.
             self._disturbed = True  # whatever the glance saw (kingplay 70000: a quick hand, a man moved unseen)
             self._moved_since_taught = True
             self._epoch += 1  # a relight asked on the board before is outdated
@@ -477,7 +479,10 @@ class BoardReader:
                  time: float) -> Reading | None:
         """A read of the board the gate sees covered but quiet for :data:`COVERED_QUIET_S`,
         once each time it goes quiet: a glimpse of the board between the plies made under an
-        arm resting on it, for the tracker to order them by, never a board to explain.
+        arm resting on it, for the tracker to order them by, never a board to explain. So is
+        a board the gate lets through only past a lamp's spot (``GateStatus.spotlit``): under
+        a light that moved, which the reader was not taught, a read that decided plies or
+        taught the reader recorded plies nobody played (kingplay 70041).
 
         An arm resting on the board's edge keeps the gate shut for the whole of its stay,
         and the players go on playing, lifting it only to play (kingplay 70117: four plies
@@ -489,7 +494,7 @@ class BoardReader:
         if status.quiet < COVERED_QUIET_S:
             self._glimpsed = False
             return None
-        if (status.state is not GateState.OCCLUDED or self._glimpsed or location is None
+        if (not (status.state is GateState.OCCLUDED or status.spotlit) or self._glimpsed or location is None
                 or self.played is None or self.quarter_turns is None):
             return None
         self._glimpsed = True

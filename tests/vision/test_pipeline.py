@@ -254,3 +254,31 @@ def test_a_covered_board_is_glimpsed_through_the_cover_once_each_time_it_goes_qu
     results = [reader.process(played, k / 30) for k in range(150, 154)]
     results += [reader.process(resting, k / 30) for k in range(154, 240)]
     assert len([r for r in results if r.glimpse is not None]) == 1
+
+
+def test_a_board_let_through_only_past_a_lamp_spot_is_glimpsed_never_read():
+    """The gate sees the board still only because a lamp's spot that moved over the ring was
+    taken as no arm (``spotlit``): a read there is under a light the reader was not taught
+    (kingplay 70041, 70068: such reads decided plies nobody played), so it is a glimpse for
+    the tracker to order a gap's plies by, never a reading to explain or teach by."""
+    from makhos.vision.occlusion import GateState, GateStatus
+    from makhos.vision.pipeline import COVERED_QUIET_S
+
+    rng = np.random.default_rng(3)
+    frame = Renderer(sample_scene(rng, elevation=(60, 80), size=(640, 480))).render(START, seed=1)
+    reader = BoardReader(RecordingClassifier())
+    for k in range(60):
+        reader.process(frame.image, k / 30)
+    assert reader.oriented
+
+    def spotlit(image, location, time, check=None):
+        return GateStatus(GateState.STILL, 2.0, False, quiet=time - 2.0, spotlit=True)
+
+    reader.gate.update = spotlit  # type: ignore[method-assign]
+    h, w = frame.image.shape[:2]
+    played = frame.image.copy()
+    played[h // 2 - 10 : h // 2 + 10, w // 2 - 10 : w // 2 + 10] = (40, 60, 90)  # the board changed
+    results = [reader.process(played, k / 30) for k in range(60, 120)]
+    assert all(r.reading is None for r in results)
+    (glimpse,) = [r.glimpse for r in results if r.glimpse is not None]
+    assert glimpse.time >= 2.0 + COVERED_QUIET_S
