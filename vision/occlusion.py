@@ -117,7 +117,7 @@ class GateStatus:
     motion: float = 0.0  # cell change since the previous frame (third largest), grey levels
     shake: float = 0.0  # how far the board moves in the image between frames (pixels, median of the last second)
     quiet: float = 0.0  # seconds nothing has moved on or around the board, covered or not
-    spotlit: bool = False  # still, but only past a lamp's spot taken as no arm: glimpsed, not read
+    spotlit: bool = False  # still only past a lamp's spot taken as no arm: read, but never to teach the reader
 
 
 @dataclass(frozen=True)
@@ -341,7 +341,7 @@ class OcclusionGate:
                 self._settled_view = quiet >= cfg.settle_s
                 self._spotlit = spot
         # Let through only past a lamp's spot, on this frame or on the still view's: a read
-        # under a light that moved, which the reader was not taught (:func:`_faded`).
+        # under a light that moved, not one to teach the reader by (:func:`_faded`).
         spotlit = state is GateState.STILL and (spot or self._spotlit)
         return self._status(state, timestamp, lost, motion, shake, quiet, spotlit)
 
@@ -617,8 +617,7 @@ class OcclusionGate:
     ) -> GateStatus:
         if state is not self._state:
             self._state, self._since = state, timestamp
-        readable = state is GateState.STILL and not spotlit
-        return GateStatus(state, self._since, readable, lost, motion, shake, quiet, spotlit)
+        return GateStatus(state, self._since, state is GateState.STILL, lost, motion, shake, quiet, spotlit)
 
 
 def _sharpness(check: GridCheck, cells: np.ndarray, margin: int) -> float:

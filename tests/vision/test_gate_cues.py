@@ -251,26 +251,26 @@ def _statuses(images: list[np.ndarray]) -> list[GateStatus]:
     return statuses
 
 
-def test_a_lamp_spot_that_leaves_the_ring_lets_the_board_be_glimpsed_not_read():
+def test_a_lamp_spot_that_leaves_the_ring_lets_the_board_be_read_but_says_so():
     """Kingplay 70148: a lamp's spot bright enough to clip the picture lay over the ring in
     the still view and moved on while every corner stayed in view; its change, neither a
     gain nor white light alike in every channel where clipped, crossed the ring as an arm,
     and the board was held covered while the players played on. A spot fades out over many
-    cells; an arm steps. But a read let through under a light that moved is one the reader
-    was not taught (kingplay 70041, 70068: such reads decided plies wrong): the board is
-    still, yet only glimpsed (``spotlit``, not ``readable``), until the board settles."""
+    cells; an arm steps. But a read let through under a light that moved is not one to
+    teach the reader by (kingplay 70041: a reader taught on such a read recorded a ply
+    nobody played): the gate says the board is still only past a spot (``spotlit``)."""
     frame = _board()
     statuses = _statuses([_glared(frame.image, frame, strength=250.0)] * 40 + [frame.image] * 40)
     assert statuses[39].readable and not statuses[39].spotlit
     settled = [s.state for s in statuses].index(GateState.STILL, 41)
     assert (settled - 40) * DT < GateConfig().settle_s / 2
-    assert all(s.spotlit and not s.readable for s in statuses[settled:])
+    assert all(s.spotlit and s.readable for s in statuses[settled:])
 
 
 def test_a_board_seen_past_a_spot_is_read_again_once_the_light_held_over_a_hand():
     """The still view taken past the spot has the light as it now lies: a hand that comes and
-    goes, and the ring against that view unchanged, says the light held, and the board is
-    read as any other."""
+    goes, and the ring against that view unchanged, says the light held: the board is
+    still as any other, no longer past a spot."""
     frame = _board()
     plain, hand = frame.image, _sleeve(frame.image, frame)
     statuses = _statuses([_glared(plain, frame, strength=250.0)] * 40 + [plain] * 30 + [hand] * 10
