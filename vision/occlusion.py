@@ -79,6 +79,16 @@ SHADE_FIT = 1.5
 #: A change is white light added or taken (a glare) where channels scaled alike (a shadow)
 #: leave this many times its residual.
 GLARE_MARGIN = 2.0
+#: A ring piece is a lamp's spot, no arm (:func:`_faded`), where it changed by this many
+#: times a change's level...
+SPOT_CHANGE = 2.0
+#: ...and this share of its cells step from their neighbours by no more than that level.
+SPOT_STEADY = 0.9
+#: ...and at least this share of its cells turned brighter, or darker, in every channel, as
+#: light does (a sleeve's colour turns some channels one way and some the other)...
+SPOT_LIT = 0.5
+#: ...a channel this bright both in the still view and now being clipped, so either way.
+CLIPPED = 250.0
 #: An arm's piece of the ring is one that left (:meth:`OcclusionGate._vacated`) where at most
 #: this share of its cells now stands out from the cells around it...
 VACATED_FOREIGN = 0.1
@@ -107,6 +117,7 @@ class GateStatus:
     motion: float = 0.0  # cell change since the previous frame (third largest), grey levels
     shake: float = 0.0  # how far the board moves in the image between frames (pixels, median of the last second)
     quiet: float = 0.0  # seconds nothing has moved on or around the board, covered or not
+    spotlit: bool = False  # still only past a lamp's spot taken as no arm: read, but never to teach the reader
 
 
 @dataclass(frozen=True)
@@ -177,10 +188,14 @@ class OcclusionGate:
         self._slips: list[tuple[float, float]] = []  # (time, cells' change with no slip allowed)
         self._judged: np.ndarray | None = None  # the cells of the last frame whose motion was measured
         self._views = 0  # still views taken: a ring verdict holds for one of them only
+        self._moved_at = np.full(self._ring.shape, np.nan)  # when each cell last moved (quarter squares; NaN: not since found)
+        self._anchor: np.ndarray | None = None  # each half square as it was when it last moved
+        self._now = 0.0  # the time of the frame being judged
         self._settled_view = False  # a still view was taken past ``settle_s`` in this quiet run
-        # The ring's verdict (crossing, arm, an arm beyond a shadow), for the still view and
-        # corner count it was judged with.
-        self._ring_verdict: tuple[tuple[int, bool], tuple[bool, bool, bool]] | None = None
+        # The ring's verdict (crossing, arm, an arm beyond a shadow, an arm only were a
+        # lamp's spot one), for the still view and corner count it was judged with.
+        self._ring_verdict: tuple[tuple[int, bool], tuple[bool, bool, bool, bool]] | None = None
+        self._spotlit = False  # the still view was taken past a lamp's spot (:meth:`_ring_change`)
 
     def _arms(self, strong: np.ndarray, weak: np.ndarray) -> list[np.ndarray]:
         """The pieces of changed ring cells that reach from its outer edge to its inner edge,
@@ -278,6 +293,7 @@ class OcclusionGate:
         if self._moved(location):
             self._reset(location)
         assert self._location is not None  # set by the reset or by the previous frame
+        self._now = timestamp
         jump = float(np.abs(location.corners - self._location.corners).max()) / location.square_px
         self._location = location
         shake = self._shake(location, timestamp)
@@ -302,7 +318,7 @@ class OcclusionGate:
             self._quiet_since, self._quiet_frames, self._settled_view = timestamp, 0, False
         self._quiet_frames += 1
         quiet = timestamp - self._quiet_since
-        lost, covered = self._covered(cells, rows, check, quiet, same)
+        lost, covered, spot = self._covered(cells, rows, check, quiet, same)
         if covered:
             state = GateState.OCCLUDED
         elif (
@@ -323,7 +339,11 @@ class OcclusionGate:
                 self._reference_sharpness = _sharpness(check, self._reference, cfg.margin)
                 self._views += 1
                 self._settled_view = quiet >= cfg.settle_s
-        return self._status(state, timestamp, lost, motion, shake, quiet)
+                self._spotlit = spot
+        # Let through only past a lamp's spot, on this frame or on the still view's: a read
+        # under a light that moved, not one to teach the reader by (:func:`_faded`).
+        spotlit = state is GateState.STILL and (spot or self._spotlit)
+        return self._status(state, timestamp, lost, motion, shake, quiet, spotlit)
 
     def _unchanged(self, cells: np.ndarray) -> bool:
         """Whether every cell of the board and its ring (cut where the board lies in this
@@ -386,6 +406,7 @@ class OcclusionGate:
         halves, half_rows = _halves(cells), _halves(rows[..., None])[..., 0]
         before, self._previous = self._previous, cells
         if before is None:
+            self._anchor = halves.copy()
             return 0.0, False
         previous = _halves(before)
         bands, channel = light_gain(halves, previous, half_rows)
@@ -394,6 +415,7 @@ class OcclusionGate:
         # codec's block or a burst of sensor noise changes one.
         changed = np.abs(change).max(axis=2)
         level = max(cfg.motion_level, cfg.noise_factor * noise_level(change))
+        self._stamp(halves, level, timestamp)
         motion = _third_largest(changed)
         if self._wavering(motion, level, timestamp):
             # A picture registered a fraction of a pixel off slides each cell by that share
@@ -418,6 +440,15 @@ class OcclusionGate:
             self._last_pulse = timestamp
         return motion, moving and not pulse
 
+    def _stamp(self, halves: np.ndarray, level: float, timestamp: float) -> None:
+        """Note when each cell moved: changed by more than ``level`` since it last did, so
+        that a hand creeping in by less than the motion level a frame moves it all the same
+        (:meth:`_lying`)."""
+        assert self._anchor is not None  # set with the first frame's cells
+        moved = np.abs(halves - self._anchor).max(axis=2) > level
+        self._anchor[moved] = halves[moved]
+        self._moved_at[np.kron(moved, np.ones((2, 2), bool))] = timestamp
+
     def _wavering(self, slipped: float, level: float, timestamp: float) -> bool:
         """Whether the cells' change with no slip allowed (``slipped``) is the board's
         registration wavering, to be allowed its slip: the picture's usual change over the
@@ -437,32 +468,33 @@ class OcclusionGate:
         return unread and usual > level and slipped <= self.cfg.jolt_factor * usual
 
     def _covered(self, cells: np.ndarray, rows: np.ndarray, check: GridCheck,
-                 quiet: float, same: bool) -> tuple[int, bool]:
-        """(corners lost since the last still view, whether something covers the board):
-        corners hidden, or the ring crossed, as the module's docstring tells. ``same``: the
-        cells are those of the last frame judged (:meth:`_unchanged`), so the ring's verdict
-        on them, against the same still view, holds."""
+                 quiet: float, same: bool) -> tuple[int, bool, bool]:
+        """(corners lost since the last still view, whether something covers the board,
+        whether it is uncovered only because a lamp's spot was taken as no arm): corners
+        hidden, or the ring crossed, as the module's docstring tells. ``same``: the cells
+        are those of the last frame judged (:meth:`_unchanged`), so the ring's verdict on
+        them, against the same still view, holds."""
         cfg = self.cfg
         if self._reference is None or self._reference_visible is None:
             lost = max(0, cfg.min_visible_first - check.n_visible)
-            return lost, lost > 0
+            return lost, lost > 0, False
         lost = int((self._reference_visible & ~check.visible).sum())
         hidden = lost > cfg.max_lost_corners
         key = (self._views, hidden)
         if same and self._ring_verdict is not None and self._ring_verdict[0] == key:
-            crossing, arm, unshaded = self._ring_verdict[1]
+            crossing, arm, unshaded, spot = self._ring_verdict[1]
         else:
-            crossing, arm, unshaded = self._ring_change(cells, rows, hidden)
-            self._ring_verdict = key, (crossing, arm, unshaded)
+            crossing, arm, unshaded, spot = self._ring_change(cells, rows, hidden)
+            self._ring_verdict = key, (crossing, arm, unshaded, spot)
         if quiet >= cfg.settle_s and not (hidden and unshaded):
             # A still change that no arm reaching in explains (a tall king now hiding a
             # corner, a cup beside the board) is the new normal; so is a shadow that fell
             # over the ring as corners went (kingplay 70026: a person's shadow over a dim
             # board hid corners from the probe, and no read came for the rest of the game).
-            return lost, False
+            return lost, False, False
         if quiet >= cfg.settle_s and self._smeared(cells, check):
             # So is one against a still view taken on a smeared frame (:meth:`_smeared`).
-            return lost, False
+            return lost, False, False
         if not arm and quiet >= cfg.settle_hidden_s:
             # No change across the ring's depth, for a moment: no arm reaches in (an arm must
             # cross the ring). Corners hidden are tall men moved onto the corners' squares; a
@@ -470,8 +502,8 @@ class OcclusionGate:
             # shifts by a fraction of a pixel) or a cell or two of noise is not an arm. The
             # still view taken then makes it the new normal. (Not at once: the fingertips
             # of an arm on its way out linger at the ring's outer edge.)
-            return lost, False
-        return lost, hidden or crossing
+            return lost, False, spot
+        return lost, hidden or crossing, False
 
     def _smeared(self, cells: np.ndarray, check: GridCheck) -> bool:
         """Whether the last still view was taken on a smeared frame: its grid markedly less
@@ -487,13 +519,15 @@ class OcclusionGate:
             return False
         return _sharpness(check, cells, self.cfg.margin) >= self.cfg.sharper * self._reference_sharpness
 
-    def _ring_change(self, cells: np.ndarray, rows: np.ndarray, hidden: bool) -> tuple[bool, bool, bool]:
+    def _ring_change(self, cells: np.ndarray, rows: np.ndarray, hidden: bool) -> tuple[bool, bool, bool, bool]:
         """(the ring changed from the last still view, the change reaches across the ring's
         depth in one piece as an arm does, an arm is left once a shadow's cells are taken
-        out). With corners ``hidden`` a shadow counts too, for the second: a hand may be on
-        the board; the third is for a change that stays (:meth:`_covered`), and takes out
-        only the cells one gain darkened to within the cells' noise (``_shaded``'s second),
-        as a sleeve of nearly the cloth's colour does not (kingplay 70096).
+        out, it would were a lamp's spot counted as an arm). With corners ``hidden`` a
+        shadow counts too, for the second: a hand may be on the board; the third is for a
+        change that stays (:meth:`_covered`), and takes out only the cells one gain darkened
+        to within the cells' noise (``_shaded``'s second), as a sleeve of nearly the cloth's
+        colour does not (kingplay 70096); the fourth says the board is let through only
+        past a spot (:func:`_faded`), with every corner in view.
 
         The level comes from the ring's noise, measured on the change itself, so a light's
         change over much of the ring raises it (a lamp's spot moving over the cloth, a shadow
@@ -516,36 +550,74 @@ class OcclusionGate:
         change = np.abs(signed).max(axis=2)
         ring = self._ring
         if not (ring & (change > level)).any():
-            return False, False, False  # nothing crossed, shaded or not (most frames: spare the shade's fit)
+            return False, False, False, False  # nothing crossed, shaded or not (most frames: spare the shade's fit)
         shaded, dimmed = _shaded(relit, self._reference, level, noise)
         if not hidden:
             # Every corner in view: a shadow over the ring (a person beside the table) is no
-            # arm. With corners hidden it counts all the same: a hand may be on the board.
-            crossing, arm = self._arm(cells, signed, change, ring & ~shaded, level)
-            return crossing, arm, arm
+            # arm, nor is a lamp's spot that moved over it, nor anything that lies still
+            # there. With corners hidden they count all the same: a hand may be on the board.
+            crossing, arm, spot = self._arm(cells, signed, change, ring & ~shaded, level, edged=True)
+            return crossing, arm, arm, spot
         # ...but a glare that came or went is no hand's: light added or taken away.
         ring = ring & ~_glared(relit, self._reference, level)
-        crossing, arm = self._arm(cells, signed, change, ring, level)
-        return crossing, arm, arm and self._arm(cells, signed, change, ring & ~dimmed, level)[1]
+        crossing, arm, _ = self._arm(cells, signed, change, ring, level)
+        return crossing, arm, arm and self._arm(cells, signed, change, ring & ~dimmed, level)[1], False
 
     def _arm(self, cells: np.ndarray, signed: np.ndarray, change: np.ndarray, ring: np.ndarray,
-             level: float) -> tuple[bool, bool]:
-        """(the ``ring``'s cells changed, an arm among them): :meth:`_ring_change` on the ring
-        cells left once the light's are taken out."""
+             level: float, edged: bool = False) -> tuple[bool, bool, bool]:
+        """(the ``ring``'s cells changed, an arm among them, none but a lamp's spot):
+        :meth:`_ring_change` on the ring cells left once the light's are taken out.
+        ``edged``: a piece that fades out as a lamp's spot does (:func:`_faded`), or that
+        lies still while hands move elsewhere (:meth:`_lying`), is no arm; the third says
+        whether a spot's piece would have been one."""
         lit = self._ring & ~ring & (change > level)  # changed beyond the level, by light
-        changed = ring & (change > _unlit_level(signed, self._ring, lit, self.cfg))
+        unlit = _unlit_level(signed, self._ring, lit, self.cfg)
+        changed = ring & (change > unlit)
         crossing = bool(changed.any())
         weak = ring & (change > level / 2)
         arms = self._arms(changed, weak) if crossing else []
-        return crossing, any(not self._vacated(cells, piece, self._ring & ~weak, level) for piece in arms)
+        spots: list[np.ndarray] = []
+        if edged:
+            arms = [piece for piece in arms if not self._lying(piece, change, level)]
+            assert self._reference is not None  # judged against a still view
+            faded = [_faded(change, piece, unlit, cells, self._reference) for piece in arms]
+            spots = [piece for piece, spot in zip(arms, faded) if spot]
+            arms = [piece for piece, spot in zip(arms, faded) if not spot]
+        unchanged = self._ring & ~weak
+        if any(not self._vacated(cells, piece, unchanged, level) for piece in arms):
+            return crossing, True, False
+        return crossing, False, any(not self._vacated(cells, piece, unchanged, level) for piece in spots)
+
+    def _lying(self, piece: np.ndarray, change: np.ndarray, level: float) -> bool:
+        """Whether nothing moved over the ring's changed ``piece`` for ``settle_s``: something
+        put down beside the board (the men a capture took, a phone, a sleeve at rest), not an
+        arm reaching in. A still change becomes the new normal after ``settle_s`` of quiet
+        over the whole board (:meth:`_covered`), but at a brisk table a hand plays every two
+        seconds or so and that quiet never comes (kingplay 70148: the men of a capture put
+        beside the board held it covered, every corner in view, for the seven seconds and
+        four plies that followed). Only with every corner in view: a hand at rest on the
+        board hides some, and only beside the board: a piece whose change, traced through
+        the cells changed by half the ``level``, reaches the board's edge may lie on it (a
+        pale sleeve resting over the edge row's men, every corner showing through it:
+        kingplay 70110). A piece no cell of which moved since the board was found is not
+        known to lie still."""
+        edge = 4 * self.cfg.margin - 1  # the depth of the cells along the board's edge
+        weak = (self._depth <= edge) & (change > level / 2)
+        _, labels = cv2.connectedComponents(weak.astype(np.uint8), connectivity=8)
+        traced = np.isin(labels, labels[piece & weak]) & (labels > 0)
+        if (traced & (self._depth == edge)).any():
+            return False
+        moved = self._moved_at[piece]
+        moved = moved[~np.isnan(moved)]
+        return moved.size > 0 and self._now - float(moved.max()) >= self.cfg.settle_s
 
     def _status(
         self, state: GateState, timestamp: float, lost: int = 0, motion: float = 0.0,
-        shake: float = 0.0, quiet: float = 0.0,
+        shake: float = 0.0, quiet: float = 0.0, spotlit: bool = False,
     ) -> GateStatus:
         if state is not self._state:
             self._state, self._since = state, timestamp
-        return GateStatus(state, self._since, state is GateState.STILL, lost, motion, shake, quiet)
+        return GateStatus(state, self._since, state is GateState.STILL, lost, motion, shake, quiet, spotlit)
 
 
 def _sharpness(check: GridCheck, cells: np.ndarray, margin: int) -> float:
@@ -604,6 +676,33 @@ def _glared(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarra
     _, scaled = _gain_fit(relit, reference)
     glared: np.ndarray = (_steepest_step(offset) <= level) & (GLARE_MARGIN * added < scaled)
     return glared
+
+
+def _faded(change: np.ndarray, piece: np.ndarray, level: float, cells: np.ndarray,
+           reference: np.ndarray) -> bool:
+    """Whether the ring's changed ``piece`` is a lamp's spot that moved over the cloth, not
+    an arm: changed by :data:`SPOT_CHANGE` times the ``level`` a change must pass or more,
+    yet with no outline: nine cells in ten (:data:`SPOT_STEADY`) differ from each neighbour
+    by no more than that level. An arm or a sleeve puts its own colour beside the cloth's,
+    so its outline steps by most of its change from one cell to the next; a spot fades out
+    over many cells, and where it was bright enough to clip the picture's channels neither
+    a gain nor white light added fits its change (kingplay 70148: a spot over the ring held
+    a board with every corner in view covered for 16 s while the players played on). A
+    change near the level says nothing of its outline (a wrist of nearly the table's
+    colour): it stays an arm. And it is light: in half its cells or more (:data:`SPOT_LIT`)
+    every channel of the ``cells`` turned the same way from the still view (``reference``),
+    a channel clipped in both (:data:`CLIPPED`) going either way. A sleeve blurred by its
+    motion has no outline either, but its colour turns the cloth's channels apart
+    (kingplay 70068, 70033: a sleeve over the ring taken for a spot, and reads let through
+    under it recorded plies nobody played)."""
+    steps = _steepest_step(change)[piece]
+    strong = float(change[piece].max()) >= SPOT_CHANGE * level
+    if not strong or float(np.quantile(steps, SPOT_STEADY)) > level:
+        return False
+    now, then = cells[piece], reference[piece]
+    clipped = (now >= CLIPPED) & (then >= CLIPPED)
+    lit = np.all((now > then) | clipped, axis=1) | np.all((now < then) | clipped, axis=1)
+    return float(lit.mean()) >= SPOT_LIT
 
 
 def _gain_fit(relit: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

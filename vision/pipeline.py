@@ -182,6 +182,9 @@ class BoardReader:
         self._read_crops: SquareCrops | None = None  # the crops of the last read, as read
         self._read_frame: tuple[np.ndarray, np.ndarray] | None = None  # its frame and corners
         self._reads = 0
+        # The last read was let through only past a lamp's spot (``GateStatus.spotlit``):
+        # the game reads it, but the reader is never taught by it (``learn``).
+        self._spot_read = False
         self._read_picture: np.ndarray | None = None  # the glance's picture of the frame last read
         self._read_corners: np.ndarray | None = None  # where the board was when read
         self._read_at = 0.0  # when it was read
@@ -235,7 +238,15 @@ class BoardReader:
         the last read reads within them, as on a start: such a board is known square by
         square as well as a start, and a reader left zero-shot learns nothing all game
         (kingplay 70056: started on a frame of its first ply read further off than that, it
-        read the whole game zero-shot, and later lost a man on 2 no capture took)."""
+        read the whole game zero-shot, and later lost a man on 2 no capture took).
+
+        Nothing is learnt from a read the gate let through only past a lamp's spot
+        (``GateStatus.spotlit``): it was made under a light that moved, and a reader taught
+        on such a frame read the frames after it worse (kingplay 70041: taught past a spot
+        at 3 s, a ply nobody played recorded at 16.8 s). The game may still accept what it
+        reads, where its rules explain it."""
+        if self._spot_read:
+            return None
         if self._adaptation is None:
             self._adapt_within_misreads(shown)
         self._taught(self._light)
@@ -262,7 +273,8 @@ class BoardReader:
         (:func:`relight.known_squares_doubted`), with the boards ``doubted`` (the game's
         taken back, a gap's read not well) and, where more plies than they hold fit the time
         since (``further``: the boards a ply on from one), the boards further on weighed as
-        doubt only. Once per read.
+        doubt only. Once per read, and never on one let through only past a lamp's spot
+        (:meth:`learn`).
 
         The weighing and the refit (a third of a second of CPU) run off the camera's thread
         (``vision.background.Latest``), as a refit on an accepted board does, so the frames
@@ -272,7 +284,7 @@ class BoardReader:
         lands after the gate saw the board covered or moving, or after the game taught the
         reader, is dropped: the frame it was fit on may show a board that is gone. Returns
         whether one was asked."""
-        if (not self._relit or self._weighed or self._read_frame is None or self.played is None
+        if (self._spot_read or not self._relit or self._weighed or self._read_frame is None or self.played is None
                 or not isinstance(self.classifier, StartAdapting)):
             return False
         labels = self._relit_labels(shown, tuple(since), tuple(doubted), further)
@@ -331,8 +343,9 @@ class BoardReader:
         more (a start first seen with plies already made, read through phantom men and a
         hand's shadow) would teach the reader its misreads as this board's look: such a
         reader adapts on the first board the game accepts that it reads well (:meth:`learn`).
-        A reader already adapted (on this start, or a game taken up) keeps its heads."""
-        if self._adaptation is None:
+        A reader already adapted (on this start, or a game taken up) keeps its heads; none
+        adapts on a read let through only past a lamp's spot (as :meth:`learn`)."""
+        if self._adaptation is None and not self._spot_read:
             self._adapt_within_misreads(shown)
 
     def _adapt_within_misreads(self, shown: str) -> None:
@@ -461,6 +474,7 @@ class BoardReader:
             before = self._probabilities
             crops, self._probabilities = self._classified(image, location)
             self._read_crops, self._read_frame = crops, (image, location.corners)
+            self._spot_read = status.spotlit
             self._reads += 1
             self._read_key, self._read_picture, self._read_corners = key, self.glance.picture, location.corners
             self._read_at = time

@@ -8,7 +8,7 @@ import numpy as np
 from lab.render import Renderer, random_position, sample_scene
 from makhos.vision.follower import BoardFollower
 from makhos.vision.geometry import BoardLocation, homography_from_corners, project
-from makhos.vision.occlusion import GateConfig, GateState, OcclusionGate
+from makhos.vision.occlusion import GateConfig, GateState, GateStatus, OcclusionGate
 
 DT = 1 / 30
 
@@ -241,3 +241,89 @@ def test_an_arm_that_comes_where_a_sleeve_lay_keeps_the_board_covered():
                      + [_sleeve(_men_on_corners(frame.image, frame), frame, (200, 60, 40))] * 120)
     assert states[39] is GateState.STILL
     assert GateState.STILL not in states[41:]
+
+
+def _statuses(images: list[np.ndarray]) -> list[GateStatus]:
+    tracker, gate, statuses = BoardFollower(), OcclusionGate(), []
+    for k, image in enumerate(images):
+        location = tracker.update(image, k * DT)
+        statuses.append(gate.update(image, location, k * DT, tracker.last_check))
+    return statuses
+
+
+def test_a_lamp_spot_that_leaves_the_ring_lets_the_board_be_read_but_says_so():
+    """Kingplay 70148: a lamp's spot bright enough to clip the picture lay over the ring in
+    the still view and moved on while every corner stayed in view; its change, neither a
+    gain nor white light alike in every channel where clipped, crossed the ring as an arm,
+    and the board was held covered while the players played on. A spot fades out over many
+    cells; an arm steps. But a read let through under a light that moved is not one to
+    teach the reader by (kingplay 70041: a reader taught on such a read recorded a ply
+    nobody played): the gate says the board is still only past a spot (``spotlit``)."""
+    frame = _board()
+    statuses = _statuses([_glared(frame.image, frame, strength=250.0)] * 40 + [frame.image] * 40)
+    assert statuses[39].readable and not statuses[39].spotlit
+    settled = [s.state for s in statuses].index(GateState.STILL, 41)
+    assert (settled - 40) * DT < GateConfig().settle_s / 2
+    assert all(s.spotlit and s.readable for s in statuses[settled:])
+
+
+def test_a_board_seen_past_a_spot_is_read_again_once_the_light_held_over_a_hand():
+    """The still view taken past the spot has the light as it now lies: a hand that comes and
+    goes, and the ring against that view unchanged, says the light held: the board is
+    still as any other, no longer past a spot."""
+    frame = _board()
+    plain, hand = frame.image, _sleeve(frame.image, frame)
+    statuses = _statuses([_glared(plain, frame, strength=250.0)] * 40 + [plain] * 30 + [hand] * 10
+                         + [plain] * 30)
+    assert statuses[69].spotlit
+    assert not any(s.readable for s in statuses[70:80])
+    assert statuses[-1].readable and not statuses[-1].spotlit
+
+
+def test_a_sleeve_blurred_by_its_motion_across_the_ring_is_no_lamp_spot():
+    """Kingplay 70068, 70033: a sleeve over the ring, blurred by its motion, has no outline
+    either, and was taken for a spot; reads let through under it recorded plies nobody
+    played. Its colour turns the cloth's channels apart, as light does not."""
+    frame = _board()
+    side = float(np.linalg.norm(frame.corners[1] - frame.corners[0])) / 8
+    mask = (_sleeve(frame.image, frame) != frame.image).any(axis=2).astype(np.float32)
+    mask = cv2.GaussianBlur(mask, (0, 0), side)
+    mask = np.clip(mask / mask.max(), 0, 1)[..., None]
+    smeared = (frame.image * (1 - mask) + np.array([200, 60, 40]) * mask).astype(np.uint8)
+    statuses = _statuses([frame.image] * 40 + [smeared] * 45)
+    assert statuses[39].readable
+    assert not any(s.state is GateState.STILL for s in statuses[41:])  # 1.5 s: under settle_s
+
+
+def _men_beside(image: np.ndarray, frame) -> np.ndarray:
+    """The men a capture took, put down on the table beside the board across the ring."""
+    beside = image.copy()
+    side = float(np.linalg.norm(frame.corners[1] - frame.corners[0])) / 8
+    for centre in _to_image(frame, [[-1.5, 3.6], [-1.5, 4.4]]):
+        cv2.circle(beside, (int(centre[0]), int(centre[1])), int(0.6 * side), (40, 60, 200), -1)
+    return beside
+
+
+def test_men_put_down_beside_the_board_become_the_table_while_hands_play_on():
+    """Kingplay 70148: the men of a capture put beside the board changed the ring across its
+    depth, and with a hand playing every two seconds the quiet that settles a still change
+    never came. Lying still while the hands came and went, they are no arm."""
+    frame = _board()
+    beside = _men_beside(frame.image, frame)
+    hand = _sleeve(beside, frame)
+    images = [frame.image] * 40 + ([hand] * 10 + [beside] * 20) * 5
+    states = _states(images)
+    assert states[39] is GateState.STILL
+    lying = 40 + int(GateConfig().settle_s / DT)
+    assert GateState.STILL in states[lying:]
+    assert all(state is not GateState.STILL for state, image in zip(states, images) if image is hand)
+
+
+def test_an_arm_reaching_in_again_and_again_is_no_object_lying_beside_the_board():
+    """The other side: an arm that comes and goes over the same cells moves them each time,
+    so it never lies still there."""
+    frame = _board()
+    images = [frame.image] * 40 + ([_sleeve(frame.image, frame)] * 20 + [frame.image] * 3) * 6
+    states = _states(images)
+    assert states[39] is GateState.STILL
+    assert GateState.STILL not in [s for s, image in zip(states[40:], images[40:]) if image is not frame.image]

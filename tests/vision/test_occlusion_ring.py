@@ -82,7 +82,8 @@ def _ring_verdict(kept: str, hidden: bool = False) -> tuple[bool, bool, bool]:
     frame = np.load(Path(__file__).parent / "data" / f"{kept}.npz")
     gate = OcclusionGate()
     gate._reference = frame["reference"].astype(np.float32)
-    return gate._ring_change(frame["cells"].astype(np.float32), frame["rows"], hidden=hidden)
+    crossing, arm, unshaded, _ = gate._ring_change(frame["cells"].astype(np.float32), frame["rows"], hidden=hidden)
+    return crossing, arm, unshaded
 
 
 def test_a_sleeve_beside_a_moving_lamp_spot_is_an_arm():
@@ -117,7 +118,7 @@ def test_a_still_view_taken_on_a_doubled_frame_gives_way_to_the_sharp_board():
     gate._reference, gate._reference_visible = frame["reference"].astype(np.float32), frame["reference_visible"]
     assert gate._ring_change(cells, rows, hidden=True)[:2] == (True, True)  # an arm, against that view
     gate._reference_sharpness = float(frame["reference_sharpness"])
-    lost, covered = gate._covered(cells, rows, check, cfg.settle_s, same=False)
+    lost, covered, _ = gate._covered(cells, rows, check, cfg.settle_s, same=False)
     assert lost > cfg.max_lost_corners and not covered
     # Against a view as sharp as the frame, the same change is an arm resting: covered.
     gate._reference_sharpness = _sharpness(check, cells, cfg.margin)

@@ -254,3 +254,60 @@ def test_a_covered_board_is_glimpsed_through_the_cover_once_each_time_it_goes_qu
     results = [reader.process(played, k / 30) for k in range(150, 154)]
     results += [reader.process(resting, k / 30) for k in range(154, 240)]
     assert len([r for r in results if r.glimpse is not None]) == 1
+
+
+class LearningClassifier(RecordingClassifier):
+    """A reader that learns the game (``GameLearning``): keeps the boards it was taught."""
+
+    live = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.taught: list[str] = []
+
+    def adapt(self, image, corners, played, labels, lens=None) -> str:
+        return "adapted"
+
+    def fit(self, image, corners, played, labels, lens=None) -> str:
+        return "fit"
+
+    def restore(self, adaptation: str) -> None:
+        pass
+
+    def learn(self, crops: SquareCrops, shown: str) -> str | None:
+        self.taught.append(shown)
+        return "lesson"
+
+    def refitted(self) -> str | None:
+        return None
+
+    def resume(self, kept) -> str | None:
+        return None
+
+
+def test_a_board_let_through_only_past_a_lamp_spot_is_read_but_never_teaches_the_reader():
+    """The gate sees the board still only because a lamp's spot that moved over the ring was
+    taken as no arm (``spotlit``): the game reads it, but a reader taught on such a read,
+    under a light that moved, read the frames after it worse (kingplay 70041: a ply nobody
+    played recorded 14 s on). So nothing is learnt from it; a read in sight teaches as ever."""
+    from makhos.vision.occlusion import GateState, GateStatus
+
+    rng = np.random.default_rng(3)
+    frame = Renderer(sample_scene(rng, elevation=(60, 80), size=(640, 480))).render(START, seed=1)
+    network = LearningClassifier()
+    reader = BoardReader(network)
+    for k in range(60):
+        reader.process(frame.image, k / 30)
+    shown = "".join(START.get(s, ".") for s in range(1, 33))
+    assert reader.oriented and reader.learn(shown) == "lesson"
+
+    def spotlit(image, location, time, check=None):  # a hand played, then the spot
+        if time < 2.5:
+            return GateStatus(GateState.OCCLUDED, 2.0, False)
+        return GateStatus(GateState.STILL, 2.5, True, quiet=time - 2.5, spotlit=True)
+
+    reader.gate.update = spotlit  # type: ignore[method-assign]
+    reads = len(network.crops)
+    results = [reader.process(frame.image, k / 30) for k in range(60, 90)]
+    assert results[-1].reading is not None and len(network.crops) > reads  # read past the spot
+    assert reader.learn(shown) is None and network.taught == [shown]
