@@ -555,7 +555,9 @@ class BoardReader:
         pieces in sight, the squares a board of its first ply or two shows are what the reader
         is adapted on: :meth:`_played_in`), or, where the zero-shot reading hides
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
-        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`), or, where
+        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`; where it
+        is so confirmed or read within its misreads there, the squares a board a ply in fits
+        about as well on are left to the reader: :meth:`_set_up_known`), or, where
         they are hidden and the set-up is doubted there, a board of its first ply or two is
         (:meth:`_played_in`: the squares known of it are what the reader is adapted on). Where none is,
         :attr:`start_verdict` says why; where one is, ``_start_hidden`` says whether the
