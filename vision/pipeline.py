@@ -587,7 +587,7 @@ class BoardReader:
             if min(counts) <= self._start_misreads[0]:
                 if held_out > HELD_OUT_NATS:  # a ply in: where its pieces are in sight, taught as it shows
                     known = None if self._start_hidden else self._played_in(crops, numbering)
-                else:  # confirmed held out: where its pieces are hidden, as sure as a board a ply in
+                else:  # doubted little: where its pieces are hidden, a board a ply in may fit as well
                     known = self._set_up_known(crops[numbering]) if self._start_hidden else None
                 return self._found(image, numberings, sides, lead, held_out, numbering, 0, known)
             if self._start_hidden and held_out <= HELD_OUT_NATS:
