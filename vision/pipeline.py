@@ -569,7 +569,9 @@ class BoardReader:
         pieces in sight, the squares a board of its first ply or two shows are what the reader
         is adapted on: :meth:`_played_in`), or, where the zero-shot reading hides
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
-        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`), or, where
+        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`; where it
+        is so confirmed or read within its misreads there, the squares a board a ply in fits
+        about as well on are left to the reader: :meth:`_set_up_known`), or, where
         they are hidden and the set-up is doubted there, a board of its first ply or two is
         (:meth:`_played_in`: the squares known of it are what the reader is adapted on). Where none is,
         :attr:`start_verdict` says why; where one is, ``_start_hidden`` says whether the
@@ -597,14 +599,17 @@ class BoardReader:
             held_out = float(doubts.min())
             self._start_hidden = hides_pieces(sides[numbering], self._start_classes[0])
             if min(counts) <= self._start_misreads[0]:
-                doubted = held_out > HELD_OUT_NATS and not self._start_hidden  # a ply in, its pieces in sight
-                known = self._played_in(crops, numbering) if doubted else None
+                if held_out > HELD_OUT_NATS:  # a ply in: where its pieces are in sight, taught as it shows
+                    known = None if self._start_hidden else self._played_in(crops, numbering)
+                else:  # doubted little: where its pieces are hidden, a board a ply in may fit as well
+                    known = self._set_up_known(crops[numbering]) if self._start_hidden else None
                 return self._found(image, numberings, sides, lead, held_out, numbering, 0, known)
             if self._start_hidden and held_out <= HELD_OUT_NATS:
                 for other in np.flatnonzero(np.isinf(doubts)):  # weighed against every other numbering
                     doubts[other] = self._held_out_fit(crops[other])[0]
                 if held_out_start(doubts, numbering):
-                    return self._found(image, numberings, sides, lead, held_out, numbering, 0)
+                    known = self._set_up_known(crops[numbering])
+                    return self._found(image, numberings, sides, lead, held_out, numbering, 0, known)
             if self._start_hidden and held_out > HELD_OUT_NATS:
                 known = self._played_in(crops, numbering)
                 if known is not None:
@@ -675,10 +680,13 @@ class BoardReader:
         70128: the set-up stood under glare for less than a settle and the first still frame
         had 26-23 made; taught the set-up, the man on 23 read as gone and 26 as holding it,
         7-11 was recorded as the first ply, and every ply after it invented). Where the
-        pieces are hidden and the set-up so passed, it is taught as before: the set-up's
-        labels anchor every later refit, and there the board a ply in, taught, lost a game
-        the set-up's labels followed (kingplay 70061: 26-23 made before the first still
-        frame, the game then stopped after a shadow far on; not understood yet).
+        pieces are hidden and the set-up so passed though doubted as a board a ply in is, it
+        is taught as before: the set-up's labels anchor every later refit, and there the board
+        a ply in, taught, lost a game the set-up's labels followed (kingplay 70061: 26-23 made
+        before the first still frame, the game then stopped after a shadow far on; not
+        understood yet; taught only the squares the set-up and that board agree on, too).
+        Where they are hidden and the set-up's doubt is smaller, only the squares no board
+        a ply in disputes are taught (:meth:`_set_up_known`).
         Elsewhere the tracker sees the board a ply or two in through the zero-shot reading and
         the reader learns the board it confirms, while a frame first still just after a ply,
         taught, may show the hand leaving the board (kingplay 70056, an arm at its edge:
@@ -700,6 +708,28 @@ class BoardReader:
         if known is None or not held_out_start(doubts, numbering):
             return None
         return known
+
+    def _set_up_known(self, crops: SquareCrops) -> str | None:
+        """The squares a set-up whose pieces the zero-shot reading hides, its held-out doubt
+        at most ``HELD_OUT_NATS``, is known on: those the set-up and its boards a ply or two
+        in (:func:`start_check.played_in`) fitting within ``relight.MARGIN`` of the best held
+        out all agree on (:func:`relight.known_squares`), '?' on the others, so that no square
+        is taught otherwise than the set-up has it (teaching the board a ply in lost kingplay
+        70061: :meth:`_played_in`); None (the set-up's labels) where the boards leave too few
+        pieces. A held-out doubt that small confirms the set-up's numbering only: a board
+        a ply in is often doubted as little, and the
+        set-up's labels, taught on a board whose first ply was made before the board was
+        first still, teach the reader the ply's squares the wrong way round for good
+        (kingplay 70153: brown men on red squares, 25-22 made before the first settle; taught
+        the set-up, the reader read 25 held and 22 empty, and no ply was ever recorded).
+        Which of those boards is on the table is the tracker's to say, from the reads of the
+        reader adapted on the squares they agree on."""
+        assert isinstance(self.classifier, StartChecking)
+        boards = played_in(self._starts[0])
+        known = known_squares(self.classifier.held_out(crops, boards), boards, MARGIN)
+        if known is None:
+            return None
+        return "".join(k if k == s else "?" for k, s in zip(known, boards[0]))
 
     def _held_out_fit(self, crops: SquareCrops) -> tuple[float, int]:
         """The nats the reader, adapted to the configured set-up's labels on the other half
