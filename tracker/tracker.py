@@ -142,7 +142,9 @@ class GameTracker:
         # aside) of a board read against the best story on a few squares, and since when (_misread)
         self._arrived: tuple[tuple[int, int], float, bool, bool] | None = None  # the pieces
         # read (kings aside), since when, whether they came in sight (no hand between), and
-        # whether across a flicker of the gate (a cover too short for a hand): _arrive
+        # whether across a flicker of the gate (a cover too short for a hand) with no hand
+        # since the game last took a board: _arrive
+        self._handled = False  # a hand came over the board since the game last took a board
         self._covered: float | None = None  # when the board was last covered (no reading)
         self._misread_in_new_light = False  # the last reading's board was the light's (_relit_misread)
         self._relit_gap: Board | None = None  # the board of the gap's lines the last reading, in new light, told
@@ -234,7 +236,7 @@ class GameTracker:
             self._streak = _Streak(story, reading, 1, time)
         streak = self._streak
         if not streak.acted and self._confirmed(streak, time):
-            streak.acted = True
+            streak.acted, self._handled = True, False
             self._saw_stop(story)
             before = self._before(story)
             events += self.acts.act(story, time)
@@ -808,14 +810,18 @@ class GameTracker:
         frame or two is a lamp's spot or a shadow crossing its ring, and what is read after
         it changed in sight (kingplay 70149: a spot moving over the home rows read a man
         there as moved a square on, just after one frame the gate took for covered, and the
-        game started with a ply nobody played)."""
+        game started with a ply nobody played). Such a change is marked as across the
+        flicker only where no hand came since the game last took a board: after one, the
+        hand made it, and the flicker only showed it whole (kingplay 70060: 6-10 read half
+        made after the hand, whole after a flicker of the gate, and a wait for it to stay
+        ran into the next hand)."""
         pieces = reading.position().board[:2]
         seen = self._seen
         covered = seen is None or (self._covered is not None and self._covered > seen)
         if self._arrived is None or covered and (seen is None or time - seen >= self.config.hand):
-            self._arrived = (pieces, time, False, False)
+            self._arrived, self._handled = (pieces, time, False, False), True
         elif pieces != self._arrived[0]:
-            self._arrived = (pieces, time, True, covered)
+            self._arrived = (pieces, time, True, covered and not self._handled)
 
     def _read_when_alerted(self) -> bool:
         """Whether the pieces read now were read so already when the open alert was raised.

@@ -390,6 +390,18 @@ def test_a_ply_read_across_a_cover_too_short_for_a_hand_is_taken_only_once_it_st
     assert bool([e for e in soon if e.kind is EventKind.MOVE]) is (cover == 10)
 
 
+def test_a_ply_a_hand_made_shown_whole_after_a_flicker_of_the_gate_is_taken_at_once():
+    # Kingplay 70060: after the hand, 6-10 read half made (a board no story explains), then
+    # whole after a frame the gate took for covered: the hand made it, and it is no spot's.
+    feed = started(SPOT[0])
+    feed.board(SPOT[0], 30)
+    feed.hand()
+    feed.board("W:W1,5:B29", 10)  # the man that moved not read on 21 yet
+    feed.hand(3)
+    soon = feed.board(SPOT[1], 8)
+    assert [e.move for e in soon if e.kind is EventKind.MOVE] == ["25-21"]
+
+
 def test_a_board_read_across_a_flicker_of_the_gate_that_passes_records_nothing():
     feed = started(SPOT[0])
     feed.board(SPOT[0], 30)
