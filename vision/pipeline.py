@@ -717,9 +717,9 @@ class BoardReader:
         is taught otherwise than the set-up has it (teaching the board a ply in lost kingplay
         70061: :meth:`_played_in`); None (the set-up's labels) where the boards leave too few
         pieces. A held-out doubt that small confirms the set-up's numbering only: a board
-        a ply in is often doubted as little, and the
-        set-up's labels, taught on a board whose first ply was made before the board was
-        first still, teach the reader the ply's squares the wrong way round for good
+        a ply in is often doubted as little, and the set-up's labels, taught on a board
+        whose first ply was made before the board was first still, teach the reader the
+        ply's squares the wrong way round for good
         (kingplay 70153: brown men on red squares, 25-22 made before the first settle; taught
         the set-up, the reader read 25 held and 22 empty, and no ply was ever recorded).
         Which of those boards is on the table is the tracker's to say, from the reads of the

@@ -8,7 +8,9 @@ import numpy as np
 from lab.render import Renderer, random_position, sample_scene
 from makhos.vision.follower import BoardFollower
 from makhos.vision.geometry import BoardLocation, homography_from_corners, project
-from makhos.vision.occlusion import GateConfig, GateState, GateStatus, OcclusionGate
+from makhos.vision.occlusion import GateConfig, GateState, OcclusionGate
+
+from gate_feed import gate_states, gate_statuses
 
 DT = 1 / 30
 
@@ -25,20 +27,13 @@ def _to_image(frame, points) -> np.ndarray:
     return project(homography, np.asarray(points, np.float64)).astype(np.int32)
 
 
-def _states(images: list[np.ndarray]) -> list[GateState]:
-    tracker, gate, states = BoardFollower(), OcclusionGate(), []
-    for k, image in enumerate(images):
-        location = tracker.update(image, k * DT)
-        states.append(gate.update(image, location, k * DT, tracker.last_check).state)
-    return states
-
 
 def test_a_line_along_the_board_edge_in_the_ring_lets_the_board_settle_well_before_settle_s():
     frame = _board()
     edged = frame.image.copy()
     line = _to_image(frame, [[-1.6, -1.6], [9.6, -1.6], [9.6, 9.6], [-1.6, 9.6]])
     cv2.polylines(edged, [line.reshape(-1, 1, 2)], True, (20, 20, 20), 2)  # no arm's shape
-    states = _states([frame.image] * 40 + [edged] * 30)
+    states = gate_states([frame.image] * 40 + [edged] * 30)
     assert states[39] is GateState.STILL
     settled = states.index(GateState.STILL, 41)
     assert (settled - 40) * DT < GateConfig().settle_s / 2
@@ -49,7 +44,7 @@ def test_an_arm_across_the_ring_keeps_the_board_covered_though_every_corner_show
     armed = frame.image.copy()
     arm = _to_image(frame, [[3.6, -6.0], [4.4, -6.0], [4.4, -0.7], [3.6, -0.7]])  # stops off the board
     cv2.fillPoly(armed, [arm.reshape(-1, 1, 2)], (60, 110, 190))
-    states = _states([frame.image] * 40 + [armed] * 45)
+    states = gate_states([frame.image] * 40 + [armed] * 45)
     assert states[39] is GateState.STILL
     assert GateState.STILL not in states[41:]  # 1.5 s: under settle_s, never read
 
@@ -90,7 +85,7 @@ def test_a_shadow_across_the_ring_holds_up_no_reading():
     """Before, a shadow that crossed the ring counted as an arm until it had been still
     for settle_s: most of the stress set's delay."""
     frame = _board()
-    states = _states([frame.image] * 40 + [_shadowed(frame.image, frame)] * 30)
+    states = gate_states([frame.image] * 40 + [_shadowed(frame.image, frame)] * 30)
     assert states[39] is GateState.STILL
     settled = states.index(GateState.STILL, 41)
     assert (settled - 40) * DT <= 2 * GateConfig().still_s
@@ -104,7 +99,7 @@ def test_an_arm_that_darkens_the_table_without_changing_its_colour_is_still_an_a
     mask = np.zeros(armed.shape[:2], np.uint8)
     cv2.fillPoly(mask, [arm.reshape(-1, 1, 2)], 1)
     armed[mask > 0] = armed[mask > 0] // 2
-    states = _states([frame.image] * 40 + [armed] * 45)
+    states = gate_states([frame.image] * 40 + [armed] * 45)
     assert states[39] is GateState.STILL
     assert GateState.STILL not in states[41:]
 
@@ -157,7 +152,7 @@ def test_men_on_corners_and_a_speck_in_the_ring_let_the_board_settle():
         cv2.circle(covered, (int(corner[0]), int(corner[1])), int(0.4 * side), (30, 30, 30), -1)
     speck = _to_image(frame, [[-1.7, 4.0]])[0]
     cv2.circle(covered, (int(speck[0]), int(speck[1])), int(0.1 * side), (250, 250, 250), -1)
-    states = _states([frame.image] * 40 + [covered] * 60)
+    states = gate_states([frame.image] * 40 + [covered] * 60)
     assert states[39] is GateState.STILL
     settled = states.index(GateState.STILL, 41)
     assert (settled - 40) * DT < GateConfig().settle_s / 2
@@ -190,7 +185,7 @@ def test_a_glare_that_leaves_the_ring_while_men_hide_corners_lets_the_board_sett
     counted as an arm for the rest of the game (never read again). Light taken away in
     every channel alike is no hand's."""
     frame = _board()
-    states = _states([_glared(frame.image, frame)] * 40 + [_men_on_corners(frame.image, frame)] * 60)
+    states = gate_states([_glared(frame.image, frame)] * 40 + [_men_on_corners(frame.image, frame)] * 60)
     assert states[39] is GateState.STILL
     assert GateState.STILL in states[41:]
 
@@ -199,7 +194,7 @@ def test_a_shadow_across_the_ring_while_men_hide_corners_keeps_the_board_covered
     """With corners hidden a hand may be on the board, and its shadow (the cloth's colour,
     only darker) is what crosses the ring: that still counts."""
     frame = _board()
-    states = _states([frame.image] * 40 + [_shadowed(_men_on_corners(frame.image, frame), frame)] * 60)
+    states = gate_states([frame.image] * 40 + [_shadowed(_men_on_corners(frame.image, frame), frame)] * 60)
     assert states[39] is GateState.STILL
     assert GateState.STILL not in states[41:]
 
@@ -219,7 +214,7 @@ def test_a_sleeve_that_lay_in_the_still_view_and_left_while_men_hide_corners_let
     across its depth as an arm coming does, and with corners hidden the board was covered
     for the rest of the game. Where it lay the ring is the table again, as beside it."""
     frame = _board()
-    states = _states([_sleeve(frame.image, frame)] * 40 + [_men_on_corners(frame.image, frame)] * 60)
+    states = gate_states([_sleeve(frame.image, frame)] * 40 + [_men_on_corners(frame.image, frame)] * 60)
     assert states[39] is GateState.STILL
     assert GateState.STILL in states[41:]
 
@@ -228,7 +223,7 @@ def test_an_arm_that_comes_while_men_hide_corners_keeps_the_board_covered():
     """The other side: an arm that came puts its own colour on the ring, unlike the table
     beside it, however long it rests."""
     frame = _board()
-    states = _states([frame.image] * 40 + [_sleeve(_men_on_corners(frame.image, frame), frame)] * 120)
+    states = gate_states([frame.image] * 40 + [_sleeve(_men_on_corners(frame.image, frame), frame)] * 120)
     assert states[39] is GateState.STILL
     assert GateState.STILL not in states[41:]
 
@@ -237,18 +232,11 @@ def test_an_arm_that_comes_where_a_sleeve_lay_keeps_the_board_covered():
     """A sleeve in the still view, lifted, and a hand of another colour reaching in over the
     same place with men on corners: no longer the table there, so an arm."""
     frame = _board()
-    states = _states([_sleeve(frame.image, frame)] * 40
+    states = gate_states([_sleeve(frame.image, frame)] * 40
                      + [_sleeve(_men_on_corners(frame.image, frame), frame, (200, 60, 40))] * 120)
     assert states[39] is GateState.STILL
     assert GateState.STILL not in states[41:]
 
-
-def _statuses(images: list[np.ndarray]) -> list[GateStatus]:
-    tracker, gate, statuses = BoardFollower(), OcclusionGate(), []
-    for k, image in enumerate(images):
-        location = tracker.update(image, k * DT)
-        statuses.append(gate.update(image, location, k * DT, tracker.last_check))
-    return statuses
 
 
 def test_a_lamp_spot_that_leaves_the_ring_lets_the_board_be_read_but_says_so():
@@ -260,7 +248,7 @@ def test_a_lamp_spot_that_leaves_the_ring_lets_the_board_be_read_but_says_so():
     teach the reader by (kingplay 70041: a reader taught on such a read recorded a ply
     nobody played): the gate says the board is still only past a spot (``spotlit``)."""
     frame = _board()
-    statuses = _statuses([_glared(frame.image, frame, strength=250.0)] * 40 + [frame.image] * 40)
+    statuses = gate_statuses([_glared(frame.image, frame, strength=250.0)] * 40 + [frame.image] * 40)
     assert statuses[39].readable and not statuses[39].spotlit
     settled = [s.state for s in statuses].index(GateState.STILL, 41)
     assert (settled - 40) * DT < GateConfig().settle_s / 2
@@ -273,7 +261,7 @@ def test_a_board_seen_past_a_spot_is_read_again_once_the_light_held_over_a_hand(
     still as any other, no longer past a spot."""
     frame = _board()
     plain, hand = frame.image, _sleeve(frame.image, frame)
-    statuses = _statuses([_glared(plain, frame, strength=250.0)] * 40 + [plain] * 30 + [hand] * 10
+    statuses = gate_statuses([_glared(plain, frame, strength=250.0)] * 40 + [plain] * 30 + [hand] * 10
                          + [plain] * 30)
     assert statuses[69].spotlit
     assert not any(s.readable for s in statuses[70:80])
@@ -290,7 +278,7 @@ def test_a_sleeve_blurred_by_its_motion_across_the_ring_is_no_lamp_spot():
     mask = cv2.GaussianBlur(mask, (0, 0), side)
     mask = np.clip(mask / mask.max(), 0, 1)[..., None]
     smeared = (frame.image * (1 - mask) + np.array([200, 60, 40]) * mask).astype(np.uint8)
-    statuses = _statuses([frame.image] * 40 + [smeared] * 45)
+    statuses = gate_statuses([frame.image] * 40 + [smeared] * 45)
     assert statuses[39].readable
     assert not any(s.state is GateState.STILL for s in statuses[41:])  # 1.5 s: under settle_s
 
@@ -312,7 +300,7 @@ def test_men_put_down_beside_the_board_become_the_table_while_hands_play_on():
     beside = _men_beside(frame.image, frame)
     hand = _sleeve(beside, frame)
     images = [frame.image] * 40 + ([hand] * 10 + [beside] * 20) * 5
-    states = _states(images)
+    states = gate_states(images)
     assert states[39] is GateState.STILL
     lying = 40 + int(GateConfig().settle_s / DT)
     assert GateState.STILL in states[lying:]
@@ -324,6 +312,6 @@ def test_an_arm_reaching_in_again_and_again_is_no_object_lying_beside_the_board(
     so it never lies still there."""
     frame = _board()
     images = [frame.image] * 40 + ([_sleeve(frame.image, frame)] * 20 + [frame.image] * 3) * 6
-    states = _states(images)
+    states = gate_states(images)
     assert states[39] is GateState.STILL
     assert GateState.STILL not in [s for s, image in zip(states[40:], images[40:]) if image is not frame.image]

@@ -16,24 +16,12 @@ import numpy as np
 import pytest
 
 from lab.render import Renderer, random_position, sample_hand, sample_scene
-from makhos.vision.follower import BoardFollower
 from makhos.vision.grid_probe import GridCheck
-from makhos.vision.occlusion import GateConfig, GateState, GateStatus, OcclusionGate, _sharpness
+from makhos.vision.occlusion import GateConfig, GateState, OcclusionGate, _sharpness
 
-DT = 1 / 30
+from gate_feed import gate_states, gate_statuses
+
 START = {s: "l" for s in range(1, 9)} | {s: "d" for s in range(25, 33)}
-
-
-def _statuses(images: list[np.ndarray]) -> list[GateStatus]:
-    tracker, gate, statuses = BoardFollower(), OcclusionGate(), []
-    for k, image in enumerate(images):
-        location = tracker.update(image, k * DT)
-        statuses.append(gate.update(image, location, k * DT, tracker.last_check))
-    return statuses
-
-
-def _states(images: list[np.ndarray]) -> list[GateState]:
-    return [status.state for status in _statuses(images)]
 
 
 @pytest.mark.parametrize("far_row", ["l", "L"])
@@ -42,7 +30,7 @@ def test_far_row_pieces_nudged_by_the_hand_do_not_look_like_an_arm(far_row):
     renderer = Renderer(scene)
     pieces = START | dict.fromkeys(range(1, 5), far_row)  # men, or tall kings, on the far row
     before, after = renderer.render(pieces, seed=1), renderer.render(pieces, seed=2)  # jittered anew
-    states = _states([before.image] * 40 + [after.image] * 15)
+    states = gate_states([before.image] * 40 + [after.image] * 15)
     assert states[39] is GateState.STILL
     assert states[-1] is GateState.STILL  # read again within half a second
 
@@ -60,7 +48,7 @@ def _clean_and_hand(seed: int, hand_frame_seed: int):
 
 def test_a_wrist_resting_at_the_corner_blocks_reading():
     clean, hand = _clean_and_hand(1_100_014, hand_frame_seed=2)
-    states = _states([clean.image] * 36 + [hand.image] * 20)
+    states = gate_states([clean.image] * 36 + [hand.image] * 20)
     assert states[35] is GateState.STILL
     assert GateState.STILL not in states[36:]
 
@@ -69,7 +57,7 @@ def test_a_hand_creeping_in_below_the_motion_level_blocks_reading():
     """Each frame differs from the last by less than counts as motion; the sum is an arm."""
     clean, hand = _clean_and_hand(1_100_003, hand_frame_seed=1)
     creep = [cv2.addWeighted(clean.image, 1 - a, hand.image, a, 0) for a in np.linspace(0, 1, 24)[1:]]
-    statuses = _statuses([clean.image] * 32 + creep + [hand.image] * 3)  # under 2 s of quiet
+    statuses = gate_statuses([clean.image] * 32 + creep + [hand.image] * 3)  # under 2 s of quiet
     assert statuses[31].state is GateState.STILL
     assert max(s.motion for s in statuses[32:]) < GateConfig().motion_level  # never "motion"
     assert statuses[-1].state is not GateState.STILL

@@ -228,6 +228,17 @@ def test_a_change_nothing_showed_is_read_within_a_few_seconds(monkeypatch):
                for n in range(4)) < 2
 
 
+def _settled(network):
+    """A reader with ``network`` that watched the rendered start stand still for 2 s, and
+    that frame."""
+    rng = np.random.default_rng(3)
+    frame = Renderer(sample_scene(rng, elevation=(60, 80), size=(640, 480))).render(START, seed=1)
+    reader = BoardReader(network)
+    for k in range(60):
+        reader.process(frame.image, k / 30)
+    return reader, frame
+
+
 def test_a_covered_board_is_glimpsed_through_the_cover_once_each_time_it_goes_quiet():
     """An arm resting on the board keeps the gate shut (no reading), and the players play on
     under it: once the board, covered, is quiet for COVERED_QUIET_S, it is read once as a
@@ -235,12 +246,8 @@ def test_a_covered_board_is_glimpsed_through_the_cover_once_each_time_it_goes_qu
     from makhos.vision.occlusion import GateState
     from makhos.vision.pipeline import COVERED_QUIET_S
 
-    rng = np.random.default_rng(3)
-    frame = Renderer(sample_scene(rng, elevation=(60, 80), size=(640, 480))).render(START, seed=1)
     network = RecordingClassifier()
-    reader = BoardReader(network)
-    for k in range(60):
-        reader.process(frame.image, k / 30)
+    reader, frame = _settled(network)
     h, w = frame.image.shape[:2]
     resting = frame.image.copy()
     resting[h // 2 - 40 : h // 2 + 40, w // 2 - 40 :] = (40, 60, 90)  # an arm from the right
@@ -292,12 +299,8 @@ def test_a_board_let_through_only_past_a_lamp_spot_is_read_but_never_teaches_the
     played recorded 14 s on). So nothing is learnt from it; a read in sight teaches as ever."""
     from makhos.vision.occlusion import GateState, GateStatus
 
-    rng = np.random.default_rng(3)
-    frame = Renderer(sample_scene(rng, elevation=(60, 80), size=(640, 480))).render(START, seed=1)
     network = LearningClassifier()
-    reader = BoardReader(network)
-    for k in range(60):
-        reader.process(frame.image, k / 30)
+    reader, frame = _settled(network)
     shown = "".join(START.get(s, ".") for s in range(1, 33))
     assert reader.oriented and reader.learn(shown) == "lesson"
 
