@@ -107,6 +107,15 @@ class _GapLines:
     alerted: Position | None  # the open alert's board where the lines start from it, else None
 
 
+@dataclass(frozen=True)
+class _Arrival:
+    """The pieces read (kings aside) and since when (``GameTracker._arrive``)."""
+    pieces: tuple[int, int]
+    since: float
+    in_sight: bool  # they came with no hand over the board since the reading before
+    across: bool  # ... across a flicker of the gate, with no hand since the game last took a board
+
+
 @dataclass
 class _Streak:
     story: Story  # the latest variant of the story the readings tell
@@ -140,10 +149,7 @@ class GameTracker:
         self._stop: tuple[int, Move, int] | None = None  # a chain seen stopped: plies, chain, landing
         self._contradicted: tuple[tuple[int, int], float] | None = None  # the pieces (kings
         # aside) of a board read against the best story on a few squares, and since when (_misread)
-        self._arrived: tuple[tuple[int, int], float, bool, bool] | None = None  # the pieces
-        # read (kings aside), since when, whether they came in sight (no hand between), and
-        # whether across a flicker of the gate (a cover too short for a hand) with no hand
-        # since the game last took a board: _arrive
+        self._arrived: _Arrival | None = None  # the pieces read, since when, and how (_arrive)
         self._handled = False  # a hand came over the board since the game last took a board
         self._covered: float | None = None  # when the board was last covered (no reading)
         self._misread_in_new_light = False  # the last reading's board was the light's (_relit_misread)
@@ -525,7 +531,7 @@ class GameTracker:
 
     def _gap_or_misread(self, told: Story | None, reading: Reading, time: float) -> Story | None:
         """After a gap, the gap's line to the board as read (:meth:`_gap_story`), unless it
-        is a legal line that a square it changes is read against (:meth:`_changes_read_against`)
+        is a legal line that a square it changes is read against (:meth:`_read_against`)
         while the likeliest story of one or two plies (``told``) explains the board but for
         a misread's few squares (``Story.against``): then that story, acted on as a misread.
 
@@ -539,14 +545,9 @@ class GameTracker:
         gap = self._gap_story(reading, time)
         game = self.game
         if (gap is None or game is None or told is None or not told.against or told.kind is StoryKind.MISMATCH
-                or gap.irregular is not None or not self._changes_read_against(reading, gap.board, game)):
+                or gap.irregular is not None or self._read_against(reading, gap.board, game) == 0):
             return gap
         return told
-
-    def _changes_read_against(self, reading: Reading, board: Board, game: Game) -> bool:
-        """Whether a square ``board`` changes on the board on the table is read against it
-        (:meth:`_read_against`)."""
-        return self._read_against(reading, board, game) > 0
 
     def _read_against(self, reading: Reading, board: Board, game: Game) -> int:
         """How many squares ``board`` changes on the board on the table are read likeliest as
@@ -667,12 +668,13 @@ class GameTracker:
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
-        across = self._arrived is not None and self._arrived[3] and story.kind is not StoryKind.START
-        if (self._arrived is not None and (across or (self._arrived[2] or self._undoes_alert(story))
-                                           and self._alerts(story)) and time - self._arrived[1] < config.transit):
+        arrived = self._arrived
+        across = arrived is not None and arrived.across and story.kind is not StoryKind.START
+        if (arrived is not None and (across or (arrived.in_sight or self._undoes_alert(story))
+                                     and self._alerts(story)) and time - arrived.since < config.transit):
             return False  # a board in transit (a cross-fade, a spot of light) is taken only once it stays
-        if (self._arrived is not None and self._arrived[2] and self._moves_again(story)
-                and time - self._arrived[1] < config.misread_patience):
+        if (arrived is not None and arrived.in_sight and self._moves_again(story)
+                and time - arrived.since < config.misread_patience):
             return False  # no hand made it: a misread until it lasts as one would not
         if story.kind is StoryKind.STOOD and self._read_when_alerted():
             return False  # the board the alert was raised on is not yet the reply to it
@@ -734,7 +736,7 @@ class GameTracker:
         h = story.hypothesis
         if game is None:
             return True
-        in_sight = story.kind is StoryKind.GAP and self._arrived is not None and self._arrived[2]
+        in_sight = story.kind is StoryKind.GAP and self._arrived is not None and self._arrived.in_sight
         several = (story.irregular is not None or story.then is not None or in_sight
                    or (h is not None and len(h.moves) > 1))
         if not several or time - streak.since >= self.config.transit:
@@ -817,11 +819,11 @@ class GameTracker:
         ran into the next hand)."""
         pieces = reading.position().board[:2]
         seen = self._seen
-        covered = seen is None or (self._covered is not None and self._covered > seen)
-        if self._arrived is None or covered and (seen is None or time - seen >= self.config.hand):
-            self._arrived, self._handled = (pieces, time, False, False), True
-        elif pieces != self._arrived[0]:
-            self._arrived = (pieces, time, True, covered and not self._handled)
+        covered = seen is not None and self._covered is not None and self._covered > seen
+        if self._arrived is None or seen is None or covered and time - seen >= self.config.hand:
+            self._arrived, self._handled = _Arrival(pieces, time, False, False), True
+        elif pieces != self._arrived.pieces:
+            self._arrived = _Arrival(pieces, time, True, covered and not self._handled)
 
     def _read_when_alerted(self) -> bool:
         """Whether the pieces read now were read so already when the open alert was raised.
@@ -831,7 +833,7 @@ class GameTracker:
         light king imagined on the square it left; 0.13 s later, with no hand, the same
         reads stood as the alert played on twice, the man beside it read as gone)."""
         alert = self.alert
-        return alert is not None and self._arrived is not None and self._arrived[1] <= alert.time
+        return alert is not None and self._arrived is not None and self._arrived.since <= alert.time
 
     def _undoes_alert(self, story: Story) -> bool:
         """Whether ``story`` goes on from the game's position while an irregular attempt is
