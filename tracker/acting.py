@@ -142,7 +142,7 @@ class Acts:
             return events + self.reread(story, time)
         alert, h = self.alert, story.hypothesis
         if (alert is not None and alert.kind is AlertKind.IRREGULARITY and h is not None
-                and h.verdict in (Verdict.MOVE, Verdict.TWO_PLIES)
+                and h.verdict in (Verdict.MOVE, Verdict.TWO_PLIES, Verdict.MOVED_AND_MISSED)
                 and alert.rule is not IrregularityKind.PARTIAL_CHAIN):
             # Legal play went on from the game's position, not from the irregular board:
             # the attempt was taken back and another move made.

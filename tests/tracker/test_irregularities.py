@@ -317,3 +317,15 @@ def test_a_move_and_the_reply_that_missed_the_capture_it_offered_seen_at_once_ar
         ("move", "17-13", "W:W5,9:B13,14", None)]
     assert pdn_moves(feed) == ("1. 18-14 1-5 {irregular: light played 1-5 while a capture was compulsory "
                                "(9x18); FEN B:W5,9:B14,17} 2. 17-13 *")
+
+
+def test_a_move_and_a_reply_that_missed_a_capture_from_the_game_s_board_correct_the_open_alert():
+    # The alerted attempt was taken back and another move made, answered against the rules:
+    # the first alert is closed as corrected before the reply's own is raised.
+    feed = started("B:W1,9:B17,18")
+    assert shown(feed, "W:W1,9:B18,21") == [
+        ("irregularity", "17-21", "W:W1,9:B18,21", IrregularityKind.BACKWARDS)]
+    feed.hand()
+    assert shown(feed, "B:W5,9:B14,17", 60) == [
+        ("alert_closed", "17-21", None, AlertEnding.CORRECTED), ("move", "18-14", "W:W1,9:B14,17", None),
+        ("irregularity", "1-5", "B:W5,9:B14,17", IrregularityKind.MISSED_CAPTURE)]
