@@ -36,6 +36,8 @@ class Verdict(enum.Enum):
     # opponent's reply from where it stopped (``landed_on``: where it stopped)
     MISSED_AND_REPLIED = "capture missed, then the reply"  # a plain move while a capture was
     # compulsory, then the opponent's reply from the board it left
+    MOVED_AND_MISSED = "a move, then a capture missed"  # a legal move, then the opponent's
+    # plain reply while a capture was compulsory
     TAKEBACK = "takeback"  # the board is back at an earlier position
     WRONG_SIDE = "wrong side"  # a legal move of the side not to move
     ILLEGAL = "illegal"  # nothing legal explains it
@@ -130,7 +132,8 @@ def hypotheses(before: Position, rules: Rules | None = None,
     Order of precedence: the board unchanged, a legal move done (then with steps still
     pending), a takeback, a chain in progress, a plain move that missed a capture, two
     plies, a chain stopped early and the reply to it, a capture missed and the reply to it, a
-    move by the wrong side. Illegal changes are what remains.
+    move and a reply that missed a capture, a move by the wrong side. Illegal changes are what
+    remains.
     """
     rules = rules or Rules()
     legal = before.legal_moves(rules)
@@ -149,6 +152,7 @@ def hypotheses(before: Position, rules: Rules | None = None,
     out += _stopped_and_replied(before, legal, rules)
     if legal and legal[0].is_capture:
         out += _missed_and_replied(before, rules)
+    out += _moved_and_missed(before, legal, rules)
     other = before.with_turn(before.turn.opponent)
     out += [h for m in _out_of_turn(other, rules) for h in _with_pending(Verdict.WRONG_SIDE, other, (m,))]
     return out
@@ -240,6 +244,12 @@ def describe(before: Position, found: list[Hypothesis], earlier: Sequence[Positi
         return Explanation(verdict, f"{side} played {plain} while a capture was compulsory "
                            f"({', '.join(map(str, missed))}), then {before.turn.opponent.value} "
                            f"played {reply}", candidates, first.pending, missed)
+    if verdict is Verdict.MOVED_AND_MISSED:
+        move, plain = first.moves
+        missed = tuple(before.play(move).legal_moves(rules))
+        return Explanation(verdict, f"{side} played {move}, then {before.turn.opponent.value} played "
+                           f"{plain} while a capture was compulsory ({', '.join(map(str, missed))})",
+                           candidates, first.pending, missed)
     moved_last = bool(earlier) and earlier[-1].turn is before.turn.opponent
     verb = "moved twice" if moved_last else "moved out of turn"
     return Explanation(Verdict.WRONG_SIDE, f"{before.turn.opponent.value} {verb} ({listed})",
@@ -308,6 +318,12 @@ def stopped_chain(before: Position, h: Hypothesis) -> Hypothesis:
     return Hypothesis(Verdict.PARTIAL_CHAIN, (chain,), board, landed_on=h.landed_on)
 
 
+def missed_reply(h: Hypothesis) -> Hypothesis:
+    """The reply of a MOVED_AND_MISSED hypothesis, from the board its first move left: the
+    alert it raises."""
+    return Hypothesis(Verdict.MISSED_CAPTURE, h.moves[1:], h.board)
+
+
 def first_ply(before: Position, h: Hypothesis) -> Hypothesis:
     """The irregular first ply of a two-ply hypothesis (a chain stopped early, or a capture
     missed, then the reply), as the board showed it before the reply: the alert it raises."""
@@ -315,6 +331,21 @@ def first_ply(before: Position, h: Hypothesis) -> Hypothesis:
         return stopped_chain(before, h)
     plain = h.moves[0]
     return Hypothesis(Verdict.MISSED_CAPTURE, (plain,), before.play(plain).board)
+
+
+def _moved_and_missed(before: Position, legal: list[Move], rules: Rules) -> list[Hypothesis]:
+    """Each legal move, then each plain reply of the opponent while the move left it a
+    capture: a game under other rules ignores the capture just offered, and the reply may
+    come before the camera sees the board settle (a sleeve over the board while both hands
+    play), where two legal plies would explain the board only with a piece misread."""
+    out = []
+    for move in legal:
+        middle = before.play(move)
+        replies = middle.legal_moves(rules)
+        if replies and replies[0].is_capture:
+            out += [Hypothesis(Verdict.MOVED_AND_MISSED, (move, plain), middle.play(plain).board)
+                    for plain in middle.plain_moves()]
+    return out
 
 
 def _missed_and_replied(before: Position, rules: Rules) -> list[Hypothesis]:

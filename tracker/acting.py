@@ -16,7 +16,7 @@ from makhos.engine import Colour, Move, Piece, Position, Rules
 from makhos.engine.game import Game
 from makhos.engine.position import Board
 from makhos.engine.changes import (Hypothesis, Pending, Verdict, describe, describe_change,
-                                   first_ply)
+                                   first_ply, missed_reply)
 from makhos.engine.sanity import no_start
 from makhos.events import EventKind, GameEvent
 from makhos.events.details import (AlertClosed, AlertEnding, BoardMatched, BoardMismatch,
@@ -142,7 +142,7 @@ class Acts:
             return events + self.reread(story, time)
         alert, h = self.alert, story.hypothesis
         if (alert is not None and alert.kind is AlertKind.IRREGULARITY and h is not None
-                and h.verdict in (Verdict.MOVE, Verdict.TWO_PLIES)
+                and h.verdict in (Verdict.MOVE, Verdict.TWO_PLIES, Verdict.MOVED_AND_MISSED)
                 and alert.rule is not IrregularityKind.PARTIAL_CHAIN):
             # Legal play went on from the game's position, not from the irregular board:
             # the attempt was taken back and another move made.
@@ -179,6 +179,11 @@ class Acts:
                                         detail=Takeback(h.plies_back))]
         if h.verdict is Verdict.PARTIAL_CHAIN:
             return events  # the chain may go on: the tracker raises the alert if it rests
+        if h.verdict is Verdict.MOVED_AND_MISSED:
+            # A legal move, then the reply that missed the capture it offered: the move is
+            # recorded, the reply alerted on the board it leaves, waiting as any such board.
+            events += self._play(h.moves[:1], story.mover, Pending(), time, gap=story.gap)
+            return events + self.irregular(self.logged_game.current.game, missed_reply(h), time)
         if h.verdict in (Verdict.STOPPED_AND_REPLIED, Verdict.MISSED_AND_REPLIED):
             # Two changes in a row: the irregular ply's alert as if its board had settled,
             # then the reply played on from it, so the log reads as when the camera saw it.

@@ -58,7 +58,7 @@ _GLIMPSES = 256
 
 #: The verdicts of a story that raises an irregularity about a board the game waits on.
 _IRREGULAR = frozenset({Verdict.MISSED_CAPTURE, Verdict.WRONG_SIDE, Verdict.STOPPED_AND_REPLIED,
-                        Verdict.MISSED_AND_REPLIED})
+                        Verdict.MISSED_AND_REPLIED, Verdict.MOVED_AND_MISSED})
 
 #: The verdicts of a story whose board is none a relight weighs (:meth:`GameTracker.boards_since`):
 #: the game going back, or the side that has just moved moving again.

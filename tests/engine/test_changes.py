@@ -104,6 +104,15 @@ def test_a_chain_stopped_early_then_the_reply_seen_at_once_is_both_plies():
     assert verdict.reason == "dark capture chain stopped at 19x10 (19x10x1 was due), then light played 6x15"
 
 
+def test_a_move_then_a_reply_that_missed_the_capture_it_offered_seen_at_once_is_both_plies():
+    # Kingplay 70147: a king's move offered a capture, the reply ignored it, one sleeve over both.
+    verdict = explain(fen("B:W1,9:B17,18"), fen("B:W5,9:B14,17"))
+    assert verdict.verdict is Verdict.MOVED_AND_MISSED
+    assert [tuple(map(str, c)) for c in verdict.candidates] == [("18-14", "1-5")]
+    assert verdict.missed and [str(m) for m in verdict.missed] == ["9x18"]
+    assert verdict.reason == "dark played 18-14, then light played 1-5 while a capture was compulsory (9x18)"
+
+
 def test_return_to_an_earlier_position_is_a_takeback():
     start = Position.start()
     after = start.play(start.legal_moves()[0])

@@ -291,10 +291,41 @@ def test_the_referee_can_undo_a_board_no_move_explained_after_it_stood():
 
 
 def test_every_name_the_engine_gives_is_a_kind_the_events_carry():
-    # A chain stopped (a capture missed), then the reply: the first ply is the irregularity.
+    # A chain stopped (a capture missed), then the reply: the first ply is the irregularity;
+    # a move, then a reply that missed a capture: the reply is.
     names = {f.value for f in Fault} | {v.value for v in Verdict} - {
         "unchanged", "move", "ambiguous", "takeback", Verdict.STOPPED_AND_REPLIED.value,
-        Verdict.MISSED_AND_REPLIED.value}
+        Verdict.MISSED_AND_REPLIED.value, Verdict.MOVED_AND_MISSED.value}
     assert names <= {k.value for k in IrregularityKind}
     assert {c.rule for c in CASES} == {IrregularityKind(n) for n in names} - {
         IrregularityKind.TWO_PLIES, IrregularityKind.ILLEGAL}
+
+
+def test_a_move_and_the_reply_that_missed_the_capture_it_offered_seen_at_once_are_two_plies():
+    # Kingplay 70147: the king's 31-22 offered 20x31x17, light answered 20-2 under the same
+    # sleeve; two legal plies explained the board only with the other king's 29-22 and a
+    # piece misread, and every later ply was scored on the wrong board.
+    feed = started("B:W1,9:B17,18")
+    assert shown(feed, "B:W5,9:B14,17") == [
+        ("move", "18-14", "W:W1,9:B14,17", None),
+        ("irregularity", "1-5", "B:W5,9:B14,17", IrregularityKind.MISSED_CAPTURE)]
+    assert feed.events[-1].reason == "light played 1-5 while a capture was compulsory (9x18)"
+    assert feed.tracker.alert is not None  # the reply waits, as any irregular board does
+    feed.hand()
+    assert shown(feed, "W:W5,9:B13,14") == [  # dark plays on from it: the reply stands
+        ("move", "1-5", "B:W5,9:B14,17", None), ("alert_closed", None, None, AlertEnding.STOOD),
+        ("move", "17-13", "W:W5,9:B13,14", None)]
+    assert pdn_moves(feed) == ("1. 18-14 1-5 {irregular: light played 1-5 while a capture was compulsory "
+                               "(9x18); FEN B:W5,9:B14,17} 2. 17-13 *")
+
+
+def test_a_move_and_a_reply_that_missed_a_capture_from_the_game_s_board_correct_the_open_alert():
+    # The alerted attempt was taken back and another move made, answered against the rules:
+    # the first alert is closed as corrected before the reply's own is raised.
+    feed = started("B:W1,9:B17,18")
+    assert shown(feed, "W:W1,9:B18,21") == [
+        ("irregularity", "17-21", "W:W1,9:B18,21", IrregularityKind.BACKWARDS)]
+    feed.hand()
+    assert shown(feed, "B:W5,9:B14,17", 60) == [
+        ("alert_closed", "17-21", None, AlertEnding.CORRECTED), ("move", "18-14", "W:W1,9:B14,17", None),
+        ("irregularity", "1-5", "B:W5,9:B14,17", IrregularityKind.MISSED_CAPTURE)]
