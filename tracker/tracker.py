@@ -89,11 +89,17 @@ def _moved_twice(story: Story) -> bool:
     return story.kind is StoryKind.GAME and h is not None and h.verdict is Verdict.WRONG_SIDE
 
 
+def read_otherwise(reading: Reading, board: Board) -> int:
+    """On how many squares the reading puts likeliest another side (or none) than ``board``
+    does, a man and a king alike: the misreads ``board`` asks of the reading."""
+    read = side_probabilities(reading.probabilities).argmax(axis=1)
+    return int((read != board_sides(board)).sum())
+
+
 def read_as(reading: Reading, board: Board) -> bool:
     """Whether the reading puts on every square the side (or none) that ``board`` does, a
     man and a king alike: no square left to a misread's tolerance."""
-    read = side_probabilities(reading.probabilities).argmax(axis=1)
-    return bool((read == board_sides(board)).all())
+    return read_otherwise(reading, board) == 0
 
 
 @dataclass(frozen=True)
@@ -664,7 +670,16 @@ class GameTracker:
         second (kingplay 70033: while light's king made its capture, a dark piece read on 17
         and none on 21 was taken for dark's 21-17 after its alerted 27-23, and stood once
         play went on: a ply nobody played). A gap's line the reading argues against on more
-        squares than a misread's waits ``misread_patience`` too (:meth:`_gap_read_against`)."""
+        squares than a misread's waits ``misread_patience`` too (:meth:`_gap_read_against`).
+        The alerted board standing and its opponent moving twice from it (``Story.then``, the
+        last story of all: three irregular acts for one board) is never acted on while the
+        reading argues against its board on more squares than a misread's
+        (:func:`read_otherwise`): a bad reading, however long it holds, fits the story that
+        explains most boards (kingplay 70160: light's king 18-27 read with dark's man still
+        on 20, a dark man on a dark square in a dim room, alerted as light moving twice;
+        then, on a board read with men on 1 and 8 that stand nowhere, the light man on 5 read
+        dark and 25 empty, 18-27 stood and dark's 20-16 was recorded as a capture missed
+        before its 32x23: the players' order was 20-16 18-27)."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
@@ -680,6 +695,8 @@ class GameTracker:
             return False  # the board the alert was raised on is not yet the reply to it
         if self._gap_read_against(streak) and time - streak.since < config.misread_patience:
             return False  # the reading's word against the line's board: a misread until it lasts
+        if story.then is not None and read_otherwise(streak.reading, story.board) > config.misread_squares:
+            return False  # the last of stories told by a bad reading: never the record
         if story.kind is StoryKind.STOOD and self._pieces_counted_otherwise(story):
             return self._played_on_for_sure(streak)
         if story.kind is not StoryKind.MISMATCH or self._stepped(story, streak.reading):
@@ -691,9 +708,9 @@ class GameTracker:
 
     def _gap_read_against(self, streak: _Streak) -> bool:
         """Whether the streak tells a gap's line (legal, or with an irregular ply) that the
-        latest reading argues against on more of the squares the line changes than a
-        misread's few (``misread_squares``): each read likeliest as holding another side
-        than the line puts there (:meth:`_read_against`), not a doubt of it.
+        latest reading argues against on more squares than a misread's few
+        (``misread_squares``): each read likeliest as holding another side than the line
+        puts there (:func:`read_otherwise`), not a doubt of it.
 
         The gap's search takes the board as the reading allows it on each square (every
         piece within ``square_tolerance`` of the likeliest), so on a board read badly
@@ -706,10 +723,18 @@ class GameTracker:
         capture due, then 6-10 30-25 10-15, taken to such a board once it held the
         ``transit`` a line with an irregular ply waits). A line read against on a square or
         two is not held so: the square a flying king left is often read as still holding
-        it (kingplay 70024; 70152's 29x8 4x11 21-17 11-22 through an earlier gap)."""
-        story, game = streak.story, self.game
-        return (story.kind is StoryKind.GAP and game is not None
-                and self._read_against(streak.reading, story.board, game) > self.config.misread_squares)
+        it (kingplay 70024; 70152's 29x8 4x11 21-17 11-22 through an earlier gap).
+
+        The squares the line leaves as they were count as much as those it changes: a
+        reading that misreads many squares the line does not touch is a bad reading, not a
+        board, and the more plies a line may have, the likelier one of them fits the few
+        squares it is read well on (kingplay 70178: after a bump of the camera under a
+        glare, 6-10 12-16 10-15 16-19 15x24 were taken to a board read a moment with men on
+        7, 10, 12 and 25 that the line leaves empty, and the kings read as men; nobody
+        played one of the five plies)."""
+        story = streak.story
+        return (story.kind is StoryKind.GAP and self.game is not None
+                and read_otherwise(streak.reading, story.board) > self.config.misread_squares)
 
     def _read_well(self, streak: _Streak, time: float) -> bool:
         """Whether a story of several plies at once (two plies, a chain stopped or a capture

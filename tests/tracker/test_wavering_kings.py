@@ -20,6 +20,7 @@ from makhos.events import EventKind
 from makhos.events.details import AlertEnding, IrregularityKind
 
 from feed import Feed, started
+from test_unsupported_plies import readings
 from makhos.tracker import GameTracker
 
 MISSED, STOPPED = IrregularityKind.MISSED_CAPTURE, IrregularityKind.PARTIAL_CHAIN
@@ -238,6 +239,34 @@ def test_the_irregular_mover_moving_again_stands_its_ply_and_is_alerted() -> Non
     assert feed.tracker.game.position.piece_at(30) is Piece.DARK_KING
     assert not [e for e in feed.events if e.kind is EventKind.BOARD_MISMATCH]
     assert [e.detail.how for e in feed.events if e.kind is EventKind.ALERT_CLOSED] == [AlertEnding.STOOD] * 3
+
+
+#: Kingplay 70160 before its 20-16: dark to move, light's king on 18.
+BEFORE_20_16 = "B:W2,K3,5,6,7,12,K18:B20,24,25,28,K29,32"
+#: Light's king 18-27 read with dark's man still on 20 (a dark man on a dark square in a dim
+#: room, read there for seconds after it left): light moving twice, alerted.
+KING_TWICE = "B:W2,K3,5,6,7,12,K27:B20,24,25,28,K29,32"
+#: Then dark's 32x23: the board dark's 20-16 (32x23 due) and 32x23 out of turn lead to from
+#: the alerted board, three irregular acts, while 20-16 18-27 32x23 is one.
+AFTER_32X23 = Position.from_fen("W:W2,K3,5,6,7,12:B16,23,24,25,28,K29")
+#: That board read likeliest with a light man on 1, where none stands, and none on 25 and 28,
+#: each within the tolerance of what stands there (as a dim room reads it).
+DIM = {1: {Piece.LIGHT_MAN: 0.6, None: 0.4}, 25: {None: 0.6, Piece.DARK_MAN: 0.4},
+       28: {None: 0.6, Piece.DARK_MAN: 0.4}}
+
+
+def test_the_irregular_mover_moving_again_is_not_told_by_a_board_read_badly_elsewhere() -> None:
+    """Kingplay 70160: the story of the alerted board standing, its opponent missing a
+    capture and moving again is the last of all; told by a reading that misreads more
+    squares it does not touch than a misread's few, it is no record however long it holds."""
+    for doubts, recorded in ((DIM, []), ({}, ["18-27", "20-16"])):  # the board as it is
+        feed = started(BEFORE_20_16)
+        feed.hand()
+        feed.seen(Position.from_fen(KING_TWICE), 1.0)
+        assert feed.tracker.alert is not None and feed.tracker.alert.move == "18-27"
+        feed.hand()
+        readings(feed, AFTER_32X23, 5.0, doubts)
+        assert [m.move for m in feed.tracker.logged_game.current.moves] == recorded
 
 
 def test_a_man_moved_out_of_turn_past_a_capture_with_its_old_square_read_as_held() -> None:
