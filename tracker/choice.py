@@ -65,6 +65,8 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
     if stories[best].kind is StoryKind.START:
         best = _set_up(reading, classes, np.flatnonzero(same_sides), config.margin)
     rival = (decisions != decisions[best]) & ~same_sides
+    if not against:
+        rival &= ~_doubted_replies(log_p, candidates, config.square_tolerance)
     if rival.any() and scores[best] - scores[rival].max() < config.margin:
         if not against:
             return None  # not sure yet: say nothing rather than guess
@@ -76,6 +78,25 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
         best = behind
         against = contradicted(log_p, classes[best], config.square_tolerance)
     return replace(stories[best], against=against)
+
+
+def _doubted_replies(log_p: np.ndarray, candidates: Candidates, tolerance: float) -> np.ndarray:
+    """Which stories are a move and a reply that missed the capture it offered, read against
+    on some square by more than ``tolerance`` nats: (N,) booleans.
+
+    Such a story names two plies and an irregularity, and its boards are many (every legal
+    move, then every plain reply), so one of them comes within the margin of nearly any
+    board read with a doubt. It holds back a story the reading contradicts nowhere only
+    where the reading does not contradict it either (kingplay 70160: the king's 23-14, read
+    against nowhere, held back by 23-14 8-4 read against on 8, which the king still held,
+    until the board was lost). Where the best story needs a misread too, it is a rival as
+    any other (kingplay 70147: 29-22 20-2, read against on 29, against 31-22 20-2)."""
+    own = log_p[np.arange(32), candidates.classes]
+    doubted = (log_p.max(axis=1)[None, :] - own > tolerance).any(axis=1)
+    replies = np.array([s.hypothesis is not None and s.hypothesis.verdict is Verdict.MOVED_AND_MISSED
+                        for s in candidates.stories])
+    out: np.ndarray = doubted & replies
+    return out
 
 
 def as_read(reading: Reading, board: Board, against: tuple[int, ...]) -> Story:
