@@ -27,7 +27,7 @@ from makhos.vision.reading import CLASS_INDEX, Reading, side_probabilities
 
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
-from .scoring import SIDE_OF_CLASS, board_sides, changed_squares, read_well
+from .scoring import SIDE_OF_CLASS, board_sides, changed_squares, read_otherwise, read_well
 from .config import TrackerConfig
 from .gaps import (IrregularLines, Lines, PliesBeyond, first_seen, gap_lines_seen, irregular_lines_seen, labelled,
                    irregular_lead, irregular_lines_on_alert, likeliest, line_positions, lines_on_alert,
@@ -664,10 +664,22 @@ class GameTracker:
         second (kingplay 70033: while light's king made its capture, a dark piece read on 17
         and none on 21 was taken for dark's 21-17 after its alerted 27-23, and stood once
         play went on: a ply nobody played). A gap's line the reading argues against on more
-        squares than a misread's waits ``misread_patience`` too (:meth:`_gap_read_against`)."""
+        squares than a misread's waits ``misread_patience`` too (:meth:`_gap_read_against`).
+        A start first seen with its first plies made is taken only from a reading sure of
+        another side than its board puts there on no more than a misread's few squares
+        (``misread_squares``, :func:`read_otherwise`): plies nobody saw made are believed
+        from a reading of their board, a doubt here and there, not from one that best fits
+        a board a ply in only among boards it reads worse still (kingplay 70165: the
+        stream's first frame, blurred by the codec's start at 77 kbit/s, read 25 empty and
+        21 held, and sure of five other squares none of the starts has; the set-up was on
+        the table, and the game began with a 25-21 nobody played; 70150, two plies made
+        before the camera saw the board, read doubting three squares at about one half)."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
+        if (story.kind is StoryKind.START and story.moves
+                and read_otherwise(streak.reading, story.board) > config.misread_squares):
+            return False  # plies nobody saw made, on a reading sure of a board they do not make
         arrived = self._arrived
         across = arrived is not None and arrived.across and story.kind is not StoryKind.START
         if (arrived is not None and (across or (arrived.in_sight or self._undoes_alert(story))
