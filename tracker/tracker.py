@@ -670,10 +670,10 @@ class GameTracker:
         (``misread_squares``, :func:`read_otherwise`): plies nobody saw made are believed
         from a reading of their board, a doubt here and there, not from one that best fits
         a board a ply in only among boards it reads worse still (kingplay 70165: the
-        stream's first frame, blurred by a low bit rate's start, read 25 empty and
-        21 held, and sure of five other squares as none of the starts has them; the set-up was on
-        the table, and the game began with a 25-21 nobody played; 70150, two plies made
-        before the camera saw the board, read doubting three squares at about one half)."""
+        stream's first frame, blurred by a low bit rate's start, read 25 empty and 21 held,
+        and sure of five other squares as none of the starts has them; the set-up was on the
+        table, and the game began with a 25-21 nobody played; 70150, two plies made before
+        the camera saw the board, read doubting three squares at about one half)."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
