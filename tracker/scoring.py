@@ -73,6 +73,23 @@ def read_well(reading: Reading, board: Board, squares: Iterable[int]) -> bool:
     return bool((sides[np.arange(len(index)), board_sides(board)[index]] >= READ_WELL).all())
 
 
+def read_surely_otherwise(reading: Reading, board: Board) -> int:
+    """How many squares the reading puts another side on than ``board`` does (or a piece
+    where it puts none, or none where it puts one), a man and a king alike, with
+    probability :data:`READ_WELL` at least: the reading sure of another board there, not a
+    doubt of this one."""
+    sides = side_probabilities(reading.probabilities)
+    sides[np.arange(32), board_sides(board)] = 0.0
+    return int((sides >= READ_WELL).any(axis=1).sum())
+
+
+def read_otherwise(reading: Reading, board: Board) -> int:
+    """On how many squares the reading puts likeliest another side (or none) than ``board``
+    does, a man and a king alike: the misreads ``board`` asks of the reading."""
+    read = side_probabilities(reading.probabilities).argmax(axis=1)
+    return int((read != board_sides(board)).sum())
+
+
 #: Share of a square's man probability also counted for a king of that colour, and back.
 #: Telling a king from a man is the classifier's weakest call (a stack seen from straight
 #: above is a man with a small offset), while the rules already know where every king is:

@@ -27,7 +27,8 @@ from makhos.vision.reading import CLASS_INDEX, Reading, side_probabilities
 
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
-from .scoring import SIDE_OF_CLASS, board_sides, changed_squares, read_well
+from .scoring import (SIDE_OF_CLASS, board_sides, changed_squares, read_otherwise, read_surely_otherwise,
+                      read_well)
 from .config import TrackerConfig
 from .gaps import (IrregularLines, Lines, PliesBeyond, first_seen, gap_lines_seen, irregular_lines_seen, labelled,
                    irregular_lead, irregular_lines_on_alert, likeliest, line_positions, lines_on_alert,
@@ -87,13 +88,6 @@ def _moved_twice(story: Story) -> bool:
     """Whether ``story`` is the side that moved last moving again from the game's position."""
     h = story.hypothesis
     return story.kind is StoryKind.GAME and h is not None and h.verdict is Verdict.WRONG_SIDE
-
-
-def read_otherwise(reading: Reading, board: Board) -> int:
-    """On how many squares the reading puts likeliest another side (or none) than ``board``
-    does, a man and a king alike: the misreads ``board`` asks of the reading."""
-    read = side_probabilities(reading.probabilities).argmax(axis=1)
-    return int((read != board_sides(board)).sum())
 
 
 def read_as(reading: Reading, board: Board) -> bool:
@@ -679,10 +673,22 @@ class GameTracker:
         on 20, a dark man on a dark square in a dim room, alerted as light moving twice;
         then, on a board read with men on 1 and 8 that stand nowhere, the light man on 5 read
         dark and 25 empty, 18-27 stood and dark's 20-16 was recorded as a capture missed
-        before its 32x23: the players' order was 20-16 18-27)."""
+        before its 32x23: the players' order was 20-16 18-27).
+        A start first seen with its first plies made is taken only from a reading sure of
+        another side than its board puts there on no more than a misread's few squares
+        (``misread_squares``, :func:`read_surely_otherwise`): plies nobody saw made are believed
+        from a reading of their board, a doubt here and there, not from one that best fits
+        a board a ply in only among boards it reads worse still (kingplay 70165: the
+        stream's first frame, blurred by a low bit rate's start, read 25 empty and 21 held,
+        and sure of five other squares as none of the starts has them; the set-up was on the
+        table, and the game began with a 25-21 nobody played; 70150, two plies made before
+        the camera saw the board, read doubting three squares at about one half)."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
+        if (story.kind is StoryKind.START and story.moves
+                and read_surely_otherwise(streak.reading, story.board) > config.misread_squares):
+            return False  # plies nobody saw made, on a reading sure of a board they do not make
         arrived = self._arrived
         across = arrived is not None and arrived.across and story.kind is not StoryKind.START
         if (arrived is not None and (across or (arrived.in_sight or self._undoes_alert(story))

@@ -201,7 +201,9 @@ class BoardReader:
         self._light: np.ndarray | None = None  # the light of the last read (``board_light``)
         self._taught_light: np.ndarray | None = None  # ... of the last read the game taught
         self._relit = False  # the last read was made in another light than that
-        self._moved_since_taught = False  # the gate saw the board covered or moving since
+        self._moved_since_taught = False  # the gate saw the board covered or moving since, or
+        # two reads in the light the reader knows disagreed (``_read_in_known_light``)
+        self._known_light_read: tuple[object, np.ndarray] | None = None  # the last such read: key, sides
         self._weighed = False  # the last read was handed to a relight (``relight``)
         # Relights run off the camera's thread, one at a time (``relight``); what one made
         # is adopted before a later frame is read, unless the epoch moved since it was asked:
@@ -259,6 +261,7 @@ class BoardReader:
         nothing has moved since, unless the board it was taught is ``played_on`` from the
         game's (a relight's); a relight asked before is outdated."""
         self._taught_light, self._relit, self._moved_since_taught = light, False, played_on
+        self._known_light_read = None
         self._epoch += 1
 
     def relight(self, shown: str, since: Sequence[str] = (), doubted: Sequence[str] = (),
@@ -267,7 +270,8 @@ class BoardReader:
         the game last accepted (``shown``, labels as :meth:`learn`) otherwise on many
         squares: adapt the square reader on that frame, as on the start. Where nothing moved
         since the last read the game taught, on ``shown``. Where the gate saw the board
-        covered or moving since, a ply may have been made under the hand and ``shown`` labels
+        covered or moving since, or a read in the light the reader knows saw it change
+        (:meth:`_read_in_known_light`), a ply may have been made and ``shown`` labels
         the frame no more: on the squares the boards the plies since can lead to (``since``:
         the game's stories, ``shown`` among them) pin, among those the frame supports
         (:func:`relight.known_squares_doubted`), with the boards ``doubted`` (the game's
@@ -480,6 +484,7 @@ class BoardReader:
             self._read_at = time
             self._light = cell_light(image, location.corners, self.played)
             self._relit = self._taught_light is not None and light_changed(self._light, self._taught_light)
+            self._read_in_known_light(key)
             self._weighed = False
             self._disturbed = False
             self._look_again = self._next_look(in_sight, pictured, before, time)
@@ -532,6 +537,25 @@ class BoardReader:
             return True
         shift = float(np.abs(location.corners - self._read_corners).max())
         return shift > MOVED * location.square_px or self.glance.changed_since(self._read_picture, location.corners)
+
+    def _read_in_known_light(self, key: object) -> None:
+        """Note the read just made where it was made in the light the reader was last taught
+        in: one that puts another side than the last such read (by the same heads) on a
+        square saw the board change, so the board the game last accepted may label the frame
+        no more, as after a hand (``_moved_since_taught``). A change the light did not make
+        can be a ply no hand was seen making: a hand quicker than the frames, frames
+        dropped, a video's cross-fade (kingplay 70164: dark's 25-22 made with no cover the
+        gate saw, read at once in the known light; the light moved half a second later, and
+        the reader, adapted on the board the game had before 25-22, read 25 held and 22
+        empty for good: the rest of the game lost). A read in new light is left out: the
+        light, not the board, may have made its difference."""
+        if self._relit or self._probabilities is None:
+            return
+        sides = side_probabilities(self._probabilities).argmax(axis=1)
+        last = self._known_light_read
+        if last is not None and last[0] == key and bool((last[1] != sides).any()):
+            self._moved_since_taught = True
+        self._known_light_read = (key, sides)
 
     def _next_look(self, in_sight: bool, pictured: bool, before: np.ndarray | None,
                    time: float) -> float | None:

@@ -18,7 +18,7 @@ from makhos.events import EventKind, SQLiteLog
 from makhos.events.details import CameraNotice, CameraStatus, ReaderAdapted
 from makhos.session import BoardSession
 from makhos.session.session import RELIT_NOTICE
-from makhos.tracker import GameTracker
+from makhos.tracker import GameTracker, TrackerConfig
 from makhos.vision.lens import Lens
 from makhos.vision.pipeline import BoardReader
 from makhos.vision.rectify import CROP, CropGeometry, SquareCrops
@@ -70,14 +70,14 @@ class LightBoundReader:
         self.adapted_in = made["in"]
 
 
-def started(reader: LightBoundReader | None = None
+def started(reader: LightBoundReader | None = None, tracker: GameTracker | None = None
             ) -> tuple[BoardSession, LightBoundReader, SQLiteLog, np.ndarray, np.ndarray]:
-    """A session whose game started on a rendered start, read by ``reader``; the start
-    frame and the hand."""
+    """A session whose game started on a rendered start, read by ``reader``, followed by
+    ``tracker``; the start frame and the hand."""
     scene = sample_scene(np.random.default_rng(7), held_out=True, elevation=(60, 85), size=(640, 480))
     start = Renderer(scene).render(START, seed=1).image
     log, reader = SQLiteLog(), reader or LightBoundReader()
-    session = BoardSession(BoardReader(reader), GameTracker("1"), log)
+    session = BoardSession(BoardReader(reader), tracker or GameTracker("1"), log)
     for k in range(60):
         session.feed(start, k / 30)
     assert any(e.kind is EventKind.GAME_STARTED for e in log.read("1"))
@@ -259,3 +259,43 @@ def test_a_relight_made_while_a_hand_crossed_the_board_is_not_read_with() -> Non
     assert reader.taught == [LABELLED] and reader.adapted_in == "bright"
     assert not any(json.loads(e.detail.adaptation).get("in") == "dim"
                    for e in log.read("1") if isinstance(e.detail, ReaderAdapted))
+
+
+class CountingReader(RuleCheckedReader):
+    """A :class:`RuleCheckedReader` that counts its reads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.reads = 0
+
+    def classify(self, crops: SquareCrops) -> np.ndarray:
+        self.reads += 1
+        return super().classify(crops)
+
+
+def test_new_light_after_a_ply_read_made_with_no_hand_seen_adapts_on_what_the_frame_shows() -> None:
+    """A ply no hand was seen making (a hand quicker than the frames, a cross-fade) is read in
+    the light the reader knows; the light changes before the game took it (kingplay 70164:
+    dark's 25-22 read with misreads beside it, then a lamp's spot moving; here a tracker
+    slow to confirm stands for the misreads). The board the game last accepted labels the
+    frame no more: the relight weighs the boards the plies since lead to, and teaches the
+    one on the table, not the board before the ply."""
+    reader = CountingReader()
+    session, _, log, start, _ = started(reader, GameTracker("1", config=TrackerConfig(confirm_readings=20)))
+    game = session.tracker.game
+    assert game is not None
+    move = game.position.legal_moves(game.rules)[0]
+    after = game.position.play(move)
+    reader.table = "".join("." if (piece := after.piece_at(s)) is None else piece.value for s in range(1, 33))
+    reads, k = reader.reads, 60
+    while reader.reads == reads:  # no hand, no change the glance sees: read again at the recheck
+        session.feed(start, k / 30)
+        k += 1
+        assert k < 300, "the board was never read again"
+    assert session.tracker.game is not None and session.tracker.game.plies == []  # not yet taken
+    reader.light = "dim"
+    for j in range(k, k + 225):
+        session.feed(dimmed(start), j / 30)
+    assert reader.taught[-1] == reader.table
+    assert session.tracker.game is not None
+    assert [ply.move for ply in session.tracker.game.plies] == [move]

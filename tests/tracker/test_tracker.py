@@ -8,7 +8,7 @@ from makhos.engine.game import Game, Outcome
 from makhos.events import EventKind
 from makhos.events.details import AlertEnding, ClockLevel, IrregularityKind
 from makhos.tracker import GameTracker, TrackerConfig
-from makhos.vision.reading import Reading
+from makhos.vision.reading import CLASS_INDEX, Reading
 
 from feed import Feed, decision, kinds, started
 
@@ -461,3 +461,52 @@ def test_a_board_no_story_explains_keeps_what_the_game_has_on_squares_the_reader
     [mismatch] = [e for e in events if e.kind is EventKind.BOARD_MISMATCH]
     assert mismatch.detail.squares == (1, 2, 26)
     assert Position.from_fen(mismatch.fen).piece_at(20) is Piece.DARK_KING
+
+
+def blurred_start_read(position: Position, time: float, sure_of: dict[int, Piece]) -> Reading:
+    """A reading of ``position`` but for the squares of ``sure_of``, each read as the piece
+    it names with 0.85 against 0.10 for what ``position`` has there: sure of it, yet within
+    the tolerance a square is given before it contradicts a board (a blurred first frame)."""
+    p = Reading.certain(position, time).probabilities
+    for square, piece in sure_of.items():
+        had = position.piece_at(square)
+        p[square - 1] = 0.0125
+        p[square - 1, CLASS_INDEX[piece]] = 0.85
+        p[square - 1, CLASS_INDEX[had]] = 0.10
+    return Reading(time, p)
+
+
+def test_a_start_a_ply_in_is_not_taken_from_a_reading_sure_of_pieces_its_board_has_not():
+    """Kingplay 70165: the stream's blurred first frame read as the set-up with 25-21 made
+    and five more squares read otherwise, sure of each; the set-up was on the table."""
+    feed = Feed(GameTracker("b1"))
+    start = Position.start()
+    move = next(m for m in start.legal_moves() if str(m) == "25-21")
+    misread = {s: Piece.of(Colour.DARK, False) for s in (13, 14, 15)}
+    events = []
+    for _ in range(10):
+        feed.time += 1 / 30
+        events += feed.log(feed.tracker.observe(feed.time, blurred_start_read(start.play(move), feed.time, misread)))
+    assert events == [] and feed.tracker.game is None
+    events = feed.board(start)  # the next frames, sharp: the set-up
+    assert kinds(events) == ["game_started"]
+    assert feed.tracker.game is not None and feed.tracker.game.plies == []
+
+
+def test_a_start_a_ply_in_is_taken_from_a_reading_that_doubts_a_square_or_two_of_it():
+    """Kingplay 70150: two plies made before the camera saw the board, read doubting three
+    squares at about one half: the plies are the start's."""
+    feed = Feed(GameTracker("b1"))
+    start = Position.start()
+    move = next(m for m in start.legal_moves() if str(m) == "25-21")
+    after = start.play(move)
+    events = []
+    for _ in range(5):
+        feed.time += 1 / 30
+        p = Reading.certain(after, feed.time).probabilities
+        for square in (13, 14, 15):
+            p[square - 1] = 0.0
+            p[square - 1, CLASS_INDEX[None]], p[square - 1, CLASS_INDEX[Piece.of(Colour.DARK, False)]] = 0.52, 0.48
+        events += feed.log(feed.tracker.observe(feed.time, Reading(feed.time, p)))
+    assert kinds(events) == ["game_started", "move"]
+    assert [p.move for p in feed.tracker.game.plies] == [move]
