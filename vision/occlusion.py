@@ -561,7 +561,8 @@ class OcclusionGate:
         # ...but a glare that came or went is no hand's: light added or taken away.
         ring = ring & ~_glared(relit, self._reference, level)
         crossing, arm, _ = self._arm(cells, signed, change, ring, level)
-        return crossing, arm, arm and self._arm(cells, signed, change, ring & ~dimmed, level)[1], False
+        staying = ring & ~dimmed & ~_shifted(relit, self._reference, level)
+        return crossing, arm, arm and self._arm(cells, signed, change, staying, level)[1], False
 
     def _arm(self, cells: np.ndarray, signed: np.ndarray, change: np.ndarray, ring: np.ndarray,
              level: float, edged: bool = False) -> tuple[bool, bool, bool]:
@@ -661,6 +662,23 @@ def _shaded(relit: np.ndarray, reference: np.ndarray, level: float,
     noisy = SHADE_NOISE * noise / np.maximum(np.linalg.norm(relit + FLOOR, axis=2), FLOOR)
     dimmed: np.ndarray = (scaled <= SHADE_FIT * noise) & (steps <= SHADE_SMOOTH + noisy) & gained & (gain < 1)
     return shaded, dimmed
+
+
+def _shifted(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarray:
+    """``(h, w)`` cells of an edge in ``reference`` (a neighbour differs by more than
+    ``level``) that now lie, in every channel, within half the ``level`` of what the cell
+    and its eight neighbours span there: the still view shifted by up to a cell explains
+    them. A board pushed a pixel across the table, or a location that settles a pixel off,
+    moves every edge around it so (a scoresheet's, a phone's), and the edges that run away
+    from the board cross the ring's depth as an arm does (kingplay 70170: a scoresheet's
+    edges beside a board whose corners came and went held it covered for 20 s and eleven
+    plies). An arm puts its own colour there, beyond what the cells around spanned."""
+    kernel = np.ones((3, 3), np.uint8)
+    high = np.stack([cv2.dilate(reference[..., c], kernel) for c in range(reference.shape[2])], axis=2)
+    low = np.stack([cv2.erode(reference[..., c], kernel) for c in range(reference.shape[2])], axis=2)
+    outside = np.maximum(relit - high, low - relit).max(axis=2)
+    shifted: np.ndarray = (_steepest_step(reference) > level) & (outside <= level / 2)
+    return shifted
 
 
 def _glared(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarray:
