@@ -490,7 +490,8 @@ class OcclusionGate:
             # A still change that no arm reaching in explains (a tall king now hiding a
             # corner, a cup beside the board) is the new normal; so is a shadow that fell
             # over the ring as corners went (kingplay 70026: a person's shadow over a dim
-            # board hid corners from the probe, and no read came for the rest of the game).
+            # board hid corners from the probe, and no read came for the rest of the game),
+            # and the edges around a board that sits a pixel elsewhere (:func:`_shifted`).
             return lost, False, False
         if quiet >= cfg.settle_s and self._smeared(cells, check):
             # So is one against a still view taken on a smeared frame (:meth:`_smeared`).
@@ -526,7 +527,8 @@ class OcclusionGate:
         shadow counts too, for the second: a hand may be on the board; the third is for a
         change that stays (:meth:`_covered`), and takes out only the cells one gain darkened
         to within the cells' noise (``_shaded``'s second), as a sleeve of nearly the cloth's
-        colour does not (kingplay 70096); the fourth says the board is let through only
+        colour does not (kingplay 70096), and the edges a shift of the still view by a cell
+        explains (:func:`_shifted`); the fourth says the board is let through only
         past a spot (:func:`_faded`), with every corner in view.
 
         The level comes from the ring's noise, measured on the change itself, so a light's
