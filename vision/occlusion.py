@@ -79,6 +79,14 @@ SHADE_FIT = 1.5
 #: A change is white light added or taken (a glare) where channels scaled alike (a shadow)
 #: leave this many times its residual.
 GLARE_MARGIN = 2.0
+#: The shifts of the still view, in quarter squares, a board pushed a pixel may show
+#: (:func:`_shifted`)...
+SHIFTS = tuple((dx, dy) for dx in np.linspace(-1, 1, 9) for dy in np.linspace(-1, 1, 9) if dx or dy)
+#: ...where one brings back this share of the ring's changed cells (the rest: cells on an
+#: edge's steepest step, which the camera's noise and the cells' averaging move further)...
+SHIFT_SHARE = 2 / 3
+#: ...and they are at least a square's length of edge (quarter squares).
+SHIFT_CELLS = 4
 #: A ring piece is a lamp's spot, no arm (:func:`_faded`), where it changed by this many
 #: times a change's level...
 SPOT_CHANGE = 2.0
@@ -563,7 +571,7 @@ class OcclusionGate:
         # ...but a glare that came or went is no hand's: light added or taken away.
         ring = ring & ~_glared(relit, self._reference, level)
         crossing, arm, _ = self._arm(cells, signed, change, ring, level)
-        staying = ring & ~dimmed & ~_shifted(relit, self._reference, level)
+        staying = ring & ~dimmed & ~_shifted(relit, self._reference, self._ring, level)
         return crossing, arm, arm and self._arm(cells, signed, change, staying, level)[1], False
 
     def _arm(self, cells: np.ndarray, signed: np.ndarray, change: np.ndarray, ring: np.ndarray,
@@ -666,21 +674,31 @@ def _shaded(relit: np.ndarray, reference: np.ndarray, level: float,
     return shaded, dimmed
 
 
-def _shifted(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarray:
-    """``(h, w)`` cells of an edge in ``reference`` (a neighbour differs by more than
-    ``level``) that now lie, in every channel, within half the ``level`` of what the cell
-    and its eight neighbours span there: the still view shifted by up to a cell explains
-    them. A board pushed a pixel across the table, or a location that settles a pixel off,
-    moves every edge around it so (a scoresheet's, a phone's), and the edges that run away
-    from the board cross the ring's depth as an arm does (kingplay 70170: a scoresheet's
-    edges beside a board whose corners came and went held it covered for 20 s and eleven
-    plies). An arm puts its own colour there, beyond what the cells around spanned."""
-    kernel = np.ones((3, 3), np.uint8)
-    high = np.stack([cv2.dilate(reference[..., c], kernel) for c in range(reference.shape[2])], axis=2)
-    low = np.stack([cv2.erode(reference[..., c], kernel) for c in range(reference.shape[2])], axis=2)
-    outside = np.maximum(relit - high, low - relit).max(axis=2)
-    shifted: np.ndarray = (_steepest_step(reference) > level) & (outside <= level / 2)
-    return shifted
+def _shifted(relit: np.ndarray, reference: np.ndarray, ring: np.ndarray, level: float) -> np.ndarray:
+    """``(h, w)`` the ``ring``'s cells changed from the still view by more than the
+    ``level``, where one shift of the whole view, by up to a cell each way (:data:`SHIFTS`),
+    brings back most of them (:data:`SHIFT_SHARE`, at least :data:`SHIFT_CELLS`) to within
+    it in every channel (none elsewhere): the shift that leaves the fewest of the
+    ring's cells beyond the level. A board pushed a pixel across the table, or a location
+    that settles a pixel off, moves every edge around it alike (a scoresheet's, a phone's),
+    and the edges that run away from the board cross the ring's depth as an arm does
+    (kingplay 70170: a scoresheet's edges beside a board whose corners came and went held
+    it covered for 20 s and eleven plies). An arm comes on its own: a shift that brought its
+    colour back would move the edges it left alone, and a hand's first cells or two are
+    too few to show a shift (kingplay 70153)."""
+    off = ring & (np.abs(relit - reference).max(axis=2) > level)
+    changed = int(off.sum())
+    if changed < SHIFT_CELLS:
+        return np.zeros(off.shape, bool)
+    fewest, back = changed, 0
+    h, w = reference.shape[:2]
+    for dx, dy in SHIFTS:
+        moved = cv2.warpAffine(reference, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        still_off = ring & (np.abs(relit - moved).max(axis=2) > level)
+        if int(still_off.sum()) < fewest:
+            fewest, back = int(still_off.sum()), int((off & ~still_off).sum())
+    return off if back >= SHIFT_SHARE * changed else np.zeros(off.shape, bool)
 
 
 def _glared(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarray:
