@@ -535,8 +535,8 @@ class OcclusionGate:
         shadow counts too, for the second: a hand may be on the board; the third is for a
         change that stays (:meth:`_covered`), and takes out only the cells one gain darkened
         to within the cells' noise (``_shaded``'s second), as a sleeve of nearly the cloth's
-        colour does not (kingplay 70096), and the edges a shift of the still view by a cell
-        explains (:func:`_shifted`); the fourth says the board is let through only
+        colour does not (kingplay 70096), and the edges one shift of the whole still view
+        brings back (:func:`_shifted`); the fourth says the board is let through only
         past a spot (:func:`_faded`), with every corner in view.
 
         The level comes from the ring's noise, measured on the change itself, so a light's
@@ -683,7 +683,7 @@ def _shifted(relit: np.ndarray, reference: np.ndarray, ring: np.ndarray, level: 
     that settles a pixel off, moves every edge around it alike (a scoresheet's, a phone's),
     and the edges that run away from the board cross the ring's depth as an arm does
     (kingplay 70170: a scoresheet's edges beside a board whose corners came and went held
-    it covered for 20 s and eleven plies). An arm comes on its own: a shift that brought its
+    it covered while the game went on). An arm comes on its own: a shift that brought its
     colour back would move the edges it left alone, and a hand's first cells or two are
     too few to show a shift (kingplay 70153)."""
     off = ring & (np.abs(relit - reference).max(axis=2) > level)
