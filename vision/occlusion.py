@@ -693,7 +693,7 @@ def _shifted(relit: np.ndarray, reference: np.ndarray, ring: np.ndarray, level: 
     fewest, back = changed, 0
     h, w = reference.shape[:2]
     for dx, dy in SHIFTS:
-        moved = cv2.warpAffine(reference, np.float32([[1, 0, dx], [0, 1, dy]]), (w, h),
+        moved = cv2.warpAffine(reference, np.array([[1, 0, dx], [0, 1, dy]], np.float32), (w, h),
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         still_off = ring & (np.abs(relit - moved).max(axis=2) > level)
         if int(still_off.sum()) < fewest:
