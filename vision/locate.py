@@ -1063,8 +1063,9 @@ def locate_board(
 
     A hall has boards side by side, and the grid grown first may be the next table's. The
     board found is painted over and the frame searched again (:func:`_masked`): a board
-    wholly in view beats one cut by the frame's edge, and of two wholly in view the one
-    nearer the frame's centre is taken, since a camera is aimed at its own board (kingplay
+    wholly in view beats one cut by the frame's edge, and of two wholly in view (the second
+    sure, or as sure as the first) the one nearer the frame's centre is taken, since a
+    camera is aimed at its own board (kingplay
     70106: the next table's board, nearer the camera and larger, lay whole at the frame's
     bottom edge, and the game's own was never followed).
     """
@@ -1080,8 +1081,13 @@ def locate_board(
         return other if other is not None and _in_frame(other, frame) else found
     # A second board wholly in view is the same set's: the first colour planes show it, and
     # the search's fallbacks (for boards hard to see) are spared on every frame with one board.
+    # It is weighed when it is sure, or no less sure than the first: which of two dim boards
+    # the search happens to grow first says nothing of which is the camera's (kingplay 70168:
+    # the next table's board, found first at 0.24, was followed to the end, and the game's
+    # own, found beside it at 0.31 and nearer the centre, was never read).
     other = _search(_masked(frame, found), cfg, lens, thorough=False)
-    if other is None or not _in_frame(other, frame) or other.confidence < cfg.good_confidence:
+    weighed = min(cfg.good_confidence, found.confidence)
+    if other is None or not _in_frame(other, frame) or other.confidence < weighed:
         return found  # no other board, or one too unsure to weigh against the first
     return min((found, other), key=lambda board: _off_centre(board, frame))
 

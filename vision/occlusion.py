@@ -79,6 +79,14 @@ SHADE_FIT = 1.5
 #: A change is white light added or taken (a glare) where channels scaled alike (a shadow)
 #: leave this many times its residual.
 GLARE_MARGIN = 2.0
+#: The shifts of the still view, in quarter squares, a board pushed a pixel may show
+#: (:func:`_shifted`)...
+SHIFTS = tuple((dx, dy) for dx in np.linspace(-1, 1, 9) for dy in np.linspace(-1, 1, 9) if dx or dy)
+#: ...where one brings back this share of the ring's changed cells (the rest: cells on an
+#: edge's steepest step, which the camera's noise and the cells' averaging move further)...
+SHIFT_SHARE = 2 / 3
+#: ...and they are at least a square's length of edge (quarter squares).
+SHIFT_CELLS = 4
 #: A ring piece is a lamp's spot, no arm (:func:`_faded`), where it changed by this many
 #: times a change's level...
 SPOT_CHANGE = 2.0
@@ -490,7 +498,8 @@ class OcclusionGate:
             # A still change that no arm reaching in explains (a tall king now hiding a
             # corner, a cup beside the board) is the new normal; so is a shadow that fell
             # over the ring as corners went (kingplay 70026: a person's shadow over a dim
-            # board hid corners from the probe, and no read came for the rest of the game).
+            # board hid corners from the probe, and no read came for the rest of the game),
+            # and the edges around a board that sits a pixel elsewhere (:func:`_shifted`).
             return lost, False, False
         if quiet >= cfg.settle_s and self._smeared(cells, check):
             # So is one against a still view taken on a smeared frame (:meth:`_smeared`).
@@ -526,7 +535,8 @@ class OcclusionGate:
         shadow counts too, for the second: a hand may be on the board; the third is for a
         change that stays (:meth:`_covered`), and takes out only the cells one gain darkened
         to within the cells' noise (``_shaded``'s second), as a sleeve of nearly the cloth's
-        colour does not (kingplay 70096); the fourth says the board is let through only
+        colour does not (kingplay 70096), and the edges one shift of the whole still view
+        brings back (:func:`_shifted`); the fourth says the board is let through only
         past a spot (:func:`_faded`), with every corner in view.
 
         The level comes from the ring's noise, measured on the change itself, so a light's
@@ -561,7 +571,8 @@ class OcclusionGate:
         # ...but a glare that came or went is no hand's: light added or taken away.
         ring = ring & ~_glared(relit, self._reference, level)
         crossing, arm, _ = self._arm(cells, signed, change, ring, level)
-        return crossing, arm, arm and self._arm(cells, signed, change, ring & ~dimmed, level)[1], False
+        staying = ring & ~dimmed & ~_shifted(relit, self._reference, self._ring, level)
+        return crossing, arm, arm and self._arm(cells, signed, change, staying, level)[1], False
 
     def _arm(self, cells: np.ndarray, signed: np.ndarray, change: np.ndarray, ring: np.ndarray,
              level: float, edged: bool = False) -> tuple[bool, bool, bool]:
@@ -661,6 +672,33 @@ def _shaded(relit: np.ndarray, reference: np.ndarray, level: float,
     noisy = SHADE_NOISE * noise / np.maximum(np.linalg.norm(relit + FLOOR, axis=2), FLOOR)
     dimmed: np.ndarray = (scaled <= SHADE_FIT * noise) & (steps <= SHADE_SMOOTH + noisy) & gained & (gain < 1)
     return shaded, dimmed
+
+
+def _shifted(relit: np.ndarray, reference: np.ndarray, ring: np.ndarray, level: float) -> np.ndarray:
+    """``(h, w)`` the ``ring``'s cells changed from the still view by more than the
+    ``level``, where one shift of the whole view, by up to a cell each way (:data:`SHIFTS`),
+    brings back most of them (:data:`SHIFT_SHARE`, at least :data:`SHIFT_CELLS`) to within
+    it in every channel (none elsewhere): the shift that leaves the fewest of the
+    ring's cells beyond the level. A board pushed a pixel across the table, or a location
+    that settles a pixel off, moves every edge around it alike (a scoresheet's, a phone's),
+    and the edges that run away from the board cross the ring's depth as an arm does
+    (kingplay 70170: a scoresheet's edges beside a board whose corners came and went held
+    it covered while the game went on). An arm comes on its own: a shift that brought its
+    colour back would move the edges it left alone, and a hand's first cells or two are
+    too few to show a shift (kingplay 70153)."""
+    off = ring & (np.abs(relit - reference).max(axis=2) > level)
+    changed = int(off.sum())
+    if changed < SHIFT_CELLS:
+        return np.zeros(off.shape, bool)
+    fewest, back = changed, 0
+    h, w = reference.shape[:2]
+    for dx, dy in SHIFTS:
+        moved = cv2.warpAffine(reference, np.array([[1, 0, dx], [0, 1, dy]], np.float32), (w, h),
+                               flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        still_off = ring & (np.abs(relit - moved).max(axis=2) > level)
+        if int(still_off.sum()) < fewest:
+            fewest, back = int(still_off.sum()), int((off & ~still_off).sum())
+    return off if back >= SHIFT_SHARE * changed else np.zeros(off.shape, bool)
 
 
 def _glared(relit: np.ndarray, reference: np.ndarray, level: float) -> np.ndarray:

@@ -5,8 +5,9 @@ wrist resting at the board's corner (its arm differs from the table by under 30 
 and covers little of a half square), men and kings of the far row, leaning into the ring from
 a low camera, shifted a little by the hand that played (which kept a board "occluded" for
 seconds and lost plies of recorded games), a hand creeping in, a sleeve resting beside a
-lamp's moving spot on a dim board, a deep shadow leaving, and a shadow falling over a dim
-table as the board's corners went.
+lamp's moving spot on a dim board, a deep shadow leaving, a shadow falling over a dim
+table as the board's corners went, a scoresheet's edges beside a board pushed a pixel, and
+a hand's first cells at the ring's corner, which no such push explains.
 """
 
 from pathlib import Path
@@ -123,3 +124,37 @@ def test_a_shadow_over_a_dim_table_is_no_arm_even_with_corners_hidden():
     assert _ring_verdict("shadow_dim_70026") == (True, False, False)
     crossing, arm, unshaded = _ring_verdict("shadow_dim_70026", hidden=True)
     assert crossing and arm and not unshaded
+
+
+def test_edges_around_a_board_pushed_a_pixel_settle_even_with_corners_hidden():
+    """Kingplay 70170 at 7.6 s: a scoresheet lay beside the board and a phone at its corner;
+    the still view was taken, then the board sat a pixel or so elsewhere against them. The
+    sheet's edges, which run away from the board, changed across the ring's depth (by 20-43
+    grey levels, up to 0.8 of their step in the still view) as an arm does, and with the
+    corners of dark men on red squares coming and going from the probe, the board stayed
+    covered for 20 s while eleven plies were played. One shift of the whole still view, by
+    a quarter square, brings back most of the changed cells: that change, still, is the new
+    normal."""
+    crossing, arm, unshaded = _ring_verdict("scoresheet_shift_70170", hidden=True)
+    assert crossing and arm and not unshaded
+
+
+def test_an_arm_across_the_ring_beside_shifted_edges_stays_an_arm():
+    """The same frame with a sleeve across the ring's near side: its colour is none of the
+    cells around it in the still view, so no shift explains it."""
+    frame = np.load(Path(__file__).parent / "data" / "scoresheet_shift_70170.npz")
+    cells = frame["cells"].astype(np.float32)
+    cells[36:48, 20:23] = (90.0, 130.0, 170.0)  # a sleeve from the ring's outer edge onto the board
+    gate = OcclusionGate()
+    gate._reference = frame["reference"].astype(np.float32)
+    crossing, arm, unshaded, _ = gate._ring_change(cells, frame["rows"], hidden=True)
+    assert crossing and arm and unshaded
+
+
+def test_a_hand_coming_in_at_the_rings_corner_is_no_shift():
+    """Kingplay 70153 at 7.68 s: a hand came in at the ring's far corner, two quarter squares
+    changed beyond the level, with corners hidden and the board quiet for 2.6 s. A shift of
+    the still view that brought those two back moved nothing else, and the board, taken as
+    pushed, was read with the hand coming (three plies invented, none right). A shift shows
+    on a square's length of edge or more; two cells are an arm's first."""
+    assert _ring_verdict("hand_onset_70153", hidden=True) == (True, True, True)
