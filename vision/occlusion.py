@@ -163,6 +163,7 @@ class OcclusionGate:
         u = (np.arange(q) + 0.5) / 4 - cfg.margin
         self._centres = np.stack(np.meshgrid(u, u), axis=-1).astype(np.float32)  # board units
         self._reset(None)
+        self._ever_still = False  # the board was still once since the gate began (_wavering)
 
     def _reset(self, location: BoardLocation | None) -> None:
         self._location = location
@@ -328,7 +329,7 @@ class OcclusionGate:
             state = GateState.MOVING
         else:
             state = GateState.STILL
-            self._still_at = timestamp
+            self._still_at, self._ever_still = timestamp, True
             settled = quiet >= cfg.settle_s and not (same and self._settled_view)
             if self._state is not GateState.STILL or settled:
                 # The still view is taken as the board settles, not frame by frame: a hand
@@ -425,9 +426,9 @@ class OcclusionGate:
             # more, and over a plain square, where nothing slides, by all of it.
             slid = cfg.registration * _halves(_steepest_step(before)[..., None])[..., 0]
             motion = _third_largest(np.maximum(changed - slid, 0.0))
-            self._allowing = motion <= level  # a hand ends it
+            wavering = True
         else:
-            self._allowing = False
+            wavering = False
         moving = motion > level
         # One frame that moves a little between quiet ones is a key frame's pulse or a
         # burst of noise, not a hand: a hand moves the board's cells for frames on end,
@@ -438,6 +439,7 @@ class OcclusionGate:
         self._was_moving = moving
         if pulse:
             self._last_pulse = timestamp
+        self._allowing = wavering and (not moving or pulse)  # a hand ends it, a key frame's pulse not
         return motion, moving and not pulse
 
     def _stamp(self, halves: np.ndarray, level: float, timestamp: float) -> None:
@@ -458,13 +460,18 @@ class OcclusionGate:
         counts in full: a board read then is read off its squares until the follower has
         caught up. Only from a board not still for ``unread_s`` on, until a hand moves: the
         allowance lets a board be read where it would be lost, not sooner where it is read,
-        as a hand that changes a cell by little more than its edges slide passes under it."""
+        as a hand that changes a cell by little more than its edges slide passes under it.
+        A board never still since the gate began has no read to keep, and its set-up may
+        stand only a moment before the first move: it is allowed the slip from its first
+        frame (kingplay 70005: a camera wavering from the first frame, the board was first
+        still at 2.8 s, after the first move at 2.1 s, and no game was found)."""
         if self._still_at is None:
             self._still_at = timestamp
         self._slips = [(t, slip) for t, slip in self._slips if t > timestamp - self.cfg.shake_s]
         usual = float(np.median([slip for _, slip in self._slips])) if self._slips else 0.0
         self._slips.append((timestamp, slipped))
-        unread = self._allowing or timestamp - self._still_at >= self.cfg.unread_s
+        unread = (self._allowing or not self._ever_still
+                  or timestamp - self._still_at >= self.cfg.unread_s)
         return unread and usual > level and slipped <= self.cfg.jolt_factor * usual
 
     def _covered(self, cells: np.ndarray, rows: np.ndarray, check: GridCheck,
