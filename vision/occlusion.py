@@ -402,7 +402,13 @@ class OcclusionGate:
 
     def _motion(self, cells: np.ndarray, rows: np.ndarray, timestamp: float) -> tuple[float, bool]:
         """The change of half squares since the previous frame (the third largest, in grey
-        levels, the light's change divided out) and whether it is motion."""
+        levels, the light's change divided out) and whether it is motion. A frame that moves
+        under the slip's allowance ends it (a hand), unless let pass as a key frame's pulse:
+        a pulse is no hand, and taken for one on a board that wavers, it held the board
+        unread for ``unread_s`` after it (kingplay 70005: MPEG-4 with a key frame every 7
+        frames; a pulse at 11.2 s, no hand near, and the board, read 0.9 s after two plies
+        made across a gap, went unread until the next ply's hand had come; the plies around
+        it were recorded wrong, 6 of 10 nobody played)."""
         cfg = self.cfg
         halves, half_rows = _halves(cells), _halves(rows[..., None])[..., 0]
         before, self._previous = self._previous, cells
@@ -418,7 +424,8 @@ class OcclusionGate:
         level = max(cfg.motion_level, cfg.noise_factor * noise_level(change))
         self._stamp(halves, level, timestamp)
         motion = _third_largest(changed)
-        if self._wavering(motion, level, timestamp):
+        wavering = self._wavering(motion, level, timestamp)
+        if wavering:
             # A picture registered a fraction of a pixel off slides each cell by that share
             # of its steepest step to a neighbour in the previous frame: on a small board
             # under a wobbling camera every square's edge changes so, frame after frame, and
@@ -426,9 +433,6 @@ class OcclusionGate:
             # more, and over a plain square, where nothing slides, by all of it.
             slid = cfg.registration * _halves(_steepest_step(before)[..., None])[..., 0]
             motion = _third_largest(np.maximum(changed - slid, 0.0))
-            wavering = True
-        else:
-            wavering = False
         moving = motion > level
         # One frame that moves a little between quiet ones is a key frame's pulse or a
         # burst of noise, not a hand: a hand moves the board's cells for frames on end,
@@ -439,7 +443,7 @@ class OcclusionGate:
         self._was_moving = moving
         if pulse:
             self._last_pulse = timestamp
-        self._allowing = wavering and (not moving or pulse)  # a hand ends it, a key frame's pulse not
+        self._allowing = wavering and (pulse or not moving)
         return motion, moving and not pulse
 
     def _stamp(self, halves: np.ndarray, level: float, timestamp: float) -> None:
@@ -463,8 +467,10 @@ class OcclusionGate:
         as a hand that changes a cell by little more than its edges slide passes under it.
         A board never still since the gate began has no read to keep, and its set-up may
         stand only a moment before the first move: it is allowed the slip from its first
-        frame (kingplay 70005: a camera wavering from the first frame, the board was first
-        still at 2.8 s, after the first move at 2.1 s, and no game was found)."""
+        frame (kingplay 70174: a camera wobbling 2 pixels every 0.2 s, the set-up stood 1.3 s
+        before the first hand came, the board was first still at 4.2 s, a ply in, and no game
+        was found; 70005 likewise). A knock that moves the board later (``_reset``) keeps
+        the rule for a board read before: it is the set-up that stands a moment only."""
         if self._still_at is None:
             self._still_at = timestamp
         self._slips = [(t, slip) for t, slip in self._slips if t > timestamp - self.cfg.shake_s]
