@@ -405,10 +405,10 @@ class OcclusionGate:
         levels, the light's change divided out) and whether it is motion. A frame that moves
         under the slip's allowance ends it (a hand), unless let pass as a key frame's pulse:
         a pulse is no hand, and taken for one on a board that wavers, it held the board
-        unread for ``unread_s`` after it (kingplay 70005: MPEG-4 with a key frame every 7
-        frames; a pulse at 11.2 s, no hand near, and the board, read 0.9 s after two plies
-        made across a gap, went unread until the next ply's hand had come; the plies around
-        it were recorded wrong, 6 of 10 nobody played)."""
+        unread for ``unread_s`` after it (kingplay 70005: MPEG-4 with frequent key frames; a
+        pulse with no hand near ended the board's read soon after two plies made across a
+        gap, it went unread until the next ply's hand had come, and the plies around it were
+        recorded wrong)."""
         cfg = self.cfg
         halves, half_rows = _halves(cells), _halves(rows[..., None])[..., 0]
         before, self._previous = self._previous, cells
@@ -467,8 +467,8 @@ class OcclusionGate:
         as a hand that changes a cell by little more than its edges slide passes under it.
         A board never still since the gate began has no read to keep, and its set-up may
         stand only a moment before the first move: it is allowed the slip from its first
-        frame (kingplay 70174: a camera wobbling 2 pixels every 0.2 s, the set-up stood 1.3 s
-        before the first hand came, the board was first still at 4.2 s, a ply in, and no game
+        frame (kingplay 70174: under a wobbling camera the set-up stood a little over a
+        second before the first hand came, the board was first still a ply in, and no game
         was found; 70005 likewise). A knock that moves the board later (``_reset``) keeps
         the rule for a board read before: it is the set-up that stands a moment only."""
         if self._still_at is None:
