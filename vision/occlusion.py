@@ -171,6 +171,7 @@ class OcclusionGate:
         u = (np.arange(q) + 0.5) / 4 - cfg.margin
         self._centres = np.stack(np.meshgrid(u, u), axis=-1).astype(np.float32)  # board units
         self._reset(None)
+        self._ever_still = False  # the board was still once since the gate began (_wavering)
 
     def _reset(self, location: BoardLocation | None) -> None:
         self._location = location
@@ -336,7 +337,7 @@ class OcclusionGate:
             state = GateState.MOVING
         else:
             state = GateState.STILL
-            self._still_at = timestamp
+            self._still_at, self._ever_still = timestamp, True
             settled = quiet >= cfg.settle_s and not (same and self._settled_view)
             if self._state is not GateState.STILL or settled:
                 # The still view is taken as the board settles, not frame by frame: a hand
@@ -409,7 +410,13 @@ class OcclusionGate:
 
     def _motion(self, cells: np.ndarray, rows: np.ndarray, timestamp: float) -> tuple[float, bool]:
         """The change of half squares since the previous frame (the third largest, in grey
-        levels, the light's change divided out) and whether it is motion."""
+        levels, the light's change divided out) and whether it is motion. A frame that moves
+        under the slip's allowance ends it (a hand), unless let pass as a key frame's pulse:
+        a pulse is no hand, and taken for one on a board that wavers, it held the board
+        unread for ``unread_s`` after it (kingplay 70005: MPEG-4 with frequent key frames; a
+        pulse with no hand near ended the board's read soon after two plies made across a
+        gap, it went unread until the next ply's hand had come, and the plies around it were
+        recorded wrong)."""
         cfg = self.cfg
         halves, half_rows = _halves(cells), _halves(rows[..., None])[..., 0]
         before, self._previous = self._previous, cells
@@ -425,7 +432,8 @@ class OcclusionGate:
         level = max(cfg.motion_level, cfg.noise_factor * noise_level(change))
         self._stamp(halves, level, timestamp)
         motion = _third_largest(changed)
-        if self._wavering(motion, level, timestamp):
+        wavering = self._wavering(motion, level, timestamp)
+        if wavering:
             # A picture registered a fraction of a pixel off slides each cell by that share
             # of its steepest step to a neighbour in the previous frame: on a small board
             # under a wobbling camera every square's edge changes so, frame after frame, and
@@ -433,9 +441,6 @@ class OcclusionGate:
             # more, and over a plain square, where nothing slides, by all of it.
             slid = cfg.registration * _halves(_steepest_step(before)[..., None])[..., 0]
             motion = _third_largest(np.maximum(changed - slid, 0.0))
-            self._allowing = motion <= level  # a hand ends it
-        else:
-            self._allowing = False
         moving = motion > level
         # One frame that moves a little between quiet ones is a key frame's pulse or a
         # burst of noise, not a hand: a hand moves the board's cells for frames on end,
@@ -446,6 +451,7 @@ class OcclusionGate:
         self._was_moving = moving
         if pulse:
             self._last_pulse = timestamp
+        self._allowing = wavering and (pulse or not moving)
         return motion, moving and not pulse
 
     def _stamp(self, halves: np.ndarray, level: float, timestamp: float) -> None:
@@ -466,13 +472,20 @@ class OcclusionGate:
         counts in full: a board read then is read off its squares until the follower has
         caught up. Only from a board not still for ``unread_s`` on, until a hand moves: the
         allowance lets a board be read where it would be lost, not sooner where it is read,
-        as a hand that changes a cell by little more than its edges slide passes under it."""
+        as a hand that changes a cell by little more than its edges slide passes under it.
+        A board never still since the gate began has no read to keep, and its set-up may
+        stand only a moment before the first move: it is allowed the slip from its first
+        frame (kingplay 70174: under a wobbling camera the set-up stood a little over a
+        second before the first hand came, the board was first still a ply in, and no game
+        was found; 70005 likewise). A knock that moves the board later (``_reset``) keeps
+        the rule for a board read before: it is the set-up that stands a moment only."""
         if self._still_at is None:
             self._still_at = timestamp
         self._slips = [(t, slip) for t, slip in self._slips if t > timestamp - self.cfg.shake_s]
         usual = float(np.median([slip for _, slip in self._slips])) if self._slips else 0.0
         self._slips.append((timestamp, slipped))
-        unread = self._allowing or timestamp - self._still_at >= self.cfg.unread_s
+        unread = (self._allowing or not self._ever_still
+                  or timestamp - self._still_at >= self.cfg.unread_s)
         return unread and usual > level and slipped <= self.cfg.jolt_factor * usual
 
     def _covered(self, cells: np.ndarray, rows: np.ndarray, check: GridCheck,

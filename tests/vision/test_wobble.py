@@ -71,15 +71,19 @@ def test_a_wobbling_camera_shows_a_still_board_and_a_hand_is_kept_out(scene, amp
 
 
 def test_without_registration_the_same_wobble_keeps_the_board_moving(scene):
-    """The failure of issue 20: compare cells at a stale location and wobble reads as motion."""
+    """The failure of issue 20: compare cells at a stale location and wobble reads as motion.
+    On a board read once: one never still yet is allowed its registration's slip from the
+    first frame (``OcclusionGate._wavering``), as it is on a board unread for a while."""
     clean, _ = scene
     rng = np.random.default_rng(5)
-    path = walk(rng, 60, 3.0, smooth=False)
+    steady = 45  # read once, the camera bolted down
+    path = np.concatenate([np.zeros((steady, 2)), walk(rng, 50, 3.0, smooth=False)])
     location = locate_board(clean.image)
     gate = OcclusionGate()
     states = [gate.update(image, location, i * DT)
               for i, image in enumerate(shifted(clean.image, *p, rng) for p in path)]
-    assert not any(s.readable for s in states)
+    assert states[steady - 1].readable
+    assert not any(s.readable for s in states[steady:])
 
 
 @pytest.mark.parametrize("dx, dy", [(0.3, -0.2), (2.5, 1.5), (-6.0, 4.0)])
