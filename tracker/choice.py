@@ -46,6 +46,11 @@ class Candidates:
                 left[k, [m.start - 1 for m in h.moves]] = True
         return cls(stories, board_classes([s.board for s in stories]), decisions, left)
 
+    def only(self, kept: np.ndarray) -> Candidates:
+        """The stories ``kept`` (N booleans) says, in their order."""
+        return Candidates([s for s, k in zip(self.stories, kept) if k], self.classes[kept],
+                          self.decisions[kept], self.left[kept])
+
 
 def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
                left: frozenset[int] = frozenset()) -> Story | None:
@@ -54,6 +59,7 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
     game's last change left (its last ply's, with those of the plies taken with it), which
     may still read as holding their pieces."""
     log_p = log_probabilities(reading)
+    candidates = candidates.only(~_doubted_replies(log_p, candidates, config.square_tolerance))
     stories, classes, decisions = candidates.stories, candidates.classes, candidates.decisions
     scores = score_boards(log_p, classes)
     best = int(np.argmax(scores))
@@ -65,8 +71,6 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
     if stories[best].kind is StoryKind.START:
         best = _set_up(reading, classes, np.flatnonzero(same_sides), config.margin)
     rival = (decisions != decisions[best]) & ~same_sides
-    if not against:
-        rival &= ~_doubted_replies(log_p, candidates, config.square_tolerance)
     if rival.any() and scores[best] - scores[rival].max() < config.margin:
         if not against:
             return None  # not sure yet: say nothing rather than guess
@@ -82,15 +86,15 @@ def best_story(reading: Reading, candidates: Candidates, config: TrackerConfig,
 
 def _doubted_replies(log_p: np.ndarray, candidates: Candidates, tolerance: float) -> np.ndarray:
     """Which stories are a move and a reply that missed the capture it offered, read against
-    on some square by more than ``tolerance`` nats: (N,) booleans.
+    on some square by more than ``tolerance`` nats: (N,) booleans. Such a story is told only
+    where the reading contradicts it nowhere.
 
-    Such a story names two plies and an irregularity, and its boards are many (every legal
-    move, then every plain reply), so one of them comes within the margin of nearly any
-    board read with a doubt. It holds back a story the reading contradicts nowhere only
-    where the reading does not contradict it either (kingplay 70160: the king's 23-14, read
-    against nowhere, held back by 23-14 8-4 read against on 8, which the king still held,
-    until the board was lost). Where the best story needs a misread too, it is a rival as
-    any other (kingplay 70147: 29-22 20-2, read against on 29, against 31-22 20-2)."""
+    It names two plies and an irregularity, and its boards are many (every legal move, then
+    every plain reply), so one of them comes near nearly any board read with a doubt: the
+    square a piece left, read as still holding it, fits a man's move answered against the
+    rules as well as the king's legal move and its legal answer (kingplay 70077's 3-10
+    26-22), and a rival read against on a square held back the king's 23-14, read against
+    nowhere, until the board was lost (kingplay 70160)."""
     own = log_p[np.arange(32), candidates.classes]
     doubted = (log_p.max(axis=1)[None, :] - own > tolerance).any(axis=1)
     replies = np.array([s.hypothesis is not None and s.hypothesis.verdict is Verdict.MOVED_AND_MISSED

@@ -1,9 +1,11 @@
 """A move and a reply that missed the capture it offered (``Verdict.MOVED_AND_MISSED``)
-is a story like any other where the reading argues for it, but one the reading contradicts
-on a square never holds back a story it contradicts nowhere (``tracker.choice``).
+is told where the reading argues for it on every square, and is no story where the reading
+contradicts it on one (``tracker.choice``).
 
 Kingplay 70160: the king's 23-14, read against nowhere, was held back by 23-14 8-4, read
-against on 8 where the king still stood, until the board was lost."""
+against on 8 where the king still stood, until the board was lost. 70077's 3-10 26-22
+(tests/tracker/test_doubtful_steps.py): the square the king left, read as still holding it,
+fitted 6-10 with 26-22 missing a capture as well."""
 
 from __future__ import annotations
 
