@@ -45,6 +45,20 @@ def test_a_small_board_registered_a_fraction_of_a_pixel_off_each_frame_settles()
     assert states[-60:] == [GateState.STILL] * 60
 
 
+def _hand_coming(small: np.ndarray, location, first: int, frames: int) -> list[np.ndarray]:
+    """``frames`` frames of the wavering board from frame ``first`` on, a hand coming in
+    from its near edge a little further each frame."""
+    images = []
+    for k in range(frames):
+        hand = _slipped(small, first + k)
+        reach = 9.5 - 0.15 * k
+        palm = project(location.homography, np.float64([[3.0, 12.0], [5.0, 12.0], [5.0 + 0.3 * (k % 2), reach],
+                                                          [3.0, reach]])).astype(np.int32)
+        cv2.fillPoly(hand, [palm.reshape(-1, 1, 2)], (90, 120, 170))
+        images.append(hand)
+    return images
+
+
 def test_a_board_that_wavers_from_the_first_frame_is_read_at_once():
     """A board never still since the gate began is allowed its slip from its first frame:
     its set-up stands a moment only (kingplay 70174: under a camera wobbling 2 pixels, the
@@ -59,14 +73,7 @@ def test_a_board_that_wavers_from_the_first_frame_is_read_at_once():
 
 def test_a_hand_moving_over_a_board_just_found_is_never_read():
     small, location = _small_board()
-    images = [_slipped(small, k) for k in range(5)]
-    for k in range(40):  # a hand comes in from the near edge, a little further each frame
-        hand = _slipped(small, 5 + k)
-        reach = 9.5 - 0.15 * k
-        palm = project(location.homography, np.float64([[3.0, 12.0], [5.0, 12.0], [5.0 + 0.3 * (k % 2), reach],
-                                                          [3.0, reach]])).astype(np.int32)
-        cv2.fillPoly(hand, [palm.reshape(-1, 1, 2)], (90, 120, 170))
-        images.append(hand)
+    images = [_slipped(small, k) for k in range(5)] + _hand_coming(small, location, 5, 40)
     states = _gate_states(images, [location] * len(images))
     assert GateState.STILL not in states
 
@@ -97,14 +104,7 @@ def test_a_key_frames_pulse_leaves_a_wavering_board_read():
 
 def test_a_hand_moving_over_such_a_board_is_never_read():
     small, location = _small_board()
-    images = [_slipped(small, k) for k in range(100)]
-    for k in range(30):  # a hand comes in from the near edge, a little further each frame
-        hand = _slipped(small, 100 + k)
-        reach = 9.5 - 0.15 * k
-        palm = project(location.homography, np.float64([[3.0, 12.0], [5.0, 12.0], [5.0 + 0.3 * (k % 2), reach],
-                                                          [3.0, reach]])).astype(np.int32)
-        cv2.fillPoly(hand, [palm.reshape(-1, 1, 2)], (90, 120, 170))
-        images.append(hand)
+    images = [_slipped(small, k) for k in range(100)] + _hand_coming(small, location, 100, 30)
     states = _gate_states(images, [location] * len(images))
     assert states[99] is GateState.STILL
     assert GateState.STILL not in states[101:]
