@@ -62,8 +62,17 @@ _IRREGULAR = frozenset({Verdict.MISSED_CAPTURE, Verdict.WRONG_SIDE, Verdict.STOP
                         Verdict.MISSED_AND_REPLIED, Verdict.MOVED_AND_MISSED})
 
 #: The verdicts of a story whose board is none a relight weighs (:meth:`GameTracker.boards_since`):
-#: the game going back, or the side that has just moved moving again.
-_NOT_SINCE = frozenset({Verdict.TAKEBACK, Verdict.WRONG_SIDE})
+#: the game going back, the side that has just moved moving again, or a move answered by a
+#: capture missed (every legal move, then every plain reply: so many boards that a relight
+#: weighing them knows few squares; kingplay 70012, re-read after three plies unseen, was
+#: taught a board two plies nobody played fitted and lost the game).
+_NOT_SINCE = frozenset({Verdict.TAKEBACK, Verdict.WRONG_SIDE, Verdict.MOVED_AND_MISSED})
+
+
+def _missed_reply(story: Story) -> bool:
+    """Whether ``story`` is a move answered by a capture missed (``Verdict.MOVED_AND_MISSED``)."""
+    h = story.hypothesis
+    return story.kind is StoryKind.GAME and h is not None and h.verdict is Verdict.MOVED_AND_MISSED
 
 
 def washed_out(read: Board, candidates: Candidates, most: int) -> bool:
@@ -216,6 +225,8 @@ class GameTracker:
             story = self._gap_or_misread(told, reading, time) or story
         elif story is not None and _moved_twice(story):
             story = self._witnessed_gap(story, reading, time)
+        elif story is not None and _missed_reply(story):
+            story = self._legal_gap(story, reading, time)
         elif story is not None and story.kind is StoryKind.GAME and self._gap_from is not None and self._blind:
             # One or two plies the camera was not there for (a hand that stayed long is no
             # gap of the camera's: the move's time is still its own).
@@ -585,6 +596,18 @@ class GameTracker:
         glimpses = tuple(g for g in self._glimpses if g.time >= stretch[0])
         twice = [game.position, Position(*story.board, turn=game.position.turn)]
         return gap if line_lead(line, twice, reading, glimpses) >= self.config.margin else story
+
+    def _legal_gap(self, story: Story, reading: Reading, time: float) -> Story:
+        """A move answered by a capture missed (``story``) after a gap, unless a legal line
+        through the gap ends on the same board: then that line, as a gap's search takes a
+        line with an irregular ply only where no legal line fits (kingplay 70022: a king's
+        10-19 and 19-15 around 22-18, under a hand for 7 s, end where 10-15 answered by
+        22-18 with 22x11x20 due does; the irregular story was taken, and a later ply
+        invented)."""
+        gap = self._gap_story(reading, time)
+        if gap is None or gap.irregular is not None or gap.on_alert or gap.board[:2] != story.board[:2]:
+            return story
+        return gap
 
     def _reread(self, story: Story) -> Story:
         """A side moving twice right after the record took a change of several plies, legal
