@@ -705,11 +705,15 @@ class GameTracker:
         stream's first frame, blurred by a low bit rate's start, read 25 empty and 21 held,
         and sure of five other squares as none of the starts has them; the set-up was on the
         table, and the game began with a 25-21 nobody played; 70150, two plies made before
-        the camera saw the board, read doubting three squares at about one half)."""
+        the camera saw the board, read doubting three squares at about one half) until it
+        held ``transit`` seconds: a frame blurred by a stream's start passes, while a dim
+        board's set-up a ply or two in is read so for as long as it stands (kingplay 70026:
+        25-22 5-9 read with five squares otherwise under a shadow for 1.7 s, the only start
+        it showed)."""
         story, config = streak.story, self.config
         if streak.count < config.confirm_readings or not self._read_well(streak, time):
             return False
-        if (story.kind is StoryKind.START and story.moves
+        if (story.kind is StoryKind.START and story.moves and time - streak.since < config.transit
                 and read_surely_otherwise(streak.reading, story.board) > config.misread_squares):
             return False  # plies nobody saw made, on a reading sure of a board they do not make
         arrived = self._arrived

@@ -493,6 +493,22 @@ def test_a_start_a_ply_in_is_not_taken_from_a_reading_sure_of_pieces_its_board_h
     assert feed.tracker.game is not None and feed.tracker.game.plies == []
 
 
+def test_a_start_a_ply_in_read_sure_of_other_pieces_is_taken_once_it_held_transit():
+    """Kingplay 70026: under a shadow, a dim board's set-up with 25-22 5-9 made read with
+    five squares otherwise for 1.7 s, the only start it showed: a board that holds is the
+    board, where a blurred frame passes."""
+    feed = Feed(GameTracker("b1"))
+    start = Position.start()
+    move = next(m for m in start.legal_moves() if str(m) == "25-21")
+    misread = {s: Piece.of(Colour.DARK, False) for s in (13, 14, 15)}
+    events = []
+    for _ in range(round(1.5 * 30)):
+        feed.time += 1 / 30
+        events += feed.log(feed.tracker.observe(feed.time, blurred_start_read(start.play(move), feed.time, misread)))
+    assert kinds(events) == ["game_started", "move"]
+    assert feed.tracker.game is not None and [p.move for p in feed.tracker.game.plies] == [move]
+
+
 def test_a_start_a_ply_in_is_taken_from_a_reading_that_doubts_a_square_or_two_of_it():
     """Kingplay 70150: two plies made before the camera saw the board, read doubting three
     squares at about one half: the plies are the start's."""
