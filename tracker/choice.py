@@ -95,11 +95,11 @@ def _doubted_replies(log_p: np.ndarray, candidates: Candidates, tolerance: float
     rules as well as the king's legal move and its legal answer (kingplay 70077's 3-10
     26-22), and a rival read against on a square held back the king's 23-14, read against
     nowhere, until the board was lost (kingplay 70160)."""
-    own = log_p[np.arange(32), candidates.classes]
-    doubted = (log_p.max(axis=1)[None, :] - own > tolerance).any(axis=1)
-    replies = np.array([s.hypothesis is not None and s.hypothesis.verdict is Verdict.MOVED_AND_MISSED
-                        for s in candidates.stories])
-    out: np.ndarray = doubted & replies
+    replies = np.flatnonzero([s.hypothesis is not None and s.hypothesis.verdict is Verdict.MOVED_AND_MISSED
+                              for s in candidates.stories])
+    short = log_p.max(axis=1)[None, :] - log_p[np.arange(32), candidates.classes[replies]]
+    out = np.zeros(len(candidates.stories), dtype=bool)
+    out[replies] = (short > tolerance).any(axis=1)
     return out
 
 

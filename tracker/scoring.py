@@ -83,11 +83,14 @@ def read_surely_otherwise(reading: Reading, board: Board) -> int:
     return int((sides >= READ_WELL).any(axis=1).sum())
 
 
-def read_otherwise(reading: Reading, board: Board) -> int:
-    """On how many squares the reading puts likeliest another side (or none) than ``board``
-    does, a man and a king alike: the misreads ``board`` asks of the reading."""
-    read = side_probabilities(reading.probabilities).argmax(axis=1)
-    return int((read != board_sides(board)).sum())
+def read_otherwise(reading: Reading, board: Board, squares: Iterable[int] | None = None) -> int:
+    """On how many squares (every one, or ``squares``) the reading puts likeliest another
+    side (or none) than ``board`` does, a man and a king alike: the misreads ``board`` asks
+    of the reading there, not a doubt of it."""
+    wrong = side_probabilities(reading.probabilities).argmax(axis=1) != board_sides(board)
+    if squares is not None:
+        wrong = wrong[[s - 1 for s in squares]]
+    return int(wrong.sum())
 
 
 #: Share of a square's man probability also counted for a king of that colour, and back.

@@ -23,7 +23,7 @@ from makhos.engine.game import Game
 from makhos.engine.changes import Hypothesis, Verdict, describe_change
 from makhos.events import EventKind, GameEvent
 from makhos.events.game import Alert, AlertKind, LoggedGame
-from makhos.vision.reading import CLASS_INDEX, Reading, side_probabilities
+from makhos.vision.reading import CLASS_INDEX, Reading
 
 from .acting import Acts, NoGame, Over, Phase, Playing
 from .choice import Candidates, as_read, best_story
@@ -565,9 +565,7 @@ class GameTracker:
         holding another side than ``board`` puts there (or a piece where it puts none, or
         none where it puts one): the reading's own word against the change, not a doubt of
         it (a square a line fills read as its piece by less than :func:`read_well` asks)."""
-        squares = changed_squares(board, self._on_the_table(game.position)) - 1
-        read = side_probabilities(reading.probabilities)[squares].argmax(axis=1)
-        return int((read != board_sides(board)[squares]).sum())
+        return read_otherwise(reading, board, changed_squares(board, self._on_the_table(game.position)))
 
     def _gap_stretch(self, time: float) -> tuple[float, float] | None:
         """When the gap began and how long it was (:meth:`_gap_story`); None when none."""
@@ -766,8 +764,7 @@ class GameTracker:
         7, 10, 12 and 25 that the line leaves empty, and the kings read as men; nobody
         played one of the five plies)."""
         story = streak.story
-        return (story.kind is StoryKind.GAP and self.game is not None
-                and read_otherwise(streak.reading, story.board) > self.config.misread_squares)
+        return story.kind is StoryKind.GAP and read_otherwise(streak.reading, story.board) > self.config.misread_squares
 
     def _read_well(self, streak: _Streak, time: float) -> bool:
         """Whether a story of several plies at once (two plies, a chain stopped or a capture

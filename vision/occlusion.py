@@ -584,8 +584,10 @@ class OcclusionGate:
         # ...but a glare that came or went is no hand's: light added or taken away.
         ring = ring & ~_glared(relit, self._reference, level)
         crossing, arm, _ = self._arm(cells, signed, change, ring, level)
+        if not arm:
+            return crossing, False, False, False  # no arm to stay: spare the shifts' search
         staying = ring & ~dimmed & ~_shifted(relit, self._reference, self._ring, level)
-        return crossing, arm, arm and self._arm(cells, signed, change, staying, level)[1], False
+        return crossing, arm, self._arm(cells, signed, change, staying, level)[1], False
 
     def _arm(self, cells: np.ndarray, signed: np.ndarray, change: np.ndarray, ring: np.ndarray,
              level: float, edged: bool = False) -> tuple[bool, bool, bool]:
