@@ -205,10 +205,16 @@ class StartVerdict:
             return not verdict.found, len(verdict.misread), float(held_out)
         return key(self) < key(other)
 
+    @property
+    def unread(self) -> bool:
+        """Whether the zero-shot reading reads the set-up with more squares otherwise than a
+        start may be read with: the tracker, confirming a start on that reading, never sees it."""
+        return len(self.misread) > self.allowed
+
     def describe(self) -> str:
         """In a referee's words, with the figures."""
         squares = ", ".join(map(str, self.misread))
-        if self.found and len(self.misread) > self.allowed:
+        if self.found and self.unread:
             return (f"the set-up was found and the squares numbered by it, but read with "
                     f"{len(self.misread)} squares otherwise ({squares}), where {self.allowed} may, "
                     "and no reading after it was near enough to start the game on")

@@ -5,11 +5,13 @@ game. Later searches of the same settled period stand only where two of them agr
 frame's pass alone is no start. A later search fixes the numbering only: the reader is taught
 the set-up on the first search's frame, or where the tracker confirms it, never on the frame
 whose luck let it pass (kingplay 70032 and 70048: a board one ply in passes so too), unless
-the zero-shot reading hides the set-up's pieces, where the tracker cannot confirm it."""
+the zero-shot reading reads the set-up with more squares otherwise than a start may be (its
+pieces hidden, or phantom men between the camps), where the tracker cannot confirm it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -117,6 +119,31 @@ def test_a_set_up_whose_pieces_the_zero_shot_reading_hides_is_taught_where_later
     reader = BoardReader(AdaptingReader(), starts=start_boards(rules))
     for k in range(60):
         reader.process(image, k / 30)
+    assert not reader.seeking_start
+    assert reader.adaptation is not None  # taught the set-up: the tracker can now see it
+
+
+def test_a_set_up_read_zero_shot_with_phantom_men_is_taught_where_later_searches_agree(
+        monkeypatch, start_image) -> None:
+    """Dark men on dark squares in a dim room, read zero-shot with men on six to eight of the
+    empty squares between the camps: the set-up found held out, by later searches only, is a
+    set-up the tracker never sees to confirm, as one whose pieces are hidden (kingplay 70138:
+    not taught, no game until a board three plies in was taken for two, then nothing right)."""
+    search: Search = BoardReader.numbering_from_start
+    searches: list[int] = []
+
+    def misread(self: BoardReader, image: np.ndarray, found: BoardLocation) -> tuple[Orientation, Position] | None:
+        searches.append(len(searches) + 1)
+        start = search(self, image, found) if len(searches) > 1 else None
+        if start is not None:  # the zero-shot reading of 70138's agreeing search
+            assert self._start_taken is not None
+            self._start_taken = replace(self._start_taken, misread=(9, 10, 13, 14, 17, 18, 24))
+        return start
+
+    monkeypatch.setattr(BoardReader, "numbering_from_start", misread)
+    reader = BoardReader(AdaptingReader())
+    for k in range(60):
+        reader.process(start_image, k / 30)
     assert not reader.seeking_start
     assert reader.adaptation is not None  # taught the set-up: the tracker can now see it
 
