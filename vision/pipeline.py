@@ -449,9 +449,17 @@ class BoardReader:
                 # zero-shot reading hides the set-up's pieces (``_start_hidden``), the
                 # tracker never sees the set-up it would confirm, and the reader, never
                 # taught, reads no game: kingplay 70095 (dim, its men unseen) started
-                # nowhere, and at last on a mid-game board read with one piece a side.
+                # nowhere, and at last on a mid-game board read with one piece a side. So
+                # too where it reads phantom men between the camps, more squares otherwise
+                # than a start may be (``StartVerdict.unread``), and the set-up was found
+                # by every search since the first that found it (``StartSearches.steady``):
+                # kingplay 70138 (dim, dark men on dark squares, 87 kbit/s, six to eight
+                # empty squares read dark), never taught, started on a board three plies in
+                # taken for two.
+                unread = (self._start_taken is not None and self._start_taken.unread
+                          and self._start_searches.steady)
                 if isinstance(self.classifier, StartAdapting) and (self._start_searches.first
-                                                                   or self._start_hidden):
+                                                                   or self._start_hidden or unread):
                     labels = self._start_known or board_labels(position)
                     self._adaptation = self.classifier.adapt(image, location.corners, numbering.played,
                                                              labels, self.lens)

@@ -205,10 +205,16 @@ class StartVerdict:
             return not verdict.found, len(verdict.misread), float(held_out)
         return key(self) < key(other)
 
+    @property
+    def unread(self) -> bool:
+        """Whether the zero-shot reading reads the set-up with more squares otherwise than a
+        start may be read with: the tracker, confirming a start on that reading, never sees it."""
+        return len(self.misread) > self.allowed
+
     def describe(self) -> str:
         """In a referee's words, with the figures."""
         squares = ", ".join(map(str, self.misread))
-        if self.found and len(self.misread) > self.allowed:
+        if self.found and self.unread:
             return (f"the set-up was found and the squares numbered by it, but read with "
                     f"{len(self.misread)} squares otherwise ({squares}), where {self.allowed} may, "
                     "and no reading after it was near enough to start the game on")
@@ -250,13 +256,15 @@ class StartSearches:
         self._looks = 0  # searches made in it
         self._next = 0.0  # when the next is due
         self._found: dict[tuple[str, int, int], int] = {}  # (played, quarter turns, start): searches finding it
+        self._first_found: dict[tuple[str, int, int], int] = {}  # ... the search that first found it
+        self._steady = False  # the start last agreed was found by every search since its first
 
     def due(self, since: float, time: float) -> bool:
         """Whether the board settled since ``since`` is searched at ``time``: a new settled
         period's first frame, or :data:`START_LOOK_S` after its last search while fewer than
         :data:`START_LOOKS` were made."""
         if since != self._since:
-            self._since, self._looks, self._next, self._found = since, 0, time, {}
+            self._since, self._looks, self._next, self._found, self._first_found = since, 0, time, {}, {}
         if self._looks >= START_LOOKS or time < self._next:
             return False
         self._looks += 1
@@ -277,4 +285,15 @@ class StartSearches:
         whether it stands, alone on the period's first search, or agreed by
         :data:`START_AGREE` of its searches."""
         self._found[found] = self._found.get(found, 0) + 1
+        first = self._first_found.setdefault(found, self._looks)
+        self._steady = self._found[found] == self._looks - first + 1
         return self.first or self._found[found] >= START_AGREE
+
+    @property
+    def steady(self) -> bool:
+        """Whether the start last found (:meth:`agreed`) was found by every search of the
+        settled period since the one that first found it: a pass that held from frame to
+        frame, not one frame's codec noise letting it through between refusals (kingplay
+        70048: found on the 3rd and 6th searches, refused on the 4th and 5th; the reader
+        taught on the 6th's frame read the dark man on 25 as gone on the frames after it)."""
+        return self._steady

@@ -5,11 +5,13 @@ game. Later searches of the same settled period stand only where two of them agr
 frame's pass alone is no start. A later search fixes the numbering only: the reader is taught
 the set-up on the first search's frame, or where the tracker confirms it, never on the frame
 whose luck let it pass (kingplay 70032 and 70048: a board one ply in passes so too), unless
-the zero-shot reading hides the set-up's pieces, where the tracker cannot confirm it."""
+the zero-shot reading hides the set-up's pieces, or reads phantom men between the camps and
+every search since the first that found it found it, where the tracker cannot confirm it."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -23,7 +25,7 @@ from makhos.vision.orientation import Orientation
 from makhos.vision import pipeline
 from makhos.vision.locate import locate_board
 from makhos.vision.pipeline import BoardReader
-from makhos.vision.start_check import START_LOOKS
+from makhos.vision.start_check import START_LOOK_S, START_LOOKS, StartSearches
 
 from lab.render import Renderer, sample_scene
 from lab.videos.kings import king_play
@@ -119,6 +121,63 @@ def test_a_set_up_whose_pieces_the_zero_shot_reading_hides_is_taught_where_later
         reader.process(image, k / 30)
     assert not reader.seeking_start
     assert reader.adaptation is not None  # taught the set-up: the tracker can now see it
+
+
+def phantom_men(monkeypatch: pytest.MonkeyPatch, found_on: Callable[[int], bool]) -> None:
+    """Have the start search find the set-up only on the searches ``found_on`` picks, its
+    zero-shot reading seven squares off it, as 70138's agreeing search read: dark men read on
+    the empty dark squares between the camps."""
+    search: Search = BoardReader.numbering_from_start
+    searches: list[int] = []
+
+    def misread(self: BoardReader, image: np.ndarray, found: BoardLocation) -> tuple[Orientation, Position] | None:
+        searches.append(len(searches) + 1)
+        start = search(self, image, found) if found_on(len(searches)) else None
+        if start is not None:
+            assert self._start_taken is not None
+            self._start_taken = replace(self._start_taken, misread=(9, 10, 13, 14, 17, 18, 24))
+        return start
+
+    monkeypatch.setattr(BoardReader, "numbering_from_start", misread)
+
+
+def test_a_set_up_read_zero_shot_with_phantom_men_is_taught_where_later_searches_agree_steadily(
+        monkeypatch, start_image) -> None:
+    """Dark men on dark squares in a dim room, read zero-shot with men on six to eight of the
+    empty squares between the camps: the set-up found held out by later searches only, on
+    every frame since it was first found, is a set-up the tracker never sees to confirm, as
+    one whose pieces are hidden (kingplay 70138: not taught, no game until a board three
+    plies in was taken for two, and nothing right after it)."""
+    phantom_men(monkeypatch, lambda search: search > 1)
+    reader = BoardReader(AdaptingReader())
+    for k in range(60):
+        reader.process(start_image, k / 30)
+    assert not reader.seeking_start
+    assert reader.adaptation is not None  # taught the set-up: the tracker can now see it
+
+
+def test_a_set_up_read_with_phantom_men_found_between_refusals_is_not_taught(monkeypatch, start_image) -> None:
+    """Kingplay 70048: found on the 3rd and 6th searches, refused between them: taught on the
+    6th's frame, the reader read the dark man on 25 as gone on every frame after it, and a
+    ply nobody played was recorded. Frames that pass by their luck teach nothing."""
+    phantom_men(monkeypatch, lambda search: search in (2, 4))
+    reader = BoardReader(AdaptingReader())
+    for k in range(60):
+        reader.process(start_image, k / 30)
+    assert not reader.seeking_start  # the numbering is fixed
+    assert reader.adaptation is None
+
+
+def test_a_start_is_steady_only_where_every_search_since_it_was_first_found_found_it() -> None:
+    searches, key = StartSearches(), ("dark", 0, 0)
+    for k in range(3):
+        assert searches.due(0.0, k * START_LOOK_S)
+    assert not searches.agreed(key)  # the third search: the first to find it
+    assert searches.due(0.0, 3 * START_LOOK_S) and searches.agreed(key)
+    assert searches.steady
+    assert searches.due(0.0, 4 * START_LOOK_S)  # refused
+    assert searches.due(0.0, 5 * START_LOOK_S) and searches.agreed(key)
+    assert not searches.steady
 
 
 def test_a_start_confirmed_on_a_read_too_far_off_it_is_taught_on_the_first_board_read_well(monkeypatch) -> None:
