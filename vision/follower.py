@@ -18,9 +18,10 @@ A knock of the camera that the registration measures (too large for a wobble, bu
 whole board moved alike) is adopted at once, turn and all, where more corners show there.
 
 A board cut by the frame's edge that a search found is followed only until a board wholly
-in view is found: the full search is made again now and then while it is followed (a
-camera is aimed at its own board, :func:`vision.locate.locate_board`; the one search that
-found it may have been made on a frame where the camera's own board did not show).
+in view is found: the full search is made again while it is followed, soon at first, then
+more and more seldom (a camera is aimed at its own board, :func:`vision.locate.locate_board`;
+the one search that found it may have been made on a frame where the camera's own board did
+not show, and a lone board at the edge should cost a search only now and then).
 
 Before the probe looks, each frame is registered to the board (see
 :mod:`vision.registration`): the location handed on is where the board is in this very
@@ -68,7 +69,9 @@ class FollowerConfig:
     still_px: float = 0.05  # a registered move this small (pixels) is noise: the location stays
     nudge: float = 0.15  # squares the registration may carry the board from the last fit before a refit
     bump_corners: int = 4  # more corners a knocked camera's location must show than the old one
-    cut_retry_s: float = 0.3  # full search this often while the board followed is cut by the frame's edge
+    cut_retry_s: float = 0.3  # first full search while the board followed is cut by the frame's edge,
+    # the wait doubling after each that finds no board wholly in view, up to ...
+    cut_retry_max_s: float = 5.0  # ... this: a lone board at the edge costs a search only now and then
 
 
 def _closest_order(new: BoardLocation, old: BoardLocation) -> BoardLocation:
@@ -110,6 +113,7 @@ class BoardFollower:
         self._fitted: BoardLocation | None = initial  # the last location found or refitted
         self.boards = 0  # how many times another board was taken for one cut by the frame's edge
         self._searched = False  # the board followed was found by a full search, not given
+        self._cut_wait = cfg.cut_retry_s  # the wait before the next search while it is cut
         # (``initial``: a board profile's corners name the camera's board, cut or not)
 
     def update(self, frame: np.ndarray, timestamp: float | None = None) -> BoardLocation | None:
@@ -132,7 +136,7 @@ class BoardFollower:
                 return self.location
             if check.agreement >= self.cfg.min_agreement:
                 self.state = FollowState.FOLLOWING
-                if (self._cut(frame) and now - self._last_search >= self.cfg.cut_retry_s
+                if (self._cut(frame) and now - self._last_search >= self._cut_wait
                         and self._whole_board(frame, now)):
                     return self.location
                 lost_track = self.registration is not None and not self.registration.trusted
@@ -230,7 +234,7 @@ class BoardFollower:
         found = self._locate(frame)
         if found is not None and found.confidence >= self.cfg.min_confidence:
             self._adopt(found, frame)
-            self._searched = True
+            self._searched, self._cut_wait = True, self.cfg.cut_retry_s
 
     def _cut(self, frame: np.ndarray) -> bool:
         """Whether the board followed, found by a search, is cut by the frame's edge."""
@@ -249,6 +253,7 @@ class BoardFollower:
         self._last_search = now
         found = self._locate(frame)
         if found is None or found.confidence < self.cfg.min_confidence or not in_frame(found, frame):
+            self._cut_wait = min(2 * self._cut_wait, self.cfg.cut_retry_max_s)
             return False
         assert self.location is not None  # a board was followed
         other = cv2.pointPolygonTest(self.location.corners.astype(np.float32).reshape(-1, 1, 2),

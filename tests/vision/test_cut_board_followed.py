@@ -92,3 +92,17 @@ def test_the_reader_numbers_the_board_taken_afresh():
         reader.process(hall, t)
     assert reader.follower.boards == 1
     assert reader.seeking_start
+
+
+def test_a_lone_board_cut_by_the_edge_is_searched_again_more_and_more_seldom(monkeypatch):
+    hall, _, width = _hall()
+    alone = np.ascontiguousarray(hall[:, :width])
+    follower = BoardFollower()
+    follower.update(alone, 0.0)
+    searches = []
+    search = follower._locate
+    monkeypatch.setattr(follower, "_locate", lambda frame: searches.append(1) or search(frame))
+    for t in np.arange(1, 20 * 15) / 15:
+        follower.update(alone, t)
+    # 0.3, 0.9, 2.1, 4.5, 9.5, 14.5, 19.5 s: not one search a third of a second
+    assert 5 <= len(searches) <= 8
