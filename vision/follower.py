@@ -113,8 +113,8 @@ class BoardFollower:
         self._fitted: BoardLocation | None = initial  # the last location found or refitted
         self.boards = 0  # how many times another board was taken for one cut by the frame's edge
         self._searched = False  # the board followed was found by a full search, not given
-        self._cut_wait = cfg.cut_retry_s  # the wait before the next search while it is cut
         # (``initial``: a board profile's corners name the camera's board, cut or not)
+        self._cut_wait = cfg.cut_retry_s  # the wait before the next search while it is cut
 
     def update(self, frame: np.ndarray, timestamp: float | None = None) -> BoardLocation | None:
         """The board's location in ``frame``, or None while it is lost."""
