@@ -201,7 +201,7 @@ def test_a_ply_taken_closes_the_notice_and_a_new_one_says_what_is_wrong_then():
 def test_a_board_read_otherwise_on_more_squares_than_pieces_out_of_place_is_said_unreadable():
     """Kingplay 70141, 70188: a dim board, a shadow, read otherwise than the game on 14 and
     15 squares, was said to be "a piece out of place, or misread?": so many squares are
-    the reader's failing, and the notice says the board cannot be read as it is."""
+    plies not followed or the reader's failing, and the notice says so."""
     many = tuple(range(3, 3 + UNREADABLE_SQUARES + 1))
     watch = HealthWatch(unreadable_after=10.0)
     said = [watch.update(result(t, GateState.STILL, read=True), game_on=True, unexplained=many)
@@ -209,6 +209,6 @@ def test_a_board_read_otherwise_on_more_squares_than_pieces_out_of_place_is_said
     assert [s for s in said if s] == [CameraStatus.UNREADABLE]
     assert watch.health is not None
     described = watch.health.describe()
-    assert "the board cannot be read as it is" in described and "a piece out of place" not in described
+    assert "a board that cannot be read as it is" in described and "(a piece out of place" not in described
     few = VisionHealth(GateState.STILL, 1.0, 0.0, 0.5, tuple(range(3, 3 + UNREADABLE_SQUARES)))
     assert "(a piece out of place, or misread?)" in few.describe()
