@@ -26,6 +26,12 @@ FOUND_WINDOW_S = 5.0
 #: covered), is no board "read, but not as the game stands" (kingplay 70017 said so of a
 #: read made long before, while what kept the game stopped was the gate).
 UNREAD_S = 2.0
+#: Squares past which a read that does not match the game is no piece out of place: more
+#: than the players change in a ply or two (a man moved, a capture of two, a man put back).
+#: Such a board is plies the camera did not follow, or a board the reader cannot read as it
+#: is, and is said so (kingplay 70141, 70188: 15 and 14 squares under a dim light or a
+#: shadow were said to be "a piece out of place, or misread?").
+UNREADABLE_SQUARES = 6
 
 
 @dataclass(frozen=True)
@@ -58,6 +64,11 @@ class VisionHealth:
             cause = "the squares cannot be read with confidence (light, glare, focus?)"
         squares = ", ".join(map(str, self.unexplained))
         if self.unexplained and self.since_read is not None and self.since_read < UNREAD_S:
+            if len(self.unexplained) > UNREADABLE_SQUARES:
+                return (f"board read, but not as the game stands: squares {squares} do not match it, "
+                        "more than a piece out of place: plies not followed, or a board that cannot be "
+                        "read as it is (the light, a shadow, focus, men the colour of their squares?); "
+                        "no move is recorded until they match")
             return (f"board read, but not as the game stands: squares {squares} do not match it "
                     "(a piece out of place, or misread?); no move is recorded until they do")
         waited = "never read" if self.since_read is None else f"not read for {self.since_read:.0f} s"

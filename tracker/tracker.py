@@ -807,7 +807,10 @@ class GameTracker:
         is the reader's, not the players': a board no ply explains (a mismatch) that differs
         from the game's on more squares than ``relit_squares`` (the light moved the reads,
         the players did not move that many pieces at once: kingplay 70012, a shadow, 15
-        squares read otherwise), or a gap's line not read well on each square it changes.
+        squares read otherwise), or whose reading does (kingplay 70188: under a shadow, one
+        square read wrong for sure made the mismatch's board, while many more leant wrong;
+        its alert stopped the reader from being relit, and nothing more was recorded), or a
+        gap's line not read well on each square it changes.
 
         A gap's line is legal plies, and several of them may move many squares at once (made
         under an arm resting on the board while the hall's light changed: kingplay 70024),
@@ -827,7 +830,8 @@ class GameTracker:
             return not self._changes_read_well(reading, story.board, game)
         if story.kind is not StoryKind.MISMATCH:
             return False
-        return len(changed_squares(story.board, self._on_the_table(game.position))) > self.config.relit_squares
+        table = self._on_the_table(game.position)
+        return max(len(changed_squares(story.board, table)), read_otherwise(reading, table)) > self.config.relit_squares
 
     def _pieces_counted_otherwise(self, story: Story) -> bool:
         """Whether ``story`` plays on from an open board-mismatch alert whose board holds more

@@ -17,6 +17,12 @@ microseconds; one core can then watch many boards. The probe (see
 A knock of the camera that the registration measures (too large for a wobble, but the
 whole board moved alike) is adopted at once, turn and all, where more corners show there.
 
+A board cut by the frame's edge that a search found is followed only until a board wholly
+in view is found: the full search is made again while it is followed, soon at first, then
+more and more seldom (a camera is aimed at its own board, :func:`vision.locate.locate_board`;
+the one search that found it may have been made on a frame where the camera's own board did
+not show, and a lone board at the edge should cost a search only now and then).
+
 Before the probe looks, each frame is registered to the board (see
 :mod:`vision.registration`): the location handed on is where the board is in this very
 frame, to a tenth of a pixel, so a camera that wobbles or drifts keeps the probe on its
@@ -40,7 +46,7 @@ import numpy as np
 from .geometry import BoardLocation
 from .grid_probe import GridCheck, GridProbe
 from .lens import Lens
-from .locate import LocateConfig, locate_board, refine_location
+from .locate import LocateConfig, in_frame, locate_board, refine_location
 from .registration import BoardRegistrar, Registration, RegistrationConfig, moved
 
 
@@ -63,6 +69,9 @@ class FollowerConfig:
     still_px: float = 0.05  # a registered move this small (pixels) is noise: the location stays
     nudge: float = 0.15  # squares the registration may carry the board from the last fit before a refit
     bump_corners: int = 4  # more corners a knocked camera's location must show than the old one
+    cut_retry_s: float = 0.3  # first full search while the board followed is cut by the frame's edge,
+    # the wait doubling after each that finds no board wholly in view, up to ...
+    cut_retry_max_s: float = 5.0  # ... this: a lone board at the edge costs a search only now and then
 
 
 def _closest_order(new: BoardLocation, old: BoardLocation) -> BoardLocation:
@@ -102,6 +111,10 @@ class BoardFollower:
         self._last_refit = -np.inf
         self._previous: BoardLocation | None = initial  # for the corner order after a bump
         self._fitted: BoardLocation | None = initial  # the last location found or refitted
+        self.boards = 0  # how many times another board was taken for one cut by the frame's edge
+        self._searched = False  # the board followed was found by a full search, not given
+        # (``initial``: a board profile's corners name the camera's board, cut or not)
+        self._cut_wait = cfg.cut_retry_s  # the wait before the next search while it is cut
 
     def update(self, frame: np.ndarray, timestamp: float | None = None) -> BoardLocation | None:
         """The board's location in ``frame``, or None while it is lost."""
@@ -123,6 +136,9 @@ class BoardFollower:
                 return self.location
             if check.agreement >= self.cfg.min_agreement:
                 self.state = FollowState.FOLLOWING
+                if (self._cut(frame) and now - self._last_search >= self._cut_wait
+                        and self._whole_board(frame, now)):
+                    return self.location
                 lost_track = self.registration is not None and not self.registration.trusted
                 if (now - self._last_refit >= self.cfg.refit_s or self._nudged()
                         or (lost_track and now - self._last_refit >= self.cfg.retry_s)):
@@ -218,6 +234,35 @@ class BoardFollower:
         found = self._locate(frame)
         if found is not None and found.confidence >= self.cfg.min_confidence:
             self._adopt(found, frame)
+            self._searched, self._cut_wait = True, self.cfg.cut_retry_s
+
+    def _cut(self, frame: np.ndarray) -> bool:
+        """Whether the board followed, found by a search, is cut by the frame's edge."""
+        return self._searched and self.location is not None and not in_frame(self.location, frame)
+
+    def _whole_board(self, frame: np.ndarray, now: float) -> bool:
+        """Take a board wholly in view, where the full search finds one, for the board
+        followed, which is cut by the frame's edge; whether it was taken. Why: the search
+        that found the cut board may have been made on a frame where the camera's own board
+        did not show (a dim first frame, a focus hunt), and a board followed is never
+        searched for again while its grid shows (kingplay 70189: the next table's board, at
+        the frame's edge and found alone on the first frame, was followed to the end, and
+        its set-up was taken for the game's). Another board (its centre outside the board
+        followed, which may be the same board come wholly into view) starts its corners
+        afresh, and :attr:`boards` tells the reader to number it afresh."""
+        self._last_search = now
+        found = self._locate(frame)
+        if found is None or found.confidence < self.cfg.min_confidence or not in_frame(found, frame):
+            self._cut_wait = min(2 * self._cut_wait, self.cfg.cut_retry_max_s)
+            return False
+        assert self.location is not None  # a board was followed
+        other = cv2.pointPolygonTest(self.location.corners.astype(np.float32).reshape(-1, 1, 2),
+                                     tuple(float(v) for v in found.corners.mean(axis=0)), False) < 0
+        if other:
+            self._previous = None
+            self.boards += 1
+        self._adopt(found, frame)
+        return True
 
     def _adopt(self, found: BoardLocation, frame: np.ndarray) -> None:
         if self._previous is not None:

@@ -1076,9 +1076,9 @@ def locate_board(
     found = _search(frame, cfg, lens)
     if found is None:
         return None
-    if not _in_frame(found, frame):
+    if not in_frame(found, frame):
         other = _search(_masked(frame, found), cfg, lens)
-        return other if other is not None and _in_frame(other, frame) else found
+        return other if other is not None and in_frame(other, frame) else found
     # A second board wholly in view is the same set's: the first colour planes show it, and
     # the search's fallbacks (for boards hard to see) are spared on every frame with one board.
     # It is weighed when it is sure, or no less sure than the first: which of two dim boards
@@ -1087,7 +1087,7 @@ def locate_board(
     # own, found beside it at 0.31 and nearer the centre, was never read).
     other = _search(_masked(frame, found), cfg, lens, thorough=False)
     weighed = min(cfg.good_confidence, found.confidence)
-    if other is None or not _in_frame(other, frame) or other.confidence < weighed:
+    if other is None or not in_frame(other, frame) or other.confidence < weighed:
         return found  # no other board, or one too unsure to weigh against the first
     return min((found, other), key=lambda board: _off_centre(board, frame))
 
@@ -1098,7 +1098,7 @@ def _off_centre(found: BoardLocation, frame: np.ndarray) -> float:
     return float(np.hypot(*(found.corners.mean(axis=0) - (width / 2, height / 2))))
 
 
-def _in_frame(found: BoardLocation, frame: np.ndarray) -> bool:
+def in_frame(found: BoardLocation, frame: np.ndarray) -> bool:
     """Whether every corner of the board lies inside the frame."""
     height, width = frame.shape[:2]
     x, y = found.corners[:, 0], found.corners[:, 1]

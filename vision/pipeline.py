@@ -174,6 +174,8 @@ class BoardReader:
         # men on the light squares) is turned right when its start appears.
         self._seek(starts if starts is not None else start_boards(Rules()))
         self._seeking_start = quarter_turns is None
+        self._in_play = False  # the session says a game is in play (``follow``)
+        self._boards = self.follower.boards  # the follower's boards taken so far (``_another_board``)
         # The square reader's refit (``StartAdapting``), as JSON, for the session to keep
         # with the game; None until it is made.
         self._adaptation: str | None = None
@@ -217,6 +219,7 @@ class BoardReader:
         self._seek(list(game.starts))
         if game.expected is not None and not self.oriented:
             self._expected = game.expected  # found again mid-game: number it as the log does
+        self._in_play = game.in_play
         if game.in_play:
             self._seeking_start = False  # a game is in play: its numbering stands
         if game.kept:
@@ -423,6 +426,9 @@ class BoardReader:
 
     def _analyse(self, image: np.ndarray, time: float) -> FrameResult:
         found = self.follower.update(image, time)
+        if self.follower.boards != self._boards:
+            self._boards = self.follower.boards
+            self._another_board()
         status = self.gate.update(image, found, time, self.follower.last_check)
         location = found
         if found is not None and self.quarter_turns is not None and self.played is not None:
@@ -499,6 +505,20 @@ class BoardReader:
         assert self._probabilities is not None  # read above when there was none
         return FrameResult(time, location, status,
                            Reading(time, self._probabilities, location.confidence, self._relit), self.played)
+
+    def _another_board(self) -> None:
+        """The follower took a board wholly in view for the one it followed, which the
+        frame's edge cut (``BoardFollower.boards``): nothing read of that one tells of this
+        one. It is numbered afresh, by its start where no game is in play (the start seen on
+        the other board fixed a numbering that is not this board's), and read afresh."""
+        self.played = self.quarter_turns = None
+        self._seeking_start = not self._in_play
+        self._start_searches = StartSearches()
+        self._start_verdict = self._start_taken = None
+        self._start_hidden, self._start_known = False, None
+        self._probabilities = None
+        self._light = self._taught_light = None
+        self._disturbed = self._moved_since_taught = True
 
     def _glimpse(self, image: np.ndarray, location: BoardLocation | None, status: GateStatus,
                  time: float) -> Reading | None:

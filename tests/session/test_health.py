@@ -15,7 +15,7 @@ from makhos.events import EventKind, SQLiteLog
 from makhos.events.details import CameraNotice, CameraStatus
 from makhos.events.game import AlertKind
 from makhos.session.annotate import CameraView
-from makhos.session.health import HealthWatch, VisionHealth
+from makhos.session.health import UNREADABLE_SQUARES, HealthWatch, VisionHealth
 from makhos.session.session import BoardSession
 from makhos.server.camera import FolderFrames
 from makhos.tracker import GameTracker
@@ -196,3 +196,19 @@ def test_a_ply_taken_closes_the_notice_and_a_new_one_says_what_is_wrong_then():
     assert [s for s in said if s] == [CameraStatus.UNREADABLE]
     assert said.index(CameraStatus.UNREADABLE) == 19  # 10 s after the ply, at 21.0 s
     assert watch.health is not None and "something covers the board" in watch.health.describe()
+
+
+def test_a_board_read_otherwise_on_more_squares_than_pieces_out_of_place_is_said_unreadable():
+    """Kingplay 70141, 70188: a dim board, a shadow, read otherwise than the game on 14 and
+    15 squares, was said to be "a piece out of place, or misread?": so many squares are
+    plies not followed or the reader's failing, and the notice says so."""
+    many = tuple(range(3, 3 + UNREADABLE_SQUARES + 1))
+    watch = HealthWatch(unreadable_after=10.0)
+    said = [watch.update(result(t, GateState.STILL, read=True), game_on=True, unexplained=many)
+            for t in np.arange(0.0, 12.0, 0.5)]
+    assert [s for s in said if s] == [CameraStatus.UNREADABLE]
+    assert watch.health is not None
+    described = watch.health.describe()
+    assert "a board that cannot be read as it is" in described and "(a piece out of place" not in described
+    few = VisionHealth(GateState.STILL, 1.0, 0.0, 0.5, tuple(range(3, 3 + UNREADABLE_SQUARES)))
+    assert "(a piece out of place, or misread?)" in few.describe()

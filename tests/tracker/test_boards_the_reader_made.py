@@ -141,3 +141,37 @@ def test_the_plies_of_a_gap_are_asked_about_also_when_the_light_changed_under_it
     (notice,) = read_in(feed, position.fen(), 30, relit=relit)
     assert notice.kind is EventKind.IRREGULARITY
     assert "29-25 4-8 30-26" in notice.reason and "2 lines explain the board" in notice.reason
+
+
+def read_with_doubts(feed, fen: str, sure: int, doubted: range, frames: int, relit: bool) -> list:
+    """``frames`` readings of ``fen`` with a light man read surely on ``sure`` and a little
+    more likely than nothing on each of ``doubted``: a board washed by a shadow, where one
+    square is read wrong for sure and many others lean wrong, each within a misread's doubt."""
+    position, new = Position.from_fen(fen), []
+    for _ in range(frames):
+        feed.time += 1 / 30
+        p = Reading.certain(position, feed.time).probabilities
+        p[sure - 1] = 0.01
+        p[sure - 1, CLASS_INDEX[Piece.LIGHT_MAN]] = 0.96
+        for square in doubted:
+            p[square - 1] = 0.0
+            p[square - 1, CLASS_INDEX[None]] = 0.45
+            p[square - 1, CLASS_INDEX[Piece.LIGHT_MAN]] = 0.55
+        new += feed.log(feed.tracker.observe(feed.time, Reading(feed.time, p, relit=relit)))
+    feed.events += new
+    return new
+
+
+@pytest.mark.parametrize("relit", [False, True])
+def test_a_board_read_otherwise_on_many_squares_in_new_light_raises_no_mismatch(relit):
+    """Kingplay 70188: a shadow fell, and the reads put another side than the game on many
+    squares, most of them unsure; the one square read wrong for sure was taken, after the
+    misread's patience, for a board no ply explains, and its alert stopped the reader from
+    being relit: nothing more was recorded. Read so in new light, the board is the light's
+    doing, as a board that differs on many squares for sure is; in the light the reader
+    knows, it is a board that does not match."""
+    feed = started(START8)
+    feed.hand()
+    said = kinds(read_with_doubts(feed, START8, 7, range(13, 19), 200, relit))
+    assert said == ([] if relit else ["board_mismatch"])
+    assert feed.tracker.game.plies == []
