@@ -115,6 +115,7 @@ class BoardFollower:
         self._searched = False  # the board followed was found by a full search, not given
         # (``initial``: a board profile's corners name the camera's board, cut or not)
         self._cut_wait = cfg.cut_retry_s  # the wait before the next search while it is cut
+        self._held = False  # a game is in play on the board followed (:meth:`hold`)
 
     def update(self, frame: np.ndarray, timestamp: float | None = None) -> BoardLocation | None:
         """The board's location in ``frame``, or None while it is lost."""
@@ -236,9 +237,17 @@ class BoardFollower:
             self._adopt(found, frame)
             self._searched, self._cut_wait = True, self.cfg.cut_retry_s
 
+    def hold(self) -> None:
+        """A game is in play on the board followed: it is the camera's own, cut by the
+        frame's edge or not (a camera knocked aside), and is never given up for another board
+        wholly in view (:meth:`_whole_board`): the game's numbering and reader are this one's."""
+        self._held = True
+
     def _cut(self, frame: np.ndarray) -> bool:
-        """Whether the board followed, found by a search, is cut by the frame's edge."""
-        return self._searched and self.location is not None and not in_frame(self.location, frame)
+        """Whether the board followed, found by a search and held by no game, is cut by the
+        frame's edge."""
+        return (self._searched and not self._held and self.location is not None
+                and not in_frame(self.location, frame))
 
     def _whole_board(self, frame: np.ndarray, now: float) -> bool:
         """Take a board wholly in view, where the full search finds one, for the board

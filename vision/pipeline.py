@@ -222,6 +222,7 @@ class BoardReader:
         self._in_play = game.in_play
         if game.in_play:
             self._seeking_start = False  # a game is in play: its numbering stands
+            self.follower.hold()  # ...and its board is the camera's
         if game.kept:
             self._epoch += 1  # a relight asked before the game was taken up is outdated
             if self._learning is not None:

@@ -70,6 +70,20 @@ def test_a_board_given_by_its_profile_is_followed_though_cut_by_the_edge():
     assert follower.boards == 0
 
 
+def test_a_board_a_game_is_in_play_on_is_followed_though_cut_by_the_edge():
+    """Mid-game, the board followed is the game's, whatever comes into view beside it."""
+    hall, _, width = _hall()
+    hidden = hall.copy()
+    hidden[:, width:] = np.median(hall.reshape(-1, 3), axis=0)
+    follower = BoardFollower()
+    first = follower.update(hidden, 0.0)
+    assert first is not None
+    follower.hold()
+    found = [follower.update(hall, t) for t in np.arange(1, 16) / 15]
+    assert all(location is not None and np.abs(location.corners - first.corners).max() < 2.0 for location in found)
+    assert follower.boards == 0
+
+
 class _Unsure:
     """A square reader that tells nothing: no numbering, no start is ever found by it."""
 
