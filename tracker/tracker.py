@@ -30,8 +30,8 @@ from .choice import Candidates, as_read, best_story
 from .scoring import (SIDE_OF_CLASS, board_sides, changed_squares, read_otherwise, read_surely_otherwise,
                       read_well)
 from .config import TrackerConfig
-from .gaps import (IrregularLines, Lines, PliesBeyond, a_ply_more, first_seen, gap_lines_seen, irregular_lines_seen, labelled,
-                   irregular_lead, irregular_lines_on_alert, likeliest, line_positions, lines_on_alert,
+from .gaps import (IrregularLines, Lines, PliesBeyond, a_ply_more, first_seen, gap_lines_seen, irregular_lines_seen,
+                   labelled, irregular_lead, irregular_lines_on_alert, likeliest, line_positions, lines_on_alert,
                    likeliest_irregular, most_plies, sight, line_lead)
 from makhos.engine.starts import start_rules
 from .parity import OtherParity, other_parity
@@ -792,14 +792,14 @@ class GameTracker:
         unseen beside them (:meth:`_ply_unseen`): the reading sure of another side on a
         square they leave as it was, and a line of one ply more to a board the reading
         allows. The shorter story, taken at once, leaves that ply to be recorded later, in
-        the wrong order (kingplay 70118: no reading followed for 7 s while 8-12 26-30 1-6
-        were made, 12 read empty throughout and 8 surely empty; taken for 1-6 26-30 with 8
+        the wrong order (kingplay 70118: no reading followed while 8-12 26-30 1-6 were
+        made, 12 read empty throughout and 8 surely empty; taken for 1-6 26-30 with 8
         misread, then 8-12 recorded after them: two plies invented). Held ``transit``, the
         readings after the hand tell, and the gap's search counts the plies. Plies of one
         hand, read surely otherwise beside them, are held back so no more: the square is a
         misread far more often, and a board held back under the next hand is lost (kingplay
-        70160: a dark king on 24 read surely gone beside 30-23 11-8, 3.5 s after the last
-        board followed, the game then lost; 70159), and in new light it is the light's more
+        70160: a dark king on 24 read surely gone beside 30-23 11-8, made under one hand,
+        the game then lost; 70159), and in new light it is the light's more
         often than a ply (kingplay 70033: 31-27 2-7, then 6-9 29-25, each read in new light
         with an empty square or two read surely as holding a man; held back, the relight
         after 6-9 29-25 taught another board and the game was lost)."""
