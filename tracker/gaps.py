@@ -225,6 +225,14 @@ def _witnessed_lines(start: Position, seen: Sight, rules: Rules | None, most: in
     return [line for line in gap_lines(start, seen, rules, most) if not comes_back(line)]
 
 
+def a_ply_more(start: Position, seen: Sight, rules: Rules | None, plies: int) -> bool:
+    """Whether a legal line of ``plies`` plies from ``start``, no piece coming back
+    (:func:`comes_back`), leads to a board ``seen`` allows on every square: a story of a
+    ply fewer, read surely otherwise somewhere, may have left one unseen
+    (``GameTracker._read_well``)."""
+    return any(not comes_back(line) for line in gap_lines(start, seen, rules, plies, least=plies))
+
+
 def comes_back(line: tuple[Move, ...]) -> bool:
     """Whether a piece of ``line`` comes back to a square it left earlier in the line (a
     king out and home again), not captured meanwhile.

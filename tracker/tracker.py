@@ -30,8 +30,8 @@ from .choice import Candidates, as_read, best_story
 from .scoring import (SIDE_OF_CLASS, board_sides, changed_squares, read_otherwise, read_surely_otherwise,
                       read_well)
 from .config import TrackerConfig
-from .gaps import (IrregularLines, Lines, PliesBeyond, first_seen, gap_lines_seen, irregular_lines_seen, labelled,
-                   irregular_lead, irregular_lines_on_alert, likeliest, line_positions, lines_on_alert,
+from .gaps import (IrregularLines, Lines, PliesBeyond, a_ply_more, first_seen, gap_lines_seen, irregular_lines_seen,
+                   labelled, irregular_lead, irregular_lines_on_alert, likeliest, line_positions, lines_on_alert,
                    likeliest_irregular, most_plies, sight, line_lead)
 from makhos.engine.starts import start_rules
 from .parity import OtherParity, other_parity
@@ -786,7 +786,23 @@ class GameTracker:
         one is the reader's in transit more often than the players' (kingplay 70152: after
         a misread board, two readings with a doubt on a square the line empties, taken for
         five plies with three captures that nobody played). A gap's line read in
-        new light is weighed before (:meth:`_relit_misread`)."""
+        new light is weighed before (:meth:`_relit_misread`).
+
+        Nor are plies told after a gap read well where a further ply may have been made
+        unseen beside them (:meth:`_ply_unseen`): the reading sure of another side on a
+        square they leave as it was, and a line of one ply more to a board the reading
+        allows. The shorter story, taken at once, leaves that ply to be recorded later, in
+        the wrong order (kingplay 70118: no reading followed while 8-12 26-30 1-6 were
+        made, 12 read empty throughout and 8 surely empty; taken for 1-6 26-30 with 8
+        misread, then 8-12 recorded after them: two plies invented). Held ``transit``, the
+        readings after the hand tell, and the gap's search counts the plies. Plies of one
+        hand, read surely otherwise beside them, are held back so no more: the square is a
+        misread far more often, and a board held back under the next hand is lost (kingplay
+        70160: a dark king on 24 read surely gone beside 30-23 11-8, made under one hand,
+        the game then lost; 70159), and in new light it is the light's more
+        often than a ply (kingplay 70033: 31-27 2-7, then 6-9 29-25, each read in new light
+        with an empty square or two read surely as holding a man; held back, the relight
+        after 6-9 29-25 taught another board and the game was lost)."""
         story, game = streak.story, self.game
         h = story.hypothesis
         if game is None:
@@ -796,7 +812,24 @@ class GameTracker:
                    or (h is not None and len(h.moves) > 1))
         if not several or time - streak.since >= self.config.transit:
             return True
-        return self._changes_read_well(streak.reading, story.board, game)
+        return (self._changes_read_well(streak.reading, story.board, game)
+                and not self._ply_unseen(story, streak.reading, time))
+
+    def _ply_unseen(self, story: Story, reading: Reading, time: float) -> bool:
+        """Whether beside the plies of ``story``, told after a gap (:meth:`_gap_stretch`:
+        no reading followed for ``gap_after`` seconds), a further ply may have been made
+        unseen: the reading is sure of another side than the story's board puts on some
+        square (:func:`read_surely_otherwise`), and a legal line of one ply more, from where
+        the story's plies start, leads to a board the reading allows on every square
+        (:func:`tracker.gaps.a_ply_more`). Not in new light (``Reading.relit``), where a
+        square read surely otherwise is the light's misread more often than a ply."""
+        h = story.hypothesis
+        if (h is None or len(h.moves) < 2 or reading.relit or self._gap_stretch(time) is None
+                or not read_surely_otherwise(reading, story.board)):
+            return False
+        record = self.logged_game.current
+        seen = sight(reading, self.config.square_tolerance)
+        return a_ply_more(record.position_for(story.mover), seen, record.rules, len(h.moves) + 1)
 
     def _changes_read_well(self, reading: Reading, board: Board, game: Game) -> bool:
         """Whether each square ``board`` changes on the board on the table is read well."""
