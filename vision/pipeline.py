@@ -460,9 +460,9 @@ class BoardReader:
                 # too where it reads phantom men between the camps, more squares otherwise
                 # than a start may be (``StartVerdict.unread``), and the set-up was found
                 # by every search since the first that found it (``StartSearches.steady``):
-                # kingplay 70138 (dim, dark men on dark squares, 87 kbit/s, six to eight
-                # empty squares read dark), never taught, started on a board three plies in
-                # taken for two.
+                # kingplay 70138 (dim, dark men on dark squares, a low bit rate, empty
+                # squares between the camps read dark), never taught, started on a board
+                # three plies in taken for two.
                 unread = (self._start_taken is not None and self._start_taken.unread
                           and self._start_searches.steady)
                 if isinstance(self.classifier, StartAdapting) and (self._start_searches.first
