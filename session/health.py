@@ -64,13 +64,11 @@ class VisionHealth:
             cause = "the squares cannot be read with confidence (light, glare, focus?)"
         squares = ", ".join(map(str, self.unexplained))
         if self.unexplained and self.since_read is not None and self.since_read < UNREAD_S:
-            if len(self.unexplained) > UNREADABLE_SQUARES:
-                return (f"board read, but not as the game stands: squares {squares} do not match it, "
-                        "more than a piece out of place: plies not followed, or a board that cannot be "
-                        "read as it is (the light, a shadow, focus, men the colour of their squares?); "
-                        "no move is recorded until they match")
-            return (f"board read, but not as the game stands: squares {squares} do not match it "
-                    "(a piece out of place, or misread?); no move is recorded until they do")
+            why = (", more than a piece out of place: plies not followed, or a board that cannot be read as "
+                   "it is (the light, a shadow, focus, men the colour of their squares?); no move is recorded "
+                   "until they match" if len(self.unexplained) > UNREADABLE_SQUARES else
+                   " (a piece out of place, or misread?); no move is recorded until they do")
+            return f"board read, but not as the game stands: squares {squares} do not match it{why}"
         waited = "never read" if self.since_read is None else f"not read for {self.since_read:.0f} s"
         if self.unexplained:  # what keeps the board unread, then what its last read showed
             cause += f"; its last read did not match the game on squares {squares}"
