@@ -560,7 +560,7 @@ class GameTracker:
         unexplained, as it was when no such line was looked for. Its rival of one or two plies
         is no reading of that board: the plies of the readings not followed are missing from
         it (kingplay 70142: 25-22 1-6 30-26 8-11 23-19 6-10 made over 19 s, read two squares
-        off in new light, told as 23-19 8-11 with 25-22, 1-6 and 30-26 misread)."""
+        off after the light changed, told as 23-19 8-11 with 25-22, 1-6 and 30-26 misread)."""
         gap = self._gap_story(reading, time)
         game = self.game
         if (gap is not None and game is not None and self._past_the_hole(gap)
