@@ -552,13 +552,33 @@ class GameTracker:
         unseen in glare, a light man on 12 read dark was "explained" by 30-19 12-16 19x12
         25-22 24-19, the man on 24, which it moves, read there still: four plies nobody
         played). The fewer plies are the referee's reading, as without a gap, unless
-        the line's own squares say it was played."""
+        the line's own squares say it was played.
+
+        A line of more plies than the camera's gap alone fits, found only because the
+        readings before it were not followed either (:meth:`_gap_stretch`), is taken only
+        where it is legal and no square it changes is read against; else the board stays
+        unexplained, as it was when no such line was looked for. Its rival of one or two plies
+        is no reading of that board: the plies of the readings not followed are missing from
+        it (kingplay 70142: 25-22 1-6 30-26 8-11 23-19 6-10 made over 19 s, read two squares
+        off after the light changed, told as 23-19 8-11 with 25-22, 1-6 and 30-26 misread)."""
         gap = self._gap_story(reading, time)
         game = self.game
+        if (gap is not None and game is not None and self._past_the_hole(gap)
+                and (gap.irregular is not None or self._read_against(reading, gap.board, game) > 0)):
+            return None
         if (gap is None or game is None or told is None or not told.against or told.kind is StoryKind.MISMATCH
                 or gap.irregular is not None or self._read_against(reading, gap.board, game) == 0):
             return gap
         return told
+
+    def _past_the_hole(self, gap: Story) -> bool:
+        """Whether the gap's line ``gap`` has more plies than the camera's own gap (no
+        settled reading for ``gap_after`` seconds) fits without the time of the readings
+        not followed before it (:meth:`_gap_stretch`)."""
+        if self._gap_from is None:
+            return False
+        plies = gap.irregular.plies if gap.irregular is not None else len(gap.lines[0]) if gap.lines else 0
+        return plies > most_plies(self._gap_to - self._gap_from, self.config)
 
     def _read_against(self, reading: Reading, board: Board, game: Game) -> int:
         """How many squares ``board`` changes on the board on the table are read likeliest as
@@ -568,9 +588,20 @@ class GameTracker:
         return read_otherwise(reading, board, changed_squares(board, self._on_the_table(game.position)))
 
     def _gap_stretch(self, time: float) -> tuple[float, float] | None:
-        """When the gap began and how long it was (:meth:`_gap_story`); None when none."""
+        """When the gap began and how long it was (:meth:`_gap_story`); None when none.
+
+        A gap of the camera's (no settled reading for ``gap_after`` seconds) that came after
+        readings no story was confirmed on begins where the game last followed a reading,
+        not where the camera last saw the board: the plies of its line may have been made
+        while those readings came, each too far off its board to be taken (a dim board read
+        4-6 squares off), as well as while the board was unseen. Counted from the last
+        reading seen, the time fitted fewer plies than were made, no line was found, and the
+        game was lost for good (kingplay 70150: 26-23 and 5-9 made in sight but not followed,
+        27-24 and 8-11 under a head 4.5 s long, 29-25 after it; the board read after it, right
+        on every square's side, is five plies on, and 4.5 s fitted four)."""
         if self._gap_from is not None:
-            return self._gap_from, self._gap_to - self._gap_from
+            since = self._gap_from if self._followed is None else min(self._followed, self._gap_from)
+            return since, self._gap_to - since
         if self._followed is not None and time - self._followed >= self.config.gap_after:
             return self._followed, time - self._followed
         return None
