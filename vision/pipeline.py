@@ -641,7 +641,10 @@ class BoardReader:
         lead = float(zero_shot[best] - np.delete(zero_shot, best).max())
         self._start_hidden, self._start_known = False, None
         if leading is not None and misreads[leading[0]][leading[1]] <= self._start_misreads[leading[1]]:
-            return self._found(image, numberings, sides, lead, None, *leading)
+            known = None
+            if leading[1] == 0 and misreads[leading[0]][0] and isinstance(self.classifier, StartChecking):
+                known = self._set_up_known(crops[leading[0]])  # its misreads may be a ply made
+            return self._found(image, numberings, sides, lead, None, *leading, known)
         held_out = None
         numbering = chosen_numbering(zero_shot) if isinstance(self.classifier, StartChecking) else None
         if numbering is not None:
@@ -764,7 +767,8 @@ class BoardReader:
 
     def _set_up_known(self, crops: SquareCrops) -> str | None:
         """The squares a set-up whose pieces the zero-shot reading hides, its held-out doubt
-        at most ``HELD_OUT_NATS``, is known on: those the set-up and its boards a ply or two
+        at most ``HELD_OUT_NATS``, or one read within its misreads but not on every square,
+        is known on: those the set-up and its boards a ply or two
         in (:func:`start_check.played_in`) fitting within ``relight.MARGIN`` of the best held
         out all agree on (:func:`relight.known_squares`), '?' on the others, so that no square
         is taught otherwise than the set-up has it (teaching the board a ply in lost kingplay
@@ -776,7 +780,11 @@ class BoardReader:
         (kingplay 70153: brown men on red squares, 25-22 made before the first settle; taught
         the set-up, the reader read 25 held and 22 empty, and no ply was ever recorded).
         Which of those boards is on the table is the tracker's to say, from the reads of the
-        reader adapted on the squares they agree on."""
+        reader adapted on the squares they agree on. So too where the zero-shot reading is
+        the set-up's but for a misread or two: those squares may be a ply made before the
+        first settle, not misreads (kingplay 70072: 27-24 made, the set-up found with 24 and
+        27 its two misreads and taught whole; the reader read 27 held and 24 empty for good,
+        light's 7-10 was recorded as the first ply, and eight plies nobody played after it)."""
         assert isinstance(self.classifier, StartChecking)
         boards = played_in(self._starts[0])
         known = known_squares(self.classifier.held_out(crops, boards), boards, MARGIN)
