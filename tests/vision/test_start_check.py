@@ -13,6 +13,7 @@ from makhos.engine import Colour, Position, Rules, Setup
 from makhos.engine.starts import start_boards
 from makhos.vision.learning import AdaptingReader
 from makhos.vision.locate import locate_board
+from makhos.vision.orientation import Orientation
 from makhos.vision.pipeline import BoardReader, side_classes
 from makhos.vision.reading import side_probabilities
 from makhos.vision.rectify import CropGeometry, crop_squares
@@ -218,3 +219,38 @@ def test_a_hidden_set_up_confirmed_held_out_teaches_only_the_squares_no_board_a_
     assert played[21] == "d" and all(label in ("?", shown) for label, shown in zip(known, setup))
     reader = BoardReader(_HeldOut(_read_of(setup)), starts=start_boards(RULES))
     assert reader._set_up_known(crops=None) == setup  # type: ignore[arg-type]  # the set-up leads: all known
+
+
+def test_a_set_up_read_but_for_a_ply_made_is_not_taught_the_ply_backwards(monkeypatch) -> None:
+    """A set-up in sight, first still with its first ply made (kingplay 70072: 27-24 made
+    before the first settle): the zero-shot reading is the set-up's but for the ply's two
+    squares, as many misreads as a start may have, so the set-up leads and is found. Taught
+    the set-up's labels there, the reader read 27 held and 24 empty for good and the game
+    took light's reply for its first ply. Where a board a ply in fits as well, the squares
+    it puts otherwise are left to the reader; a set-up read on every square is taught whole,
+    and one whose misread no ply makes is taught on every square."""
+    start = Position.start(RULES)
+    setup = board_labels(start)
+    after = board_labels(start.play(next(m for m in start.legal_moves() if str(m) == "27-24")))
+
+    def found_reading(zero_shot: str, held_out: str) -> BoardReader:
+        reader = BoardReader(_HeldOut(_read_of(held_out)), starts=start_boards(RULES))
+        reads = [(Orientation(None, played, 1.0, turns), None,  # type: ignore[arg-type]
+                  _read_of(zero_shot if index == 0 else "." * 32))
+                 for index, (played, turns) in enumerate(NUMBERINGS)]
+        monkeypatch.setattr(reader, "_read_each_numbering", lambda image, found: reads)
+        monkeypatch.setattr(reader, "_camps_named", lambda image, numberings, numbering, start: numbering)
+        found = reader.numbering_from_start(np.zeros((4, 4, 3), np.uint8), None)  # type: ignore[arg-type]
+        assert found is not None and found[1] == start and not reader._start_hidden
+        return reader
+
+    ply_made = found_reading(after, after)
+    taken = ply_made._start_taken
+    assert taken is not None and taken.misread == (24, 27)
+    known = ply_made._start_known
+    assert known is not None, "taught the set-up's labels on a board a ply in"
+    assert [s + 1 for s, label in enumerate(known) if label == "?"] == [24, 27]
+    assert all(label in ("?", shown) for label, shown in zip(known, setup))
+    assert found_reading(setup, setup)._start_known is None
+    misread = setup[:13] + "d" + setup[14:]  # a dark man read on 14, which no first ply puts there
+    assert found_reading(misread, setup)._start_known == setup
