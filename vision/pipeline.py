@@ -616,8 +616,9 @@ class BoardReader:
         any of the four quarter turns of the follower's location, with either colour of
         squares in play; None unless one start under one numbering clearly fits the board
         best (:func:`start_check.leading_start`) and is read within its misreads
-        (``start_check.START_MISREADS``), or, for a reader that can adapt to a start's
-        labels, the configured set-up under the numbering the zero-shot reading chooses is
+        (``start_check.START_MISREADS``; where it misreads any, the squares a board a ply in
+        fits about as well on are left to the reader: :meth:`_set_up_known`), or, for a
+        reader that can adapt to a start's labels, the configured set-up under the numbering the zero-shot reading chooses is
         read within its misreads on held-out squares (doubted there as a board a ply in, its
         pieces in sight, the squares a board of its first ply or two shows are what the reader
         is adapted on: :meth:`_played_in`), or, where the zero-shot reading hides
