@@ -618,8 +618,8 @@ class BoardReader:
         best (:func:`start_check.leading_start`) and is read within its misreads
         (``start_check.START_MISREADS``; where it misreads any, the squares a board a ply in
         fits about as well on are left to the reader: :meth:`_set_up_known`), or, for a
-        reader that can adapt to a start's labels, the configured set-up under the numbering the zero-shot reading chooses is
-        read within its misreads on held-out squares (doubted there as a board a ply in, its
+        reader that can adapt to a start's labels, the configured set-up under the
+        numbering the zero-shot reading chooses is read within its misreads on held-out squares (doubted there as a board a ply in, its
         pieces in sight, the squares a board of its first ply or two shows are what the reader
         is adapted on: :meth:`_played_in`), or, where the zero-shot reading hides
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
