@@ -619,8 +619,8 @@ class BoardReader:
         (``start_check.START_MISREADS``; where it misreads any, the squares a board a ply in
         fits about as well on are left to the reader: :meth:`_set_up_known`), or, for a
         reader that can adapt to a start's labels, the configured set-up under the
-        numbering the zero-shot reading chooses is read within its misreads on held-out squares (doubted there as a board a ply in, its
-        pieces in sight, the squares a board of its first ply or two shows are what the reader
+        numbering the zero-shot reading chooses is read within its misreads on held-out
+        squares (doubted there as a board a ply in, its pieces in sight, the squares a board of its first ply or two shows are what the reader
         is adapted on: :meth:`_played_in`), or, where the zero-shot reading hides
         its pieces, confirmed there by its doubt (pieces the colour of their squares:
         :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`; where it
