@@ -613,25 +613,25 @@ class BoardReader:
     def numbering_from_start(self, image: np.ndarray,
                              found: BoardLocation) -> tuple[Orientation, Position] | None:
         """The numbering under which the board reads as one of :attr:`starts`, and that start:
-        any of the four quarter turns of the follower's location, with either colour of
-        squares in play; None unless one start under one numbering clearly fits the board
-        best (:func:`start_check.leading_start`) and is read within its misreads
+        any of the four quarter turns of the follower's location, with either colour of squares
+        in play; None unless one start under one numbering clearly fits the board best
+        (:func:`start_check.leading_start`) and is read within its misreads
         (``start_check.START_MISREADS``; where it misreads any, the squares a board a ply in
-        fits about as well on are left to the reader: :meth:`_set_up_known`), or, for a
-        reader that can adapt to a start's labels, the configured set-up under the
-        numbering the zero-shot reading chooses is read within its misreads on held-out
-        squares (doubted there as a board a ply in, its pieces in sight, the squares a board of its first ply or two shows are what the reader
-        is adapted on: :meth:`_played_in`), or, where the zero-shot reading hides
-        its pieces, confirmed there by its doubt (pieces the colour of their squares:
-        :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`; where it
-        is so confirmed or read within its misreads there, the squares a board a ply in fits
-        about as well on are left to the reader: :meth:`_set_up_known`), or, where
-        they are hidden and the set-up is doubted there, a board of its first ply or two is
-        (:meth:`_played_in`: the squares known of it are what the reader is adapted on). Where none is,
-        :attr:`start_verdict` says why; where one is, ``_start_hidden`` says whether the
-        zero-shot reading hides the set-up's pieces (:func:`start_check.hides_pieces`), and
-        ``_start_taken`` what that reading makes of it (``StartVerdict.found``), said once
-        the start is taken."""
+        fits about as well on are left to the reader: :meth:`_set_up_known`), or, for a reader
+        that can adapt to a start's labels, the configured set-up under the numbering the
+        zero-shot reading chooses is read within its misreads on held-out squares (doubted there
+        as a board a ply in, its pieces in sight, the squares a board of its first ply or two
+        shows are what the reader is adapted on: :meth:`_played_in`), or, where the zero-shot
+        reading hides its pieces, confirmed there by its doubt (pieces the colour of their
+        squares: :func:`start_check.chosen_numbering`, :func:`start_check.held_out_start`; where
+        it is so confirmed or read within its misreads there, the squares a board a ply in fits
+        about as well on are left to the reader: :meth:`_set_up_known`), or, where they are
+        hidden and the set-up is doubted there, a board of its first ply or two is
+        (:meth:`_played_in`: the squares known of it are what the reader is adapted on). Where
+        none is, :attr:`start_verdict` says why; where one is, ``_start_hidden`` says whether
+        the zero-shot reading hides the set-up's pieces (:func:`start_check.hides_pieces`), and
+        ``_start_taken`` what that reading makes of it (``StartVerdict.found``), said once the
+        start is taken."""
         reads = self._read_each_numbering(image, found)
         numberings, crops = [o for o, _, _ in reads], [c for _, c, _ in reads]
         sides = [side_probabilities(p) for _, _, p in reads]
