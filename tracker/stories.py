@@ -64,6 +64,14 @@ class Story:
     # recorded are the tracker's guess (not part of the decision)
 
     @property
+    def plies(self) -> int:
+        """GAP: the plies its line holds (the line with an irregular ply, or the legal lines,
+        which are all as long); 0 for a story of no gap."""
+        if self.irregular is not None:
+            return self.irregular.plies
+        return len(self.lines[0]) if self.lines else 0
+
+    @property
     def decision(self) -> tuple[object, ...]:
         """What acting on the story would do; variants differing only in what is still
         pending (men not lifted, a king not stacked) lead to the same decision."""

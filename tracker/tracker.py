@@ -526,17 +526,15 @@ class GameTracker:
             irregular = None  # the legal lines, as likely or nearly (#42: the last resort)
         if irregular is not None:
             mover, line, board = irregular
-            story, plies = Story(StoryKind.GAP, board, mover=mover, irregular=line,
-                                 on_alert=alerted is not None), line.plies
+            story = Story(StoryKind.GAP, board, mover=mover, irregular=line, on_alert=alerted is not None)
         elif found is not None:
-            story, plies = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
-                                 on_alert=alerted is not None,
-                                 unconfirmed=lead is not None and lead > 0), len(found.lines[0])
+            story = Story(StoryKind.GAP, found.board, mover=found.mover, lines=found.lines,
+                          on_alert=alerted is not None, unconfirmed=lead is not None and lead > 0)
         else:
             return None
         if self._gap_from is None:
             seconds = first_seen(glimpses, story.board, config.square_tolerance, time) - since
-            if most_plies(seconds, config) < plies:
+            if most_plies(seconds, config) < story.plies:
                 return None  # more plies than the time before the board was seen allows
         return replace(story, gap=round(seconds, 1))
 
@@ -563,7 +561,7 @@ class GameTracker:
         off after the light changed, told as 23-19 8-11 with 25-22, 1-6 and 30-26 misread)."""
         gap = self._gap_story(reading, time)
         game = self.game
-        if (gap is not None and game is not None and self._past_the_hole(gap)
+        if (gap is not None and game is not None and self._longer_than_unseen(gap)
                 and (gap.irregular is not None or self._read_against(reading, gap.board, game) > 0)):
             return None
         if (gap is None or game is None or told is None or not told.against or told.kind is StoryKind.MISMATCH
@@ -571,14 +569,13 @@ class GameTracker:
             return gap
         return told
 
-    def _past_the_hole(self, gap: Story) -> bool:
+    def _longer_than_unseen(self, gap: Story) -> bool:
         """Whether the gap's line ``gap`` has more plies than the camera's own gap (no
         settled reading for ``gap_after`` seconds) fits without the time of the readings
         not followed before it (:meth:`_gap_stretch`)."""
         if self._gap_from is None:
             return False
-        plies = gap.irregular.plies if gap.irregular is not None else len(gap.lines[0]) if gap.lines else 0
-        return plies > most_plies(self._gap_to - self._gap_from, self.config)
+        return gap.plies > most_plies(self._gap_to - self._gap_from, self.config)
 
     def _read_against(self, reading: Reading, board: Board, game: Game) -> int:
         """How many squares ``board`` changes on the board on the table are read likeliest as
